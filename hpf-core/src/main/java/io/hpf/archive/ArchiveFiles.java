@@ -1,0 +1,86 @@
+package io.hpf.archive;
+
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.FormatConstants;
+import io.hpf.index.BucketDescriptor;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.FileNotFoundException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The files a manifest names and the lengths it expects of them. */
+final class ArchiveFiles {
+  private ArchiveFiles() {}
+
+  /**
+   * A file of the archive: its name, the length the manifest implies, and whether the file may be
+   * longer (a part file may have an uncommitted tail after its committed length).
+   */
+  record Expected(String name, long length, boolean mayBeLonger) {}
+
+  static List<Expected> expected(Manifest manifest) {
+    List<Expected> files = new ArrayList<>();
+    for (Manifest.DictionaryRef d : manifest.dictionaries()) {
+      files.add(
+          new Expected(
+              FormatConstants.dictionaryFileName(d.dictionaryId()), d.fileLength(), false));
+    }
+    for (Manifest.PartRef p : manifest.parts()) {
+      files.add(new Expected(FormatConstants.partFileName(p.partId()), p.committedLength(), true));
+    }
+    for (Manifest.SegmentRef s : manifest.segments()) {
+      files.add(
+          new Expected(FormatConstants.catalogFileName(s.segmentId()), s.catalogLength(), false));
+      for (BucketDescriptor b : s.directory().buckets()) {
+        files.add(
+            new Expected(
+                FormatConstants.bucketFileName(s.segmentId(), b.bucketNo()),
+                b.fileLength(),
+                false));
+      }
+    }
+    return files;
+  }
+
+  /** Throws naming the first file that is missing or has the wrong length. */
+  static void checkPresent(Storage storage, Manifest manifest, List<StoredFile> listing)
+      throws java.io.IOException {
+    List<String> problems = problems(storage, manifest, listing);
+    if (!problems.isEmpty()) {
+      String first = problems.get(0);
+      if (first.contains("missing")) {
+        throw new FileNotFoundException(first);
+      }
+      throw new CorruptArchiveException(
+          first.substring(0, first.indexOf(": ")), 0, first.substring(first.indexOf(": ") + 2));
+    }
+  }
+
+  /** Every missing or wrongly sized file, as "path: problem". */
+  static List<String> problems(Storage storage, Manifest manifest, List<StoredFile> listing) {
+    Map<String, Long> lengths = new HashMap<>();
+    for (StoredFile f : listing) {
+      lengths.put(f.name(), f.lengthBytes());
+    }
+    List<String> problems = new ArrayList<>();
+    for (Expected e : expected(manifest)) {
+      Long actual = lengths.get(e.name());
+      String path = storage.describe(e.name());
+      if (actual == null) {
+        problems.add(path + ": missing (the manifest lists it)");
+      } else if (actual < e.length() || (!e.mayBeLonger() && actual != e.length())) {
+        problems.add(
+            path
+                + ": file is "
+                + actual
+                + " bytes, manifest expects "
+                + (e.mayBeLonger() ? "at least " : "")
+                + e.length());
+      }
+    }
+    return problems;
+  }
+}

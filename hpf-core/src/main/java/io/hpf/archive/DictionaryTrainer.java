@@ -1,0 +1,59 @@
+package io.hpf.archive;
+
+import com.github.luben.zstd.Zstd;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Trains a zstd dictionary on a sample of the files being packed, so that small files compress
+ * nearly as well as they would in one block while each stays separately readable. Sampling is
+ * spread evenly over the (sorted) list so every part of the tree is represented.
+ */
+final class DictionaryTrainer {
+  static final int DICTIONARY_BYTES = 64 * 1024;
+
+  /** zstd wants roughly 100 times the dictionary size in samples. */
+  static final int SAMPLE_BUDGET_BYTES = 8 << 20;
+
+  static final int MAX_SAMPLE_BYTES = 64 * 1024;
+  static final int MIN_FILES = 256;
+
+  private DictionaryTrainer() {}
+
+  /** A dictionary, or null when there is too little to train on or training fails. */
+  static byte[] train(List<Path> files) {
+    if (files.size() < MIN_FILES) {
+      return null;
+    }
+    List<byte[]> samples = new ArrayList<>();
+    long budget = SAMPLE_BUDGET_BYTES;
+    int step = Math.max(1, files.size() / 4000);
+    for (int i = 0; i < files.size() && budget > 0; i += step) {
+      try {
+        byte[] bytes = Files.readAllBytes(files.get(i));
+        if (bytes.length == 0 || bytes.length > 16 * MAX_SAMPLE_BYTES) {
+          continue;
+        }
+        byte[] sample =
+            bytes.length > MAX_SAMPLE_BYTES ? Arrays.copyOf(bytes, MAX_SAMPLE_BYTES) : bytes;
+        samples.add(sample);
+        budget -= sample.length;
+      } catch (IOException e) {
+        // An unreadable file is reported by the packer itself; it just is not a sample.
+      }
+    }
+    if (samples.size() < MIN_FILES / 4) {
+      return null;
+    }
+    byte[] dictionary = new byte[DICTIONARY_BYTES];
+    long size = Zstd.trainFromBuffer(samples.toArray(new byte[0][]), dictionary);
+    if (Zstd.isError(size) || size < 256) {
+      return null;
+    }
+    return Arrays.copyOf(dictionary, (int) size);
+  }
+}

@@ -1,0 +1,183 @@
+package io.hpf.archive;
+
+import io.hpf.format.ByteReader;
+import io.hpf.format.ByteWriter;
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.FileFraming;
+import io.hpf.format.FormatConstants;
+import io.hpf.index.BucketDescriptor;
+import io.hpf.index.SegmentDirectory;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes and decodes manifest files (FORMAT.md "Manifest"). The directory of each segment is
+ * stored as its leaves in hash order (depth and bucket), from which the 2^globalDepth pointers
+ * follow, so the manifest stays small however deep the directory.
+ */
+final class ManifestCodec {
+  private static final int NO_BUCKET = -1;
+
+  private ManifestCodec() {}
+
+  static byte[] encode(Manifest m) {
+    ByteWriter out = new ByteWriter(1024);
+    FileFraming.writeHeader(out, FormatConstants.KIND_MANIFEST);
+    out.u64(m.generation()).u64(m.commitMillis()).string16(m.operation());
+    out.u8(FormatConstants.NAME_HASH_XXH64).u8(0).u16(0).u32(m.bucketCapacity());
+    out.u32(m.dictionaries().size());
+    for (Manifest.DictionaryRef d : m.dictionaries()) {
+      out.u32(d.dictionaryId()).u64(d.fileLength());
+    }
+    out.u32(m.parts().size());
+    for (Manifest.PartRef p : m.parts()) {
+      out.u32(p.partId()).u64(p.committedLength());
+    }
+    out.u32(m.segments().size());
+    for (Manifest.SegmentRef s : m.segments()) {
+      out.u32(s.segmentId()).u64(s.entryCount()).u64(s.tombstoneCount()).u64(s.catalogLength());
+      SegmentDirectory dir = s.directory();
+      out.u8(dir.globalDepth()).u32(dir.buckets().size());
+      for (BucketDescriptor b : dir.buckets()) {
+        out.u32(b.bucketNo()).u8(b.localDepth()).u32(b.keyCount()).u32(b.metaLength());
+        out.u64(b.fileLength());
+      }
+      List<int[]> leaves = leaves(dir);
+      out.u32(leaves.size());
+      for (int[] leaf : leaves) {
+        out.u8(leaf[0]).u32(leaf[1]);
+      }
+    }
+    FileFraming.writeFooter(out);
+    return out.toByteArray();
+  }
+
+  /** The directory's leaves in pointer order: {depth, bucket index or -1}. */
+  private static List<int[]> leaves(SegmentDirectory dir) {
+    List<int[]> leaves = new ArrayList<>();
+    int g = dir.globalDepth();
+    int i = 0;
+    while (i < dir.pointerCount()) {
+      int bucket = dir.pointer(i);
+      // A run of equal pointers of length 2^k, aligned, is one leaf of depth g-k. An empty
+      // region may span several aligned leaves; split it at alignment boundaries.
+      int run = 1;
+      while (i + run < dir.pointerCount() && dir.pointer(i + run) == bucket) {
+        run++;
+      }
+      if (bucket != NO_BUCKET) {
+        int depth = dir.buckets().get(bucket).localDepth();
+        int span = 1 << (g - depth);
+        for (int k = 0; k < run; k += span) {
+          leaves.add(new int[] {depth, bucket});
+        }
+      } else {
+        int k = 0;
+        while (k < run) {
+          int span = Integer.lowestOneBit(i + k == 0 ? 1 << g : i + k);
+          while (span > run - k) {
+            span >>= 1;
+          }
+          leaves.add(new int[] {g - Integer.numberOfTrailingZeros(span), NO_BUCKET});
+          k += span;
+        }
+      }
+      i += run;
+    }
+    return leaves;
+  }
+
+  static Manifest decode(String file, byte[] bytes) throws CorruptArchiveException {
+    FileFraming.checkHeader(file, bytes, 0, bytes.length, FormatConstants.KIND_MANIFEST);
+    FileFraming.checkFooter(file, bytes, bytes.length);
+    ByteReader in =
+        new ByteReader(
+            file,
+            FormatConstants.FILE_HEADER_BYTES,
+            bytes,
+            FormatConstants.FILE_HEADER_BYTES,
+            bytes.length - FormatConstants.FILE_HEADER_BYTES - FormatConstants.FOOTER_BYTES);
+    long generation = in.u64("generation");
+    long commitMillis = in.u64("commit time");
+    String operation = in.string16("operation");
+    int hashAlgorithm = in.u8("name hash algorithm");
+    if (hashAlgorithm != FormatConstants.NAME_HASH_XXH64) {
+      throw in.corrupt("unknown name hash algorithm " + hashAlgorithm + " (expected 1, XXH64)");
+    }
+    in.u8("reserved");
+    in.u16("reserved");
+    int bucketCapacity = in.count("bucket capacity");
+    List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
+    for (int i = in.count("dictionary count"); i > 0; i--) {
+      dictionaries.add(
+          new Manifest.DictionaryRef(in.u32("dictionary id"), in.u64("dictionary length")));
+    }
+    List<Manifest.PartRef> parts = new ArrayList<>();
+    for (int i = in.count("part count"); i > 0; i--) {
+      int partId = in.count("part id");
+      long length = in.u64("part committed length");
+      if (length < FormatConstants.FILE_HEADER_BYTES) {
+        throw in.corrupt("part " + partId + " committed length " + length + " is too small");
+      }
+      parts.add(new Manifest.PartRef(partId, length));
+    }
+    List<Manifest.SegmentRef> segments = new ArrayList<>();
+    for (int i = in.count("segment count"); i > 0; i--) {
+      int segmentId = in.count("segment id");
+      long entries = in.u64("entry count");
+      long tombstones = in.u64("tombstone count");
+      long catalogLength = in.u64("catalog length");
+      segments.add(
+          new Manifest.SegmentRef(
+              segmentId, entries, tombstones, catalogLength, readDirectory(in)));
+    }
+    if (in.remaining() != 0) {
+      throw in.corrupt(in.remaining() + " unexpected bytes before the footer");
+    }
+    return new Manifest(
+        generation, commitMillis, operation, bucketCapacity, dictionaries, parts, segments);
+  }
+
+  private static SegmentDirectory readDirectory(ByteReader in) throws CorruptArchiveException {
+    int g = in.u8("global depth");
+    if (g > FormatConstants.MAX_GLOBAL_DEPTH) {
+      throw in.corrupt("global depth " + g + " is over " + FormatConstants.MAX_GLOBAL_DEPTH);
+    }
+    int bucketCount = in.count("bucket count");
+    List<BucketDescriptor> buckets = new ArrayList<>();
+    for (int b = 0; b < bucketCount; b++) {
+      BucketDescriptor d =
+          new BucketDescriptor(
+              in.count("bucket number"),
+              in.u8("local depth"),
+              in.count("key count"),
+              in.count("meta length"),
+              in.u64("bucket file length"));
+      if (d.localDepth() > g) {
+        throw in.corrupt(
+            "bucket " + d.bucketNo() + " local depth " + d.localDepth() + " > global " + g);
+      }
+      buckets.add(d);
+    }
+    int[] pointers = new int[1 << g];
+    int filled = 0;
+    for (int leaves = in.count("leaf count"); leaves > 0; leaves--) {
+      int depth = in.u8("leaf depth");
+      int bucket = in.u32("leaf bucket");
+      int span = depth > g ? -1 : 1 << (g - depth);
+      boolean validBucket =
+          bucket == NO_BUCKET
+              || (bucket >= 0 && bucket < bucketCount && buckets.get(bucket).localDepth() == depth);
+      if (span < 0 || !validBucket || filled + span > pointers.length || filled % span != 0) {
+        throw in.corrupt(
+            "directory leaf (depth " + depth + ", bucket " + bucket + ") does not fit");
+      }
+      java.util.Arrays.fill(pointers, filled, filled + span, bucket);
+      filled += span;
+    }
+    if (filled != pointers.length) {
+      throw in.corrupt("directory leaves cover " + filled + " of " + pointers.length + " pointers");
+    }
+    return new SegmentDirectory(g, buckets, pointers);
+  }
+}

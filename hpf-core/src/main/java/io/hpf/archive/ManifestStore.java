@@ -1,0 +1,71 @@
+package io.hpf.archive;
+
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.FormatConstants;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Commits and finds manifests (FORMAT.md "Commit protocol"): a commit writes the whole manifest
+ * under a temporary name, syncs it, and renames it to its generation's name; the newest generation
+ * present is the archive's current state.
+ */
+final class ManifestStore {
+  private ManifestStore() {}
+
+  static void commit(Storage storage, Manifest manifest) throws IOException {
+    String name = FormatConstants.manifestFileName(manifest.generation());
+    String temp = name + FormatConstants.TEMP_SUFFIX;
+    byte[] bytes = ManifestCodec.encode(manifest);
+    storage.delete(temp); // a leftover of a writer that died before renaming
+    try (AppendableFile file = storage.create(temp)) {
+      file.write(bytes);
+      file.sync();
+    }
+    storage.rename(temp, name);
+  }
+
+  /** The newest committed generation in a listing, or -1. */
+  static long newestGeneration(List<StoredFile> files) {
+    long newest = -1;
+    for (StoredFile f : files) {
+      newest = Math.max(newest, FormatConstants.manifestGeneration(f.name()));
+    }
+    return newest;
+  }
+
+  /** Reads and checks the manifest of a generation. */
+  static Manifest read(Storage storage, long generation) throws IOException {
+    String name = FormatConstants.manifestFileName(generation);
+    try (ReadableFile file = storage.openRead(name)) {
+      long length = file.length();
+      if (length > Integer.MAX_VALUE) {
+        throw new CorruptArchiveException(
+            storage.describe(name), 0, "manifest of " + length + " bytes");
+      }
+      Manifest manifest =
+          ManifestCodec.decode(storage.describe(name), file.readFully(0, (int) length));
+      if (manifest.generation() != generation) {
+        throw new CorruptArchiveException(
+            storage.describe(name),
+            16,
+            "manifest says generation " + manifest.generation() + ", file name says " + generation);
+      }
+      return manifest;
+    }
+  }
+
+  /** Reads the newest manifest; an error names the directory if there is none. */
+  static Manifest readNewest(Storage storage, List<StoredFile> files) throws IOException {
+    long generation = newestGeneration(files);
+    if (generation < 0) {
+      throw new FileNotFoundException(storage + ": not an hpf archive (no manifest-*.hpfm file)");
+    }
+    return read(storage, generation);
+  }
+}

@@ -1,0 +1,18 @@
+package io.hpf.archive;
+
+import java.util.List;
+
+/**
+ * What {@link Packer} did.
+ *
+ * @param manifest the committed manifest
+ * @param files entries written
+ * @param bytes their content bytes
+ * @param skipped sources not packed, each "path: reason" (symlinks, unreadable with the flag,
+ *     special files)
+ */
+public record PackResult(Manifest manifest, long files, long bytes, List<String> skipped) {
+  public PackResult {
+    skipped = List.copyOf(skipped);
+  }
+}

@@ -1,0 +1,201 @@
+package io.hpf.archive;
+
+import io.hpf.format.ByteWriter;
+import io.hpf.format.Codec;
+import io.hpf.format.ContentCompressor;
+import io.hpf.format.EntryCodec;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.FileFraming;
+import io.hpf.format.FormatConstants;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.Storage;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Appends entries to one part file (FORMAT.md "Part file"). Owned by one thread at a time (the
+ * archive writer lends it out), so not thread-safe. Keeps the rows of the entries it wrote.
+ *
+ * <p>Only complete entries count: {@link #committedLength()} is the end of the last entry written
+ * whole. If a write fails midway the part is marked broken and gets no more entries; the bytes past
+ * the committed length are an uncommitted tail that no reader looks at.
+ */
+final class PartWriter {
+  private final int partId;
+  private final String fileName;
+  private final AppendableFile file;
+  private final ContentCompressor compressor;
+  private final List<EntryInfo> rows = new ArrayList<>();
+  private long committedLength;
+  private boolean broken;
+  private boolean finished;
+
+  PartWriter(Storage storage, int partId, ContentCompressor compressor) throws IOException {
+    this.partId = partId;
+    this.fileName = FormatConstants.partFileName(partId);
+    this.file = storage.create(fileName);
+    this.compressor = compressor;
+    file.write(FileFraming.header(FormatConstants.KIND_PART));
+    committedLength = file.position();
+  }
+
+  int partId() {
+    return partId;
+  }
+
+  String fileName() {
+    return fileName;
+  }
+
+  long committedLength() {
+    return committedLength;
+  }
+
+  boolean isBroken() {
+    return broken;
+  }
+
+  List<EntryInfo> rows() {
+    return rows;
+  }
+
+  /** Compresses (if it shrinks) and appends content held in memory. */
+  EntryInfo append(String name, byte[] nameUtf8, byte[] content, EntryMetadata meta)
+      throws IOException {
+    byte[] compressed = compressor.compress(content, content.length);
+    Codec codec = compressed == null ? Codec.NONE : compressor.codec();
+    int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
+    byte[] stored = compressed == null ? content : compressed;
+    ByteWriter header =
+        EntryCodec.encodeHeader(
+            nameUtf8,
+            codec,
+            dictionaryId,
+            content.length,
+            stored.length,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes());
+    int crc = EntryCodec.crc32c(content, 0, content.length);
+    long offset = committedLength;
+    try {
+      file.write(header.array(), 0, header.size());
+      file.write(stored, 0, stored.length);
+      file.write(EntryCodec.trailer(crc));
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+    return record(name, codec, dictionaryId, content.length, stored.length, meta, offset);
+  }
+
+  /**
+   * Appends {@code length} bytes from a stream, uncompressed, without holding them in memory. The
+   * content CRC is computed on the way and written after the content.
+   *
+   * @throws EOFException if the stream ends early (the source shrank while being read)
+   */
+  EntryInfo appendStream(
+      String name, byte[] nameUtf8, InputStream in, long length, EntryMetadata meta, String source)
+      throws IOException {
+    ByteWriter header =
+        EntryCodec.encodeHeader(
+            nameUtf8,
+            Codec.NONE,
+            0,
+            length,
+            length,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes());
+    long offset = committedLength;
+    CRC32C crc = new CRC32C();
+    try {
+      file.write(header.array(), 0, header.size());
+      byte[] buffer = new byte[1 << 20];
+      long left = length;
+      while (left > 0) {
+        int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+        if (n < 0) {
+          throw new EOFException(
+              source
+                  + ": file ended after "
+                  + (length - left)
+                  + " bytes, expected "
+                  + length
+                  + " (did it change while being read?)");
+        }
+        crc.update(buffer, 0, n);
+        file.write(buffer, 0, n);
+        left -= n;
+      }
+      if (in.read() >= 0) {
+        throw new IOException(
+            source
+                + ": file is longer than the "
+                + length
+                + " bytes it had when listed (did it change while being read?)");
+      }
+      file.write(EntryCodec.trailer((int) crc.getValue()));
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+    return record(name, Codec.NONE, 0, length, length, meta, offset);
+  }
+
+  private EntryInfo record(
+      String name,
+      Codec codec,
+      int dictionaryId,
+      long rawLength,
+      long storedLength,
+      EntryMetadata meta,
+      long offset) {
+    long end = file.position();
+    EntryInfo row =
+        new EntryInfo(
+            name,
+            false,
+            rawLength,
+            storedLength,
+            codec,
+            dictionaryId,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes(),
+            partId,
+            offset,
+            end - offset);
+    rows.add(row);
+    committedLength = end;
+    return row;
+  }
+
+  /** Flushes, syncs and closes the file. After a failure the file is closed all the same. */
+  void finish() throws IOException {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    try {
+      file.sync();
+    } finally {
+      file.close();
+    }
+  }
+
+  /** Closes without caring about errors, for an aborted write. */
+  void closeQuietly() {
+    finished = true;
+    try {
+      file.close();
+    } catch (IOException | RuntimeException e) {
+      // Aborting: the file is about to be deleted.
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package io.hpf.format;
+
+import java.io.IOException;
+
+/**
+ * An archive file does not hold what the format says it must: a bad magic number, a checksum
+ * mismatch, a length that does not add up. The message names the file and the offset.
+ */
+public class CorruptArchiveException extends IOException {
+  private static final long serialVersionUID = 1L;
+  private final String file;
+  private final long offset;
+
+  public CorruptArchiveException(String file, long offset, String problem) {
+    super(file + " at offset " + offset + ": " + problem);
+    this.file = file;
+    this.offset = offset;
+  }
+
+  public CorruptArchiveException(String file, long offset, String problem, Throwable cause) {
+    this(file, offset, problem);
+    initCause(cause);
+  }
+
+  /** The file, as {@link io.hpf.store.Storage#describe} names it. */
+  public String file() {
+    return file;
+  }
+
+  /** The byte offset in that file where the problem was found. */
+  public long offset() {
+    return offset;
+  }
+}

@@ -1,0 +1,143 @@
+package io.hpf.format;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * Encodes and decodes entries (FORMAT.md "Entry"): the header with its CRC32C, then the stored
+ * content, then the CRC32C of the raw content. Decoding checks every field and both checksums, so a
+ * decoded entry is either exactly what was written or a {@link CorruptArchiveException}.
+ */
+public final class EntryCodec {
+  private EntryCodec() {}
+
+  /**
+   * Encodes a header. The header length is computed here.
+   *
+   * @return the header bytes, ready to be followed by the stored content
+   */
+  public static ByteWriter encodeHeader(
+      byte[] nameUtf8,
+      Codec codec,
+      int dictionaryId,
+      long rawLength,
+      long storedLength,
+      long mtimeMillis,
+      int mode,
+      Map<String, String> attributes) {
+    if (nameUtf8.length > FormatConstants.MAX_NAME_BYTES) {
+      throw new IllegalArgumentException("name longer than 65535 bytes");
+    }
+    if (attributes.size() > FormatConstants.MAX_ATTRIBUTES) {
+      throw new IllegalArgumentException("more than 65535 attributes");
+    }
+    ByteWriter out = new ByteWriter(FormatConstants.ENTRY_FIXED_HEADER_BYTES + nameUtf8.length + 8);
+    out.u32(FormatConstants.ENTRY_MAGIC);
+    out.u32(0); // header length, set below
+    out.u8(codec.id());
+    out.u8(0);
+    out.u16(nameUtf8.length);
+    out.u32(dictionaryId);
+    out.u64(rawLength);
+    out.u64(storedLength);
+    out.u64(mtimeMillis);
+    out.u32(mode);
+    out.u16(attributes.size());
+    out.u16(0);
+    out.bytes(nameUtf8);
+    for (Map.Entry<String, String> a : attributes.entrySet()) {
+      out.string16(a.getKey());
+      byte[] value = a.getValue().getBytes(StandardCharsets.UTF_8);
+      out.u32(value.length).bytes(value);
+    }
+    out.setU32(4, out.size() + 4);
+    out.crcOf(0);
+    return out;
+  }
+
+  /** The 4-byte trailer: the CRC32C of the raw content. */
+  public static byte[] trailer(int contentCrc) {
+    return new ByteWriter(4).u32(contentCrc).toByteArray();
+  }
+
+  /** CRC32C of {@code bytes[0, length)}. */
+  public static int crc32c(byte[] bytes, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, offset, length);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Parses and checks the header of the entry at {@code entryOffset} of {@code file}, held in
+   * {@code bytes[offset, offset+available)}.
+   *
+   * @throws CorruptArchiveException if the magic, lengths, name or header CRC are wrong
+   */
+  public static EntryHeader parseHeader(
+      String file, long entryOffset, byte[] bytes, int offset, int available)
+      throws CorruptArchiveException {
+    ByteReader in = new ByteReader(file, entryOffset, bytes, offset, available);
+    if (in.u32("entry magic") != FormatConstants.ENTRY_MAGIC) {
+      throw new CorruptArchiveException(file, entryOffset, "no entry here (bad entry magic)");
+    }
+    int headerLength = in.count("entry header length");
+    int minimum = FormatConstants.ENTRY_FIXED_HEADER_BYTES + 4;
+    if (headerLength < minimum || headerLength > available) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset + 4,
+          "entry header length "
+              + headerLength
+              + " is out of range ("
+              + minimum
+              + " to "
+              + available
+              + " bytes available)");
+    }
+    int expectedCrc = ByteReader.getU32(bytes, offset + headerLength - 4);
+    int actualCrc = crc32c(bytes, offset, headerLength - 4);
+    if (actualCrc != expectedCrc) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset,
+          String.format(
+              "entry header checksum mismatch (CRC32C %08x, stored %08x)", actualCrc, expectedCrc));
+    }
+    ByteReader h = new ByteReader(file, entryOffset + 8, bytes, offset + 8, headerLength - 12);
+    int codecId = h.u8("codec");
+    Codec codec = Codec.byId(codecId);
+    if (codec == null) {
+      throw new CorruptArchiveException(file, entryOffset + 8, "unknown codec id " + codecId);
+    }
+    h.u8("flags");
+    int nameLength = h.u16("name length");
+    int dictionaryId = h.u32("dictionary id");
+    long rawLength = h.u64("raw length");
+    long storedLength = h.u64("stored length");
+    long mtime = h.u64("mtime");
+    int mode = h.u32("mode");
+    int attributeCount = h.u16("attribute count");
+    h.u16("reserved");
+    String name = h.utf8(nameLength, "entry name");
+    Map<String, String> attributes =
+        attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
+    for (int i = 0; i < attributeCount; i++) {
+      String key = h.string16("attribute key");
+      attributes.put(key, h.utf8(h.count("attribute value length"), "attribute value"));
+    }
+    if (h.remaining() != 0) {
+      throw h.corrupt(h.remaining() + " unexpected bytes at the end of the entry header");
+    }
+    if (rawLength < 0 || storedLength < 0 || (codec == Codec.NONE && rawLength != storedLength)) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset + 16,
+          "impossible lengths: raw " + rawLength + ", stored " + storedLength + ", codec " + codec);
+    }
+    return new EntryHeader(
+        name, codec, dictionaryId, rawLength, storedLength, mtime, mode, attributes, headerLength);
+  }
+}

@@ -1,0 +1,95 @@
+package io.hpf.format;
+
+/**
+ * The numbers of the on-disk format. Every constant here is described in {@code docs/FORMAT.md}
+ * under the section named in its comment; change both together. All multi-byte integers on disk are
+ * little-endian.
+ */
+public final class FormatConstants {
+  private FormatConstants() {}
+
+  /** FORMAT.md "Versions": the version this code writes. */
+  public static final int VERSION_CURRENT = 1;
+
+  /** FORMAT.md "Versions": the oldest version this code reads. */
+  public static final int VERSION_MIN_READABLE = 1;
+
+  // FORMAT.md "File header": 0x89 'H' 'P' 'F', then a 4-byte ASCII kind, version, reserved.
+  public static final int FILE_MAGIC = 0x46_50_48_89;
+  public static final int FILE_HEADER_BYTES = 16;
+  public static final String KIND_PART = "PART";
+  public static final String KIND_BUCKET = "BUCK";
+  public static final String KIND_CATALOG = "CATL";
+  public static final String KIND_MANIFEST = "MANI";
+  public static final String KIND_DICTIONARY = "DICT";
+
+  // FORMAT.md "File footer": 'H' 'P' 'F' '!' then CRC32C of every byte before the footer.
+  public static final int FOOTER_MAGIC = 0x21_46_50_48;
+  public static final int FOOTER_BYTES = 8;
+
+  // FORMAT.md "Entry".
+  public static final int ENTRY_MAGIC = 0x45_46_50_48; // "HPFE"
+
+  /** Bytes of the entry header before the name. */
+  public static final int ENTRY_FIXED_HEADER_BYTES = 48;
+
+  /** The CRC32C of the raw content that follows the stored content. */
+  public static final int ENTRY_TRAILER_BYTES = 4;
+
+  public static final int MAX_NAME_BYTES = 0xFFFF;
+  public static final int MAX_ATTRIBUTES = 0xFFFF;
+
+  // FORMAT.md "Index record".
+  public static final int RECORD_BYTES = 32;
+
+  /** Part id of a record that is a tombstone: the name is deleted in this segment. */
+  public static final int TOMBSTONE_PART_ID = -1;
+
+  // FORMAT.md "Name hash": XXH64 of the name's UTF-8 bytes with seed 0.
+  public static final long NAME_HASH_SEED = 0L;
+  public static final int NAME_HASH_XXH64 = 1;
+
+  /** FORMAT.md "Directory": the directory never has more than 2^24 pointers. */
+  public static final int MAX_GLOBAL_DEPTH = 24;
+
+  // FORMAT.md "File names".
+  public static final String MANIFEST_PREFIX = "manifest-";
+  public static final String MANIFEST_SUFFIX = ".hpfm";
+  public static final String TEMP_SUFFIX = ".tmp";
+
+  public static String manifestFileName(long generation) {
+    return String.format(java.util.Locale.ROOT, "manifest-%010d.hpfm", generation);
+  }
+
+  public static String partFileName(int partId) {
+    return String.format(java.util.Locale.ROOT, "part-%08d.hpfp", partId);
+  }
+
+  public static String bucketFileName(int segmentId, int bucketNo) {
+    return String.format(java.util.Locale.ROOT, "seg-%08d-b%06d.hpfx", segmentId, bucketNo);
+  }
+
+  public static String catalogFileName(int segmentId) {
+    return String.format(java.util.Locale.ROOT, "seg-%08d.hpfc", segmentId);
+  }
+
+  public static String dictionaryFileName(int dictionaryId) {
+    return String.format(java.util.Locale.ROOT, "dict-%08d.hpfd", dictionaryId);
+  }
+
+  /**
+   * The generation of a manifest file name, or -1 if the name is not a committed manifest
+   * (temporary files end in ".tmp" and are never read).
+   */
+  public static long manifestGeneration(String fileName) {
+    if (!fileName.startsWith(MANIFEST_PREFIX) || !fileName.endsWith(MANIFEST_SUFFIX)) {
+      return -1;
+    }
+    String digits =
+        fileName.substring(MANIFEST_PREFIX.length(), fileName.length() - MANIFEST_SUFFIX.length());
+    if (digits.length() != 10 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return -1;
+    }
+    return Long.parseLong(digits);
+  }
+}

@@ -1,0 +1,16 @@
+package io.hpf.index;
+
+/** Two keys given to {@link PerfectHash#build} are equal, so no perfect hash can separate them. */
+public final class DuplicateKeyException extends Exception {
+  private static final long serialVersionUID = 1L;
+  private final long key;
+
+  public DuplicateKeyException(long key) {
+    super(String.format("duplicate 64-bit key %016x", key));
+    this.key = key;
+  }
+
+  public long key() {
+    return key;
+  }
+}

@@ -1,0 +1,172 @@
+package io.hpf.index;
+
+import io.hpf.format.ByteWriter;
+import io.hpf.format.ChecksummedOutput;
+import io.hpf.format.FileFraming;
+import io.hpf.format.FormatConstants;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Writes a segment's index: splits the names by extendible hashing into buckets of at most {@code
+ * bucketCapacity} records, and writes each bucket as a file holding a perfect hash and its records
+ * in slot order (FORMAT.md "Bucket file"). Segments are immutable, so the split that incremental
+ * extendible hashing would reach is computed directly: a bucket whose names share d leading hash
+ * bits splits on bit d+1 until it fits.
+ *
+ * <p>REQUIRES: no two inputs have the same name (the archive writer reports duplicates with their
+ * names first). Not thread-safe; one call writes one segment.
+ */
+public final class SegmentIndexWriter {
+  /** New seeds tried when two names' slot hashes collide; one retry is already rare (2^-64). */
+  private static final int MAX_SEED_ATTEMPTS = 64;
+
+  private final Storage storage;
+  private final int segmentId;
+  private final int bucketCapacity;
+  private final SlotHash slotHash;
+  private final List<BucketDescriptor> buckets = new ArrayList<>();
+
+  private SegmentIndexWriter(
+      Storage storage, int segmentId, int bucketCapacity, SlotHash slotHash) {
+    if (bucketCapacity < 1) {
+      throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
+    }
+    this.storage = storage;
+    this.segmentId = segmentId;
+    this.bucketCapacity = bucketCapacity;
+    this.slotHash = slotHash;
+  }
+
+  /** Writes the bucket files of a segment and returns its directory, for the manifest. */
+  public static SegmentDirectory write(
+      Storage storage, int segmentId, List<IndexInput> inputs, int bucketCapacity)
+      throws IOException {
+    return write(storage, segmentId, inputs, bucketCapacity, SlotHash.XXH64);
+  }
+
+  static SegmentDirectory write(
+      Storage storage,
+      int segmentId,
+      List<IndexInput> inputs,
+      int bucketCapacity,
+      SlotHash slotHash)
+      throws IOException {
+    IndexInput[] sorted = inputs.toArray(new IndexInput[0]);
+    Arrays.sort(sorted, Comparator.comparing(i -> i.record().fingerprint(), Long::compareUnsigned));
+    SegmentIndexWriter writer =
+        new SegmentIndexWriter(storage, segmentId, bucketCapacity, slotHash);
+    List<Leaf> leaves = new ArrayList<>();
+    writer.split(sorted, 0, sorted.length, 0, 0L, leaves);
+    int globalDepth = leaves.stream().mapToInt(l -> l.depth).max().orElse(0);
+    int[] pointers = new int[1 << globalDepth];
+    for (Leaf leaf : leaves) {
+      int shift = globalDepth - leaf.depth;
+      int first = (int) (leaf.prefix << shift);
+      Arrays.fill(pointers, first, first + (1 << shift), leaf.bucketIndex);
+    }
+    return new SegmentDirectory(globalDepth, writer.buckets, pointers);
+  }
+
+  private record Leaf(int depth, long prefix, int bucketIndex) {}
+
+  private void split(IndexInput[] sorted, int from, int to, int depth, long prefix, List<Leaf> out)
+      throws IOException {
+    int count = to - from;
+    boolean allSameHash =
+        count > 0 && sorted[from].record().fingerprint() == sorted[to - 1].record().fingerprint();
+    if (count <= bucketCapacity || depth == FormatConstants.MAX_GLOBAL_DEPTH || allSameHash) {
+      int bucketIndex = count == 0 ? -1 : writeBucket(sorted, from, to, depth);
+      out.add(new Leaf(depth, prefix, bucketIndex));
+      return;
+    }
+    // Sorted by unsigned hash, so the names whose next bit is 1 form the upper part.
+    long bit = 1L << (63 - depth);
+    int mid = from;
+    while (mid < to && (sorted[mid].record().fingerprint() & bit) == 0) {
+      mid++;
+    }
+    split(sorted, from, mid, depth + 1, prefix << 1, out);
+    split(sorted, mid, to, depth + 1, (prefix << 1) | 1, out);
+  }
+
+  private int writeBucket(IndexInput[] sorted, int from, int to, int localDepth)
+      throws IOException {
+    int count = to - from;
+    long seed = 1;
+    PerfectHash hash = null;
+    long[] keys = new long[count];
+    for (int attempt = 0; hash == null; attempt++, seed++) {
+      for (int i = 0; i < count; i++) {
+        keys[i] = slotHash.hash(sorted[from + i].nameUtf8(), seed);
+      }
+      try {
+        hash = PerfectHash.build(keys);
+      } catch (DuplicateKeyException e) {
+        rejectDuplicateNames(sorted, from, to, keys, e.key());
+        if (attempt == MAX_SEED_ATTEMPTS) {
+          throw new IllegalStateException(
+              "slot hashes still collide after " + MAX_SEED_ATTEMPTS + " seeds", e);
+        }
+        hash = null;
+      }
+    }
+    seed--; // the loop advanced past the seed that worked
+    IndexRecord[] bySlot = new IndexRecord[count];
+    for (int i = 0; i < count; i++) {
+      bySlot[hash.slot(keys[i])] = sorted[from + i].record();
+    }
+
+    int bucketNo = buckets.size();
+    String fileName = FormatConstants.bucketFileName(segmentId, bucketNo);
+    ByteWriter meta = new ByteWriter(64 + count);
+    FileFraming.writeHeader(meta, FormatConstants.KIND_BUCKET);
+    meta.u32(count).u32(FormatConstants.RECORD_BYTES).u64(seed);
+    ByteWriter hashBytes = new ByteWriter();
+    hash.writeTo(hashBytes);
+    meta.u32(hashBytes.size()).bytes(hashBytes.array(), 0, hashBytes.size());
+    meta.crcOf(FormatConstants.FILE_HEADER_BYTES);
+    int metaLength = meta.size();
+    long fileLength;
+    try (AppendableFile file = storage.create(fileName)) {
+      ChecksummedOutput out = new ChecksummedOutput(file);
+      out.write(meta);
+      ByteWriter records = new ByteWriter(FormatConstants.RECORD_BYTES * Math.min(count, 4096));
+      for (IndexRecord record : bySlot) {
+        record.writeTo(records);
+        if (records.size() >= 1 << 17) {
+          out.write(records);
+          records.reset();
+        }
+      }
+      out.write(records);
+      out.writeFooter();
+      file.sync();
+      fileLength = file.position();
+    }
+    buckets.add(new BucketDescriptor(bucketNo, localDepth, count, metaLength, fileLength));
+    return bucketNo;
+  }
+
+  /** Two equal slot hashes: a true duplicate name is the caller's error; else try a new seed. */
+  private static void rejectDuplicateNames(
+      IndexInput[] sorted, int from, int to, long[] keys, long key) {
+    byte[] first = null;
+    for (int i = 0; i < to - from; i++) {
+      if (keys[i] == key) {
+        byte[] name = sorted[from + i].nameUtf8();
+        if (first != null && Arrays.equals(first, name)) {
+          throw new IllegalArgumentException(
+              "duplicate entry name '" + new String(name, StandardCharsets.UTF_8) + "'");
+        }
+        first = name;
+      }
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package io.hpf.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * A new file written from start to end. Not thread-safe: one writer thread owns it. Bytes may be
+ * buffered until {@link #flush()}; {@link #sync()} makes them durable.
+ */
+public interface AppendableFile extends Closeable {
+
+  void write(byte[] buffer, int offset, int length) throws IOException;
+
+  default void write(byte[] buffer) throws IOException {
+    write(buffer, 0, buffer.length);
+  }
+
+  /** Bytes written so far, which is also the offset of the next byte. */
+  long position();
+
+  /** Hands buffered bytes to the file system, so that other readers can see them. */
+  void flush() throws IOException;
+
+  /** Flushes and makes everything written so far durable on the storage device. */
+  void sync() throws IOException;
+}

@@ -1,0 +1,226 @@
+package io.hpf.store;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link Storage} on local disk with {@code java.nio}. Not Hadoop's LocalFileSystem: without native
+ * libhadoop that starts a process per created file to set permissions, and it cannot append.
+ * Thread-safe.
+ */
+public final class LocalStorage implements Storage {
+  private final Path directory;
+
+  private LocalStorage(Path directory) {
+    this.directory = directory;
+  }
+
+  /** Opens an existing archive directory. */
+  public static LocalStorage open(Path directory) throws IOException {
+    if (!Files.isDirectory(directory)) {
+      throw new FileNotFoundException(directory + ": no such archive directory");
+    }
+    return new LocalStorage(directory);
+  }
+
+  /**
+   * Creates the directory (and its parents) if needed and opens it. It may already exist; the
+   * archive layer decides whether existing content is acceptable.
+   */
+  public static LocalStorage createDirectories(Path directory) throws IOException {
+    Files.createDirectories(directory);
+    return new LocalStorage(directory);
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  private Path resolve(String name) {
+    if (name.isEmpty() || name.indexOf('/') >= 0 || name.equals(".") || name.equals("..")) {
+      throw new IllegalArgumentException("not a plain file name: '" + name + "'");
+    }
+    return directory.resolve(name);
+  }
+
+  @Override
+  public ReadableFile openRead(String name) throws IOException {
+    Path path = resolve(name);
+    try {
+      return new LocalReadableFile(path, FileChannel.open(path, StandardOpenOption.READ));
+    } catch (NoSuchFileException e) {
+      throw new FileNotFoundException(path + ": no such file");
+    }
+  }
+
+  @Override
+  public AppendableFile create(String name) throws IOException {
+    Path path = resolve(name);
+    try {
+      return new LocalAppendableFile(
+          FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+    } catch (FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(path + ": already exists");
+    }
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    Path target = resolve(to);
+    if (Files.exists(target)) {
+      throw new FileAlreadyExistsException(target + ": already exists");
+    }
+    Files.move(resolve(from), target, StandardCopyOption.ATOMIC_MOVE);
+    syncDirectory();
+  }
+
+  /** Makes the rename itself durable: on Linux a directory entry is data of the directory. */
+  private void syncDirectory() {
+    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+      dir.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot open a directory for reading; the rename is still atomic.
+    }
+  }
+
+  @Override
+  public List<StoredFile> list() throws IOException {
+    List<StoredFile> files = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+      for (Path path : stream) {
+        if (Files.isRegularFile(path)) {
+          files.add(new StoredFile(path.getFileName().toString(), Files.size(path)));
+        }
+      }
+    }
+    return files;
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    Files.deleteIfExists(resolve(name));
+  }
+
+  @Override
+  public String describe(String name) {
+    return directory.resolve(name).toString();
+  }
+
+  @Override
+  public void close() {}
+
+  @Override
+  public String toString() {
+    return directory.toString();
+  }
+
+  private static final class LocalReadableFile implements ReadableFile {
+    private final Path path;
+    private final FileChannel channel;
+
+    LocalReadableFile(Path path, FileChannel channel) {
+      this.path = path;
+      this.channel = channel;
+    }
+
+    @Override
+    public long length() throws IOException {
+      return channel.size();
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+      ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
+      long at = position;
+      while (target.hasRemaining()) {
+        int n = channel.read(target, at);
+        if (n < 0) {
+          throw new EOFException(
+              path
+                  + ": file ends at offset "
+                  + at
+                  + ", expected "
+                  + length
+                  + " bytes from offset "
+                  + position);
+        }
+        at += n;
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
+  }
+
+  private static final class LocalAppendableFile implements AppendableFile {
+    private static final int BUFFER_BYTES = 1 << 16;
+    private final FileChannel channel;
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
+    private long position;
+
+    LocalAppendableFile(FileChannel channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+      if (length > buffer.remaining()) {
+        flush();
+        if (length >= BUFFER_BYTES) {
+          writeFully(ByteBuffer.wrap(bytes, offset, length));
+          position += length;
+          return;
+        }
+      }
+      buffer.put(bytes, offset, length);
+      position += length;
+    }
+
+    @Override
+    public long position() {
+      return position;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      buffer.flip();
+      writeFully(buffer);
+      buffer.clear();
+    }
+
+    private void writeFully(ByteBuffer source) throws IOException {
+      while (source.hasRemaining()) {
+        channel.write(source);
+      }
+    }
+
+    @Override
+    public void sync() throws IOException {
+      flush();
+      channel.force(false);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        flush();
+      } finally {
+        channel.close();
+      }
+    }
+  }
+}

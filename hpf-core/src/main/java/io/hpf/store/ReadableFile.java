@@ -1,0 +1,29 @@
+package io.hpf.store;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+
+/**
+ * A file opened for positional reads. Thread-safe: positional reads do not share a file pointer, so
+ * one open file serves every reader thread of an archive.
+ */
+public interface ReadableFile extends Closeable {
+
+  /** The file's length in bytes, as of when it was opened. */
+  long length() throws IOException;
+
+  /**
+   * Reads exactly {@code length} bytes at {@code position}.
+   *
+   * @throws EOFException if the file ends first (the message names the file and offset)
+   */
+  void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
+
+  /** Convenience: reads {@code length} bytes at {@code position} into a new array. */
+  default byte[] readFully(long position, int length) throws IOException {
+    byte[] buffer = new byte[length];
+    readFully(position, buffer, 0, length);
+    return buffer;
+  }
+}

@@ -1,0 +1,45 @@
+package io.hpf.store;
+
+import java.io.Closeable;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The few file operations an archive needs, over one directory (the archive) of some file system.
+ * Everything the format reads and writes goes through this interface, so the core never imports
+ * Hadoop: {@link LocalStorage} implements it with {@code java.nio}, and the Hadoop module
+ * implements it over any Hadoop {@code FileSystem}.
+ *
+ * <p>File names are plain names inside the directory (no '/'). Implementations are thread-safe.
+ */
+public interface Storage extends Closeable {
+
+  /**
+   * Opens a file for positional reads.
+   *
+   * @throws FileNotFoundException if there is no such file
+   */
+  ReadableFile openRead(String name) throws IOException;
+
+  /**
+   * Creates a new file for appending. REQUIRES: no file of that name exists (it is an error, never
+   * an overwrite, so that a committed file can never be clobbered).
+   */
+  AppendableFile create(String name) throws IOException;
+
+  /**
+   * Renames {@code from} to {@code to} atomically: a reader sees either no {@code to} or the
+   * complete file. REQUIRES: {@code to} does not exist.
+   */
+  void rename(String from, String to) throws IOException;
+
+  /** Lists the files of the directory with their lengths, in no particular order. */
+  List<StoredFile> list() throws IOException;
+
+  /** Deletes a file; deleting a missing file is not an error. */
+  void delete(String name) throws IOException;
+
+  /** A human-readable location of a file, for error messages ("/data/photos.hpf/part-1"). */
+  String describe(String name);
+}

@@ -1,0 +1,4 @@
+package io.hpf.store;
+
+/** A file of a storage directory and its length in bytes. */
+public record StoredFile(String name, long lengthBytes) {}

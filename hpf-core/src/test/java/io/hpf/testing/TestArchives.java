@@ -1,0 +1,52 @@
+package io.hpf.testing;
+
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.WriterOptions;
+import io.hpf.store.LocalStorage;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/** Writes model maps as archives, from several threads like the packer does. */
+public final class TestArchives {
+  private TestArchives() {}
+
+  public static LocalStorage write(
+      Path dir, SortedMap<String, byte[]> model, WriterOptions options, int threads)
+      throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(dir);
+    List<Map.Entry<String, byte[]>> entries = new ArrayList<>(model.entrySet());
+    try (ArchiveWriter writer = ArchiveWriter.create(storage, options)) {
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int first = t;
+          futures.add(
+              pool.submit(
+                  () -> {
+                    for (int i = first; i < entries.size(); i += threads) {
+                      Map.Entry<String, byte[]> e = entries.get(i);
+                      writer.add(
+                          e.getKey(), e.getValue(), EntryMetadata.of(1_700_000_000_000L + i));
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> f : futures) {
+          f.get();
+        }
+      } finally {
+        pool.shutdown();
+      }
+      writer.commit();
+    }
+    return storage;
+  }
+}
