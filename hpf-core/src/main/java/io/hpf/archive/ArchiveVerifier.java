@@ -267,7 +267,8 @@ public final class ArchiveVerifier {
   }
 
   /** Entries must follow each other with no gap or overlap from the header to the end. */
-  private void checkPartTiling(Manifest.PartRef part, List<EntryInfo> rows) throws IOException {
+  private void checkPartTiling(Manifest.PartRef part, List<EntryInfo> partRows) throws IOException {
+    List<EntryInfo> rows = new ArrayList<>(partRows);
     String name = FormatConstants.partFileName(part.partId());
     try (ReadableFile file = storage.openRead(name)) {
       byte[] header = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);

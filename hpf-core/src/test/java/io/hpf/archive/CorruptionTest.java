@@ -1,0 +1,202 @@
+package io.hpf.archive;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.hpf.format.Codec;
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.StoredFile;
+import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.TestArchives;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Damages every kind of archive file (flipped bits, truncation, deletion) and checks the two
+ * promises: a read returns the right bytes or fails with an error naming the damaged file, and
+ * verify reports the damaged file.
+ */
+class CorruptionTest {
+  @TempDir Path temp;
+  private TreeMap<String, byte[]> model;
+  private Path pristine;
+
+  @BeforeEach
+  void writeArchive() throws Exception {
+    model = ArchiveModel.random(300, 99);
+    byte[][] samples = model.values().stream().filter(v -> v.length > 64).toArray(byte[][]::new);
+    byte[] dict = new byte[8192];
+    long n = com.github.luben.zstd.Zstd.trainFromBuffer(samples, dict);
+    // Small buckets and parts so that every kind of file exists more than once.
+    WriterOptions options =
+        WriterOptions.builder()
+            .codec(Codec.ZSTD)
+            .dictionary(java.util.Arrays.copyOf(dict, (int) n))
+            .bucketCapacity(100)
+            .maxPartBytes(256 * 1024)
+            .build();
+    pristine = temp.resolve("pristine.hpf");
+    TestArchives.write(pristine, model, options, 2);
+  }
+
+  private Path copy(String name) throws IOException {
+    Path dir = temp.resolve(name);
+    Files.createDirectories(dir);
+    try (var files = Files.list(pristine)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, dir.resolve(f.getFileName()));
+      }
+    }
+    return dir;
+  }
+
+  private List<String> fileNames() throws IOException {
+    List<String> names = new ArrayList<>();
+    for (StoredFile f : LocalStorage.open(pristine).list()) {
+      names.add(f.name());
+    }
+    names.sort(null);
+    return names;
+  }
+
+  /** Reads everything; each read is right or an error naming {@code damaged}. */
+  private void assertNoWrongBytes(Path dir, String damaged) throws Exception {
+    LocalStorage storage = LocalStorage.open(dir);
+    ArchiveReader reader;
+    try {
+      reader = ArchiveReader.open(storage);
+    } catch (CorruptArchiveException | FileNotFoundException e) {
+      assertNamesFile(e, damaged);
+      return;
+    }
+    try (reader) {
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        try {
+          assertArrayEquals(e.getValue(), reader.get(e.getKey()), "wrong bytes for " + e.getKey());
+        } catch (EntryNotFoundException nf) {
+          fail("damage to " + damaged + " made '" + e.getKey() + "' silently not found");
+        } catch (CorruptArchiveException | java.io.EOFException ce) {
+          assertNamesFile(ce, damaged);
+        }
+      }
+      try {
+        var it = reader.list("");
+        while (it.hasNext()) {
+          String name = it.next().name();
+          assertTrue(model.containsKey(name), "listed a name never added: " + name);
+        }
+      } catch (java.io.UncheckedIOException ue) {
+        assertNamesFile(ue.getCause(), damaged);
+      } catch (CorruptArchiveException ce) {
+        assertNamesFile(ce, damaged);
+      }
+    }
+  }
+
+  private static void assertNamesFile(Throwable e, String damaged) {
+    assertTrue(
+        e.getMessage() != null && e.getMessage().contains(damaged),
+        "error should name " + damaged + ": " + e);
+  }
+
+  private void assertVerifyReports(Path dir, String damaged) throws Exception {
+    VerifyReport report = ArchiveVerifier.verify(LocalStorage.open(dir), ProgressListener.NONE);
+    assertFalse(report.ok(), "verify found nothing wrong after damaging " + damaged);
+    assertTrue(
+        report.problems().stream()
+            .anyMatch(p -> p.file().contains(damaged) || p.message().contains(damaged)),
+        "verify should name " + damaged + ": " + report.problems());
+  }
+
+  @Test
+  void pristineArchiveVerifies() throws Exception {
+    assertTrue(ArchiveVerifier.verify(LocalStorage.open(pristine), ProgressListener.NONE).ok());
+  }
+
+  @Test
+  void flippedBitsInEveryFileAreCaught() throws Exception {
+    SplittableRandom random = new SplittableRandom(1);
+    int trial = 0;
+    for (String name : fileNames()) {
+      long length = Files.size(pristine.resolve(name));
+      // The first bytes (header) and last bytes (footer/trailer), plus random positions.
+      List<Long> positions =
+          new ArrayList<>(List.of(0L, 5L, 9L, 13L, length - 1, length - 5, length - 20));
+      for (int i = 0; i < 12; i++) {
+        positions.add(random.nextLong(length));
+      }
+      for (long position : positions) {
+        if (position < 0 || position >= length) {
+          continue;
+        }
+        Path dir = copy("flip-" + trial++);
+        try (var channel =
+            java.nio.channels.FileChannel.open(
+                dir.resolve(name), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+          var one = java.nio.ByteBuffer.allocate(1);
+          channel.read(one, position);
+          one.put(0, (byte) (one.get(0) ^ (1 << random.nextInt(8))));
+          one.rewind();
+          channel.write(one, position);
+        }
+        assertNoWrongBytes(dir, name);
+        assertVerifyReports(dir, name);
+      }
+    }
+  }
+
+  @Test
+  void truncatedFilesAreCaught() throws Exception {
+    int trial = 0;
+    for (String name : fileNames()) {
+      long length = Files.size(pristine.resolve(name));
+      for (long keep : new long[] {0, 7, length / 2, length - 1}) {
+        Path dir = copy("trunc-" + trial++);
+        try (var channel =
+            java.nio.channels.FileChannel.open(dir.resolve(name), StandardOpenOption.WRITE)) {
+          channel.truncate(keep);
+        }
+        assertNoWrongBytes(dir, name);
+        assertVerifyReports(dir, name);
+      }
+    }
+  }
+
+  @Test
+  void missingFilesAreNamed() throws Exception {
+    int trial = 0;
+    for (String name : fileNames()) {
+      Path dir = copy("missing-" + trial++);
+      Files.delete(dir.resolve(name));
+      if (name.startsWith("manifest-")) {
+        assertThrowsNaming(dir, "not an hpf archive");
+        continue;
+      }
+      assertNoWrongBytes(dir, name);
+      assertVerifyReports(dir, name);
+    }
+  }
+
+  private static void assertThrowsNaming(Path dir, String text) {
+    try {
+      ArchiveReader.open(LocalStorage.open(dir)).close();
+      fail("opened an archive without a manifest");
+    } catch (IOException e) {
+      assertTrue(e.getMessage().contains(text), e.getMessage());
+    }
+  }
+}
