@@ -106,6 +106,10 @@ public final class ArchiveWriter implements Closeable {
     }
   }
 
+  public WriterOptions options() {
+    return options;
+  }
+
   /** Adds an entry held in memory. Thread-safe. */
   public EntryInfo add(String name, byte[] content, EntryMetadata meta) throws IOException {
     String normalized = EntryNames.normalize(name);

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.Codec;
 import io.hpf.store.Storage;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
@@ -125,25 +126,43 @@ public final class Packer {
     }
   }
 
-  /** Adds one file; false if it was skipped as unreadable (with the option). */
+  /**
+   * Adds one file; false if it could not be read and the options say to skip such files. Errors
+   * reading the source are told apart from errors writing the archive, which always fail.
+   */
   private static boolean addOne(
       ArchiveWriter writer, Source s, PackOptions options, List<String> skipped)
       throws IOException {
-    int mode;
+    EntryMetadata meta;
+    byte[] content = null;
+    InputStream stream = null;
     try {
-      mode = posixMode(s.path);
-      writer.addFile(s.name, s.path, new EntryMetadata(s.mtimeMillis, mode, java.util.Map.of()));
-      return true;
-    } catch (AccessDeniedException | NoSuchFileException e) {
+      meta = new EntryMetadata(s.mtimeMillis, posixMode(s.path), java.util.Map.of());
+      if (s.size <= writer.options().streamThresholdBytes()) {
+        content = Files.readAllBytes(s.path);
+      } else {
+        stream = Files.newInputStream(s.path);
+      }
+    } catch (IOException e) {
       String why =
-          e instanceof AccessDeniedException ? "permission denied" : "vanished while packing";
+          e instanceof AccessDeniedException
+              ? "permission denied"
+              : e instanceof NoSuchFileException ? "vanished while packing" : e.toString();
       if (options.skipUnreadable()) {
-        skipped.add(s.path + ": " + why);
+        skipped.add(s.path + ": cannot read (" + why + ")");
         return false;
       }
       throw new IOException(
           s.path + ": cannot read (" + why + "); use --skip-unreadable to skip such files", e);
     }
+    if (content != null) {
+      writer.add(s.name, content, meta);
+    } else {
+      try (InputStream in = stream) {
+        writer.addStream(s.name, in, s.size, meta, s.path.toString());
+      }
+    }
+    return true;
   }
 
   private static int posixMode(Path path) throws IOException {

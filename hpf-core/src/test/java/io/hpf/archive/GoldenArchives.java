@@ -1,0 +1,85 @@
+package io.hpf.archive;
+
+import io.hpf.format.Codec;
+import io.hpf.store.LocalStorage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Makes the golden archives checked in under {@code src/test/resources/golden/v<N>/}: small
+ * archives of every codec whose content is a pure function of this code, so {@link
+ * GoldenArchiveTest} can check that every released format version still reads. Run it only when a
+ * new format version is released, into a new {@code v<N>} folder; never regenerate an old one:
+ *
+ * <pre>
+ * mvn -q -pl hpf-core test-compile exec:java ... or from an IDE:
+ * java -cp hpf-core/target/classes:hpf-core/target/test-classes:DEPS \
+ *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v1
+ * </pre>
+ */
+public final class GoldenArchives {
+  static final String[] ARCHIVES = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
+
+  private GoldenArchives() {}
+
+  /** The entries of every golden archive: names, content, mtime and attributes. */
+  static Map<String, byte[]> model() {
+    Map<String, byte[]> model = new LinkedHashMap<>();
+    SplittableRandom random = new SplittableRandom(2026);
+    model.put("empty", new byte[0]);
+    model.put("one", new byte[] {42});
+    for (int i = 0; i < 60; i++) {
+      String text =
+          ("line " + i + " of a log file with some repeated words words words\n").repeat(i + 1);
+      model.put("logs/2026/11/app-" + i + ".log", text.getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] noise = new byte[5000];
+    random.nextBytes(noise);
+    model.put("bin/noise.bin", noise);
+    model.put("unicode/日本語/ファイル.txt", "こんにちは".getBytes(StandardCharsets.UTF_8));
+    return model;
+  }
+
+  static EntryMetadata metadata(String name) {
+    long mtime = 1_763_000_000_000L + name.length();
+    return name.startsWith("bin/")
+        ? new EntryMetadata(mtime, 0600, Map.of("content-type", "application/octet-stream"))
+        : new EntryMetadata(mtime, 0644, Map.of());
+  }
+
+  static WriterOptions options(String archive) {
+    WriterOptions.Builder b = WriterOptions.builder().bucketCapacity(16);
+    return switch (archive) {
+      case "lz4.hpf" -> b.codec(Codec.LZ4).build();
+      case "none.hpf" -> b.codec(Codec.NONE).build();
+      default -> {
+        byte[][] samples =
+            model().values().stream().filter(v -> v.length > 100).toArray(byte[][]::new);
+        byte[] dict = new byte[4096];
+        long n = com.github.luben.zstd.Zstd.trainFromBuffer(samples, dict);
+        yield b.codec(Codec.ZSTD).dictionary(java.util.Arrays.copyOf(dict, (int) n)).build();
+      }
+    };
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path root = Path.of(args[0]);
+    for (String archive : ARCHIVES) {
+      Path dir = root.resolve(archive);
+      if (Files.exists(dir)) {
+        throw new IllegalStateException(dir + " exists; golden archives are never regenerated");
+      }
+      LocalStorage storage = LocalStorage.createDirectories(dir);
+      try (ArchiveWriter writer = ArchiveWriter.create(storage, options(archive))) {
+        for (Map.Entry<String, byte[]> e : model().entrySet()) {
+          writer.add(e.getKey(), e.getValue(), metadata(e.getKey()));
+        }
+        writer.commit();
+      }
+    }
+  }
+}

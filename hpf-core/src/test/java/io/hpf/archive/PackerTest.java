@@ -1,0 +1,315 @@
+package io.hpf.archive;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.format.Codec;
+import io.hpf.format.EntryInfo;
+import io.hpf.store.LocalStorage;
+import io.hpf.testing.ArchiveAssertions;
+import io.hpf.testing.ArchiveModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PackerTest {
+  @TempDir Path temp;
+
+  private static PackOptions options(boolean follow, boolean skipUnreadable) {
+    return new PackOptions(2, follow, skipUnreadable, true);
+  }
+
+  private TreeMap<String, byte[]> writeTree(Path root, int count, long seed) throws IOException {
+    TreeMap<String, byte[]> model = ArchiveModel.random(count, seed);
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      Path file = root.resolve(e.getKey());
+      Files.createDirectories(file.getParent());
+      Files.write(file, e.getValue());
+    }
+    return model;
+  }
+
+  @Test
+  void packsATreeWithDictionaryAndProgress() throws Exception {
+    Path source = temp.resolve("src");
+    TreeMap<String, byte[]> model = writeTree(source, 800, 1);
+    Files.setLastModifiedTime(
+        source.resolve(model.firstKey()),
+        java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
+    AtomicLong lastDone = new AtomicLong();
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("out.hpf"));
+    PackResult result =
+        Packer.pack(
+            source,
+            target,
+            WriterOptions.builder().build(),
+            options(false, false),
+            (done, bytes, total, totalBytes) -> lastDone.set(done));
+    assertEquals(model.size(), result.files());
+    assertEquals(model.size(), lastDone.get());
+    assertEquals(1, result.manifest().dictionaries().size(), "zstd dictionary trained");
+    try (ArchiveReader reader = ArchiveReader.open(target)) {
+      ArchiveAssertions.assertMatchesModel(reader, model);
+      EntryInfo first = reader.stat(model.firstKey());
+      assertEquals(1_600_000_000_000L, first.mtimeMillis());
+      assertEquals(
+          Files.getAttribute(source.resolve(model.firstKey()), "unix:mode"),
+          first.mode()
+              | (Integer) Files.getAttribute(source.resolve(model.firstKey()), "unix:mode")
+                  & ~07777);
+    }
+  }
+
+  @Test
+  void emptyDirectoryMakesAnEmptyArchive() throws Exception {
+    Path source = Files.createDirectories(temp.resolve("empty"));
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("e.hpf"));
+    PackResult result =
+        Packer.pack(
+            source,
+            target,
+            WriterOptions.builder().build(),
+            options(false, false),
+            ProgressListener.NONE);
+    assertEquals(0, result.files());
+    try (ArchiveReader reader = ArchiveReader.open(target)) {
+      assertEquals(0, reader.entryCount());
+      assertFalse(reader.list("").hasNext());
+      assertFalse(reader.exists("x"));
+    }
+    assertTrue(ArchiveVerifier.verify(target, ProgressListener.NONE).ok());
+  }
+
+  @Test
+  void symlinksAreSkippedOrFollowedByFlag() throws Exception {
+    Path source = temp.resolve("links");
+    Files.createDirectories(source.resolve("real"));
+    Files.write(source.resolve("real/file"), new byte[] {1, 2, 3});
+    Files.createSymbolicLink(source.resolve("link-to-file"), source.resolve("real/file"));
+    Files.createSymbolicLink(source.resolve("link-to-dir"), source.resolve("real"));
+
+    LocalStorage skip = LocalStorage.createDirectories(temp.resolve("skip.hpf"));
+    PackResult skipped =
+        Packer.pack(
+            source,
+            skip,
+            WriterOptions.builder().build(),
+            options(false, false),
+            ProgressListener.NONE);
+    assertEquals(1, skipped.files());
+    assertEquals(2, skipped.skipped().size(), skipped.skipped().toString());
+
+    LocalStorage follow = LocalStorage.createDirectories(temp.resolve("follow.hpf"));
+    Packer.pack(
+        source,
+        follow,
+        WriterOptions.builder().build(),
+        options(true, false),
+        ProgressListener.NONE);
+    try (ArchiveReader reader = ArchiveReader.open(follow)) {
+      assertEquals(3, reader.entryCount());
+      assertArrayEquals(new byte[] {1, 2, 3}, reader.get("link-to-dir/file"));
+      assertArrayEquals(new byte[] {1, 2, 3}, reader.get("link-to-file"));
+    }
+  }
+
+  @Test
+  void symlinkLoopIsAnErrorNamingIt() throws Exception {
+    Path source = temp.resolve("loop");
+    Files.createDirectories(source.resolve("d"));
+    Files.createSymbolicLink(source.resolve("d/back"), source);
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("loop.hpf"));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                Packer.pack(
+                    source,
+                    target,
+                    WriterOptions.builder().build(),
+                    options(true, false),
+                    ProgressListener.NONE));
+    assertTrue(e.getMessage().contains("loop"), e.getMessage());
+  }
+
+  private static boolean isRoot() {
+    return "root".equals(System.getProperty("user.name"));
+  }
+
+  /**
+   * A file whose read fails. Root ignores permission bits, so as root the file is a symlink to
+   * /proc/self/mem, whose read at offset 0 fails with EIO (the packer must follow links then).
+   */
+  private static void makeUnreadable(Path file) throws IOException {
+    if (isRoot()) {
+      Files.createSymbolicLink(file, Path.of("/proc/self/mem"));
+    } else {
+      Files.write(file, new byte[] {1});
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("---------"));
+    }
+  }
+
+  @Test
+  void unreadableFilesFailNamingThemOrAreListedWithTheFlag() throws Exception {
+    Path source = Files.createDirectories(temp.resolve("unreadable"));
+    Files.write(source.resolve("ok"), new byte[] {9});
+    makeUnreadable(source.resolve("secret"));
+    LocalStorage failing = LocalStorage.createDirectories(temp.resolve("fail.hpf"));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                Packer.pack(
+                    source,
+                    failing,
+                    WriterOptions.builder().build(),
+                    options(isRoot(), false),
+                    ProgressListener.NONE));
+    assertTrue(e.getMessage().contains("secret"), e.getMessage());
+    assertTrue(e.getMessage().contains("--skip-unreadable"), e.getMessage());
+    assertTrue(
+        LocalStorage.open(failing.directory()).list().isEmpty(), "failed create leaves nothing");
+
+    LocalStorage skipping = LocalStorage.createDirectories(temp.resolve("skip.hpf"));
+    PackResult result =
+        Packer.pack(
+            source,
+            skipping,
+            WriterOptions.builder().build(),
+            options(isRoot(), true),
+            ProgressListener.NONE);
+    assertEquals(1, result.files());
+    assertTrue(
+        result.skipped().stream().anyMatch(s -> s.contains("secret")), result.skipped().toString());
+    try (ArchiveReader reader = ArchiveReader.open(skipping)) {
+      assertArrayEquals(new byte[] {9}, reader.get("ok"));
+      assertFalse(reader.exists("secret"));
+    }
+  }
+
+  @Test
+  void invalidUtf8SourceNameIsReportedNotMangled() throws Exception {
+    Path source = Files.createDirectories(temp.resolve("badname"));
+    // A name with the byte 0xFF; under a UTF-8 file-name encoding Java cannot create it.
+    Process p =
+        new ProcessBuilder(
+                "sh", "-c", "printf x > \"$1\"/$(printf 'bad\\377')", "sh", source.toString())
+            .start();
+    assertEquals(0, p.waitFor());
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("bad.hpf"));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                Packer.pack(
+                    source,
+                    target,
+                    WriterOptions.builder().build(),
+                    options(false, false),
+                    ProgressListener.NONE));
+    assertTrue(e.getMessage().contains("not valid UTF-8"), e.getMessage());
+  }
+
+  @Test
+  void duplicateNamesInOneCommitAreNamed() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("dup.hpf"));
+    try (ArchiveWriter writer = ArchiveWriter.create(storage, WriterOptions.builder().build())) {
+      writer.add("a/b", new byte[] {1}, EntryMetadata.of(0));
+      writer.add("c", new byte[] {2}, EntryMetadata.of(0));
+      writer.add("a//b", new byte[] {3}, EntryMetadata.of(0));
+      DuplicateEntryException e = assertThrows(DuplicateEntryException.class, writer::commit);
+      assertEquals(List.of("a/b"), e.names());
+    }
+    assertTrue(storage.list().isEmpty(), "nothing left of the failed create");
+  }
+
+  @Test
+  void createRefusesANonEmptyDirectory() throws Exception {
+    Path dir = Files.createDirectories(temp.resolve("full"));
+    Files.write(dir.resolve("x"), new byte[1]);
+    assertThrows(
+        java.nio.file.FileAlreadyExistsException.class,
+        () -> ArchiveWriter.create(LocalStorage.open(dir), WriterOptions.builder().build()));
+  }
+
+  @Test
+  void fileOverTwoGibibytesRoundTrips() throws Exception {
+    Path source = Files.createDirectories(temp.resolve("huge"));
+    Path big = source.resolve("big.bin");
+    long size = (2L << 30) + 12_345;
+    // A sparse file with a few non-zero bytes (start, across 2 GiB, end), cheap to make.
+    try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+      f.setLength(size);
+      for (long at : new long[] {0, (2L << 30) - 3, size - 1}) {
+        f.seek(at);
+        f.write(new byte[] {7, 8, 9}, 0, (int) Math.min(3, size - at));
+      }
+    }
+    Files.write(
+        source.resolve("small.txt"), "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("huge.hpf"));
+    Packer.pack(
+        source,
+        target,
+        WriterOptions.builder().codec(Codec.LZ4).build(),
+        options(false, false),
+        ProgressListener.NONE);
+    try (ArchiveReader reader = ArchiveReader.open(target)) {
+      assertEquals(size, reader.stat("big.bin").rawLength());
+      assertThrows(IllegalStateException.class, () -> reader.get("big.bin"));
+      assertEquals(crcOfFile(big), crcOfStream(reader.openStream("big.bin")));
+      assertArrayEquals(
+          "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8), reader.get("small.txt"));
+    }
+  }
+
+  private static long crcOfFile(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return crcOfStream(in);
+    }
+  }
+
+  private static long crcOfStream(InputStream stream) throws IOException {
+    CRC32C crc = new CRC32C();
+    byte[] buffer = new byte[1 << 20];
+    try (InputStream in = stream) {
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        crc.update(buffer, 0, n);
+      }
+    }
+    return crc.getValue();
+  }
+
+  @Test
+  void randomContentIsStoredRawNotExpanded() throws Exception {
+    Path source = Files.createDirectories(temp.resolve("random"));
+    byte[] noise = new byte[10_000];
+    new SplittableRandom(4).nextBytes(noise);
+    Files.write(source.resolve("noise"), noise);
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("r.hpf"));
+    Packer.pack(
+        source,
+        target,
+        WriterOptions.builder().build(),
+        options(false, false),
+        ProgressListener.NONE);
+    try (ArchiveReader reader = ArchiveReader.open(target)) {
+      assertEquals(Codec.NONE, reader.stat("noise").codec());
+      assertEquals(noise.length, reader.stat("noise").storedLength());
+    }
+  }
+}
