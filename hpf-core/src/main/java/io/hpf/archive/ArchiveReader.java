@@ -155,7 +155,24 @@ public final class ArchiveReader implements Closeable {
     for (EntryInfo row : rows) {
       IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
       Located located = readEntry(row.name(), record, true);
-      visitor.visit(located.info(), located.content());
+      if (located == null) {
+        String file = storage.describe(FormatConstants.partFileName(row.partId()));
+        throw new CorruptArchiveException(
+            file,
+            row.offset(),
+            "catalog says '" + row.name() + "' is here, the entry header names another");
+      }
+      try (InputStream content =
+          located.bytes() != null
+              ? new ByteArrayInputStream(located.content())
+              : new EntryContentStream(
+                  part(row.partId()),
+                  located.file(),
+                  row.offset(),
+                  located.header(),
+                  dictionaryFor(located.header()))) {
+        visitor.visit(located.info(), content);
+      }
     }
   }
 

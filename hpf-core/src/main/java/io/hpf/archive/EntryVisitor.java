@@ -2,9 +2,14 @@ package io.hpf.archive;
 
 import io.hpf.format.EntryInfo;
 import java.io.IOException;
+import java.io.InputStream;
 
 /** Receives entries from {@link ArchiveReader#scan}. */
 @FunctionalInterface
 public interface EntryVisitor {
-  void visit(EntryInfo info, byte[] content) throws IOException;
+  /**
+   * @param content the entry's content, valid only during the call; for entries up to 16 MiB it was
+   *     read and checked whole before the call, larger ones are checked as read
+   */
+  void visit(EntryInfo info, InputStream content) throws IOException;
 }

@@ -61,7 +61,8 @@ public final class ArchiveAssertions {
     reader.scan(
         (info, content) -> {
           assertTrue(seen.add(info.name()), "scanned twice: " + info.name());
-          assertArrayEquals(model.get(info.name()), content, "scanned content of " + info.name());
+          assertArrayEquals(
+              model.get(info.name()), content.readAllBytes(), "scanned content of " + info.name());
         });
     assertEquals(model.keySet(), seen);
   }

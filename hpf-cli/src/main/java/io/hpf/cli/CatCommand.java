@@ -1,0 +1,49 @@
+package io.hpf.cli;
+
+import io.hpf.archive.ArchiveReader;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "cat",
+    description = {
+      "Writes the content of entries to standard output, byte for byte.",
+      "Content is checked against its CRC32C; a damaged entry is an error, never wrong bytes",
+      "(entries over 16 MiB are streamed and checked at their end)."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  hpf cat photos.hpf 2024/01/cat.jpg > cat.jpg",
+      "  hpf cat logs.hpf app/a.log app/b.log | grep ERROR"
+    },
+    mixinStandardHelpOptions = true)
+final class CatCommand implements Callable<Integer> {
+  private final OutputStream stdout;
+
+  @Parameters(index = "0", paramLabel = "ARCHIVE")
+  String archive;
+
+  @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME")
+  java.util.List<String> names;
+
+  CatCommand(OutputStream stdout) {
+    this.stdout = stdout;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+      for (String name : names) {
+        try (InputStream in = reader.openStream(name)) {
+          in.transferTo(stdout);
+        }
+      }
+    }
+    stdout.flush();
+    return Main.EXIT_OK;
+  }
+}

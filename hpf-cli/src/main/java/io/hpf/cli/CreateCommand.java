@@ -1,0 +1,156 @@
+package io.hpf.cli;
+
+import io.hpf.archive.PackOptions;
+import io.hpf.archive.PackResult;
+import io.hpf.archive.Packer;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.store.LocalStorage;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "create",
+    description = {
+      "Packs a directory tree into a new archive.",
+      "Entry names are paths relative to SOURCE, with '/'. Files are read, compressed and",
+      "appended by several threads at once; nothing is visible until the final commit.",
+      "Symbolic links are skipped (and listed) unless --follow-symlinks is given."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  hpf create photos.hpf /data/photos",
+      "  hpf create --codec lz4 --threads 8 logs.hpf /var/log/app",
+      "  hpf create --skip-unreadable --follow-symlinks home.hpf /home/me"
+    },
+    mixinStandardHelpOptions = true)
+final class CreateCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "ARCHIVE",
+      description = "The archive directory to create (must not exist or be empty).")
+  String archive;
+
+  @Parameters(index = "1", paramLabel = "SOURCE", description = "The directory to pack.")
+  Path source;
+
+  @Option(
+      names = "--codec",
+      paramLabel = "CODEC",
+      defaultValue = "zstd",
+      description =
+          "none, lz4 or zstd (default: ${DEFAULT-VALUE}). Entries that do not shrink are stored raw.")
+  String codec;
+
+  @Option(
+      names = "--no-dictionary",
+      description = "With zstd, do not train a dictionary on a sample of the files.")
+  boolean noDictionary;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Worker threads (default: number of cores).")
+  Integer threads;
+
+  @Option(names = "--follow-symlinks", description = "Follow symbolic links (a loop is an error).")
+  boolean followSymlinks;
+
+  @Option(
+      names = "--skip-unreadable",
+      description = "Skip files that cannot be read and list them at the end, instead of failing.")
+  boolean skipUnreadable;
+
+  @Option(
+      names = "--bucket-capacity",
+      paramLabel = "RECORDS",
+      defaultValue = "65536",
+      description = "Most records in one index bucket file (default: ${DEFAULT-VALUE}).")
+  int bucketCapacity;
+
+  @Option(
+      names = "--part-size",
+      paramLabel = "MiB",
+      defaultValue = "1024",
+      description = "Start a new part file after this many MiB (default: ${DEFAULT-VALUE}).")
+  long partSizeMiB;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!Charset.defaultCharset().name().equals("UTF-8")
+        && !"UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding"))) {
+      throw new IllegalStateException(
+          "file names are decoded as "
+              + System.getProperty("sun.jnu.encoding")
+              + "; run with a UTF-8 locale (LC_ALL=C.UTF-8)");
+    }
+    Path target = Archives.localPath(archive);
+    if (!Files.isDirectory(source)) {
+      throw new java.nio.file.NoSuchFileException(source + ": not a directory");
+    }
+    WriterOptions options =
+        WriterOptions.builder()
+            .codec(Codec.parse(codec))
+            .bucketCapacity(bucketCapacity)
+            .maxPartBytes(partSizeMiB << 20)
+            .build();
+    PackOptions pack =
+        new PackOptions(
+            threads == null ? Runtime.getRuntime().availableProcessors() : threads,
+            followSymlinks,
+            skipUnreadable,
+            !noDictionary);
+    boolean existed = Files.exists(target);
+    long start = System.nanoTime();
+    PackResult result;
+    try (Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
+      result = Packer.pack(source, LocalStorage.createDirectories(target), options, pack, progress);
+    } catch (Exception e) {
+      if (!existed) {
+        deleteIfEmpty(target);
+      }
+      throw e;
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long stored = result.manifest().partBytes();
+    var out = spec.commandLine().getOut();
+    out.printf(
+        Locale.ROOT,
+        "created %s: %d entries, %s in %s (%.1f%%), %.2f s%n",
+        target,
+        result.files(),
+        Format.bytes(result.bytes()),
+        Format.bytes(stored),
+        result.bytes() == 0 ? 100.0 : 100.0 * stored / result.bytes(),
+        seconds);
+    if (!result.skipped().isEmpty()) {
+      var err = spec.commandLine().getErr();
+      err.println("skipped " + result.skipped().size() + ":");
+      for (String s : result.skipped()) {
+        err.println("  " + s);
+      }
+    }
+    return Main.EXIT_OK;
+  }
+
+  private static void deleteIfEmpty(Path dir) {
+    try (var files = Files.list(dir)) {
+      if (files.findAny().isEmpty()) {
+        Files.delete(dir);
+      }
+    } catch (java.io.IOException e) {
+      // Leave it; the error that got us here is the one to report.
+    }
+  }
+}

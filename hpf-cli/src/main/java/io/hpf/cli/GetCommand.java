@@ -1,0 +1,62 @@
+package io.hpf.cli;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.EntryNotFoundException;
+import io.hpf.format.EntryInfo;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "get",
+    description = {
+      "Extracts the named entries into a directory, keeping their paths, times and",
+      "permissions. Names that are not found are reported and make the exit code 1; the",
+      "others are still extracted."
+    },
+    footer = {"", "Examples:", "  hpf get photos.hpf 2024/01/cat.jpg 2024/01/dog.jpg -o /tmp/out"},
+    mixinStandardHelpOptions = true)
+final class GetCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "ARCHIVE")
+  String archive;
+
+  @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME")
+  List<String> names;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "DIR",
+      defaultValue = ".",
+      description = "Directory to write into (default: the current directory).")
+  Path output;
+
+  @Override
+  public Integer call() throws Exception {
+    int code = Main.EXIT_OK;
+    ExtractTarget target = new ExtractTarget(output);
+    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+      for (String name : names) {
+        EntryInfo info = reader.stat(name);
+        if (info == null) {
+          spec.commandLine()
+              .getErr()
+              .println("hpf: " + new EntryNotFoundException(archive, name).getMessage());
+          code = Main.EXIT_FAILED;
+          continue;
+        }
+        try (InputStream in = reader.openStream(name)) {
+          target.write(info, in);
+        }
+      }
+    }
+    return code;
+  }
+}

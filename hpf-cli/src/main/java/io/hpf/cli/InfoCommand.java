@@ -1,0 +1,118 @@
+package io.hpf.cli;
+
+import io.hpf.archive.ArchiveInfo;
+import io.hpf.archive.ArchiveReader;
+import io.hpf.format.Codec;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "info",
+    description = {
+      "Summarizes an archive: generation, entries, sizes by kind of file,",
+      "compression, and the shape of the index."
+    },
+    footer = {"", "Examples:", "  hpf info photos.hpf", "  hpf info --json photos.hpf"},
+    mixinStandardHelpOptions = true)
+final class InfoCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "ARCHIVE")
+  String archive;
+
+  @Option(names = "--json", description = "One JSON object.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    ArchiveInfo info;
+    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+      info = ArchiveInfo.of(reader);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(toJson(info));
+    } else {
+      var m = info.manifest();
+      out.printf(Locale.ROOT, "archive      %s%n", archive);
+      out.printf(
+          Locale.ROOT,
+          "generation   %d, committed %s (%s)%n",
+          m.generation(),
+          Instant.ofEpochMilli(m.commitMillis()),
+          m.operation());
+      out.printf(Locale.ROOT, "entries      %d%n", info.entries());
+      out.printf(
+          Locale.ROOT,
+          "content      %s, stored %s (%.1f%%)%n",
+          Format.bytes(info.contentBytes()),
+          Format.bytes(info.storedBytes()),
+          percent(info.storedBytes(), info.contentBytes()));
+      out.printf(Locale.ROOT, "codecs       %s%n", info.entriesByCodec());
+      out.printf(
+          Locale.ROOT,
+          "files        %d: %d part (%s), %d bucket (%s), %d catalog (%s), %d dictionary (%s), 1 manifest%n",
+          info.files(),
+          m.parts().size(),
+          Format.bytes(info.partBytes()),
+          info.buckets(),
+          Format.bytes(info.indexBytes()),
+          m.segments().size(),
+          Format.bytes(info.catalogBytes()),
+          m.dictionaries().size(),
+          Format.bytes(info.dictionaryBytes()));
+      out.printf(
+          Locale.ROOT,
+          "index        %d segment(s), global depth %d, perfect hash %.2f bits/key%n",
+          m.segments().size(),
+          info.maxGlobalDepth(),
+          info.perfectHashBitsPerKey());
+    }
+    return Main.EXIT_OK;
+  }
+
+  private static double percent(long part, long whole) {
+    return whole == 0 ? 100.0 : 100.0 * part / whole;
+  }
+
+  static String toJson(ArchiveInfo info) {
+    var m = info.manifest();
+    StringBuilder s = new StringBuilder("{");
+    s.append("\"generation\":").append(m.generation());
+    s.append(",\"commitMillis\":").append(m.commitMillis());
+    s.append(",\"operation\":").append(Format.json(m.operation()));
+    s.append(",\"entries\":").append(info.entries());
+    s.append(",\"contentBytes\":").append(info.contentBytes());
+    s.append(",\"storedBytes\":").append(info.storedBytes());
+    s.append(",\"files\":").append(info.files());
+    s.append(",\"parts\":").append(m.parts().size());
+    s.append(",\"partBytes\":").append(info.partBytes());
+    s.append(",\"segments\":").append(m.segments().size());
+    s.append(",\"buckets\":").append(info.buckets());
+    s.append(",\"indexBytes\":").append(info.indexBytes());
+    s.append(",\"catalogBytes\":").append(info.catalogBytes());
+    s.append(",\"dictionaryBytes\":").append(info.dictionaryBytes());
+    s.append(",\"globalDepth\":").append(info.maxGlobalDepth());
+    s.append(
+        String.format(
+            Locale.ROOT, ",\"perfectHashBitsPerKey\":%.3f", info.perfectHashBitsPerKey()));
+    s.append(",\"entriesByCodec\":{");
+    boolean first = true;
+    for (Map.Entry<Codec, Long> e : info.entriesByCodec().entrySet()) {
+      s.append(first ? "" : ",")
+          .append(Format.json(e.getKey().displayName()))
+          .append(':')
+          .append(e.getValue());
+      first = false;
+    }
+    return s.append("}}").toString();
+  }
+}

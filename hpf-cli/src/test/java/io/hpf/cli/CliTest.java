@@ -1,0 +1,162 @@
+package io.hpf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.testing.ArchiveModel;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands, run in-process as a user would type them, checked against a model tree. */
+class CliTest {
+  @TempDir Path temp;
+  private Path source;
+  private Path archive;
+  private TreeMap<String, byte[]> model;
+
+  private record Run(int code, byte[] out, String err) {
+    String text() {
+      return new String(out, StandardCharsets.UTF_8);
+    }
+  }
+
+  private static Run hpf(Object... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    String[] strings = java.util.Arrays.stream(args).map(String::valueOf).toArray(String[]::new);
+    int code = Main.run(strings, out, err);
+    return new Run(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @BeforeEach
+  void createArchive() throws IOException {
+    source = temp.resolve("src");
+    model = ArchiveModel.random(300, 21);
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      Path file = source.resolve(e.getKey());
+      Files.createDirectories(file.getParent());
+      Files.write(file, e.getValue());
+    }
+    archive = temp.resolve("a.hpf");
+    Run create = hpf("create", "--threads", 2, archive, source);
+    assertEquals(0, create.code(), create.err());
+    assertTrue(create.text().contains("300 entries"), create.text());
+  }
+
+  @Test
+  void catWritesExactBytes() {
+    for (String name : List.of(model.firstKey(), model.lastKey())) {
+      Run cat = hpf("cat", archive, name);
+      assertEquals(0, cat.code(), cat.err());
+      assertArrayEquals(model.get(name), cat.out());
+    }
+  }
+
+  @Test
+  void lsListsInOrderWithPrefixAndJson() {
+    Run ls = hpf("ls", archive);
+    assertEquals(String.join("\n", model.keySet()) + "\n", ls.text());
+    String prefix = model.firstKey().substring(0, 2);
+    List<String> expected = model.keySet().stream().filter(n -> n.startsWith(prefix)).toList();
+    assertEquals(expected, hpf("ls", archive, prefix).text().lines().toList());
+    List<String> json = hpf("ls", "--json", archive, prefix).text().lines().toList();
+    assertEquals(expected.size(), json.size());
+    assertTrue(json.get(0).startsWith("{\"name\":"), json.get(0));
+    assertTrue(json.get(0).contains("\"size\":" + model.get(expected.get(0)).length));
+  }
+
+  @Test
+  void getExtractsNamedEntriesAndReportsMissingOnes() throws IOException {
+    Path out = temp.resolve("got");
+    String name = model.lastKey();
+    Run get = hpf("get", archive, name, "not/there", "-o", out);
+    assertEquals(1, get.code());
+    assertTrue(get.err().contains("not found: 'not/there'"), get.err());
+    assertArrayEquals(model.get(name), Files.readAllBytes(out.resolve(name)));
+  }
+
+  @Test
+  void extractRecreatesTheTree() throws IOException {
+    Path out = temp.resolve("x");
+    Run extract = hpf("extract", archive, out);
+    assertEquals(0, extract.code(), extract.err());
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), Files.readAllBytes(out.resolve(e.getKey())), e.getKey());
+      assertEquals(
+          Files.getLastModifiedTime(source.resolve(e.getKey())).toMillis(),
+          Files.getLastModifiedTime(out.resolve(e.getKey())).toMillis());
+    }
+  }
+
+  @Test
+  void extractionRefusesEscapingNames() throws IOException {
+    ExtractTarget target = new ExtractTarget(temp.resolve("safe"));
+    for (String bad : List.of("../evil", "a/../../evil", "/etc/passwd", "C:/x", "a//b", "")) {
+      assertThrows(IOException.class, () -> target.pathOf(bad), bad);
+    }
+    assertEquals(temp.resolve("safe/a/b").toAbsolutePath(), target.pathOf("a/b"));
+  }
+
+  @Test
+  void infoAndVerify() {
+    Run info = hpf("info", "--json", archive);
+    assertEquals(0, info.code());
+    assertTrue(info.text().contains("\"entries\":300"), info.text());
+    Run verify = hpf("verify", archive);
+    assertEquals(0, verify.code(), verify.err());
+    assertTrue(verify.text().startsWith("OK: 300 entries"), verify.text());
+  }
+
+  @Test
+  void verifyFailsWithExitOneNamingTheDamagedFile() throws IOException {
+    Path part = archive.resolve("part-00000001.hpfp");
+    byte[] bytes = Files.readAllBytes(part);
+    bytes[bytes.length / 2] ^= 0x40;
+    Files.write(part, bytes);
+    Run verify = hpf("verify", archive);
+    assertEquals(1, verify.code());
+    assertTrue(verify.err().contains("part-00000001.hpfp"), verify.err());
+  }
+
+  @Test
+  void exitCodes() {
+    assertEquals(1, hpf("cat", archive, "missing").code());
+    Run usage = hpf("cat", archive);
+    assertEquals(2, usage.code());
+    assertTrue(usage.err().contains("Missing required parameter"), usage.err());
+    assertEquals(2, hpf("frobnicate").code());
+    assertEquals(2, hpf("create", "--codec").code());
+    Run badCodec = hpf("create", "--codec", "gzip", temp.resolve("b.hpf"), source);
+    assertEquals(1, badCodec.code());
+    assertTrue(badCodec.err().contains("unknown codec 'gzip'"), badCodec.err());
+    assertFalse(Files.exists(temp.resolve("b.hpf")), "a failed create leaves no directory");
+    Run exists = hpf("create", archive, source);
+    assertEquals(1, exists.code());
+    assertTrue(exists.err().contains("already an archive"), exists.err());
+    Run notArchive = hpf("ls", source);
+    assertEquals(1, notArchive.code());
+    assertTrue(notArchive.err().contains("not an hpf archive"), notArchive.err());
+    assertFalse(notArchive.err().contains("Exception"), "no stack trace: " + notArchive.err());
+  }
+
+  @Test
+  void helpShowsExamples() {
+    for (String command : List.of("create", "ls", "cat", "get", "extract", "info", "verify")) {
+      Run help = hpf(command, "--help");
+      assertEquals(0, help.code());
+      assertTrue(help.text().contains("Examples:"), command);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.hpf.archive;
+
+import io.hpf.format.Codec;
+import io.hpf.format.EntryInfo;
+import io.hpf.index.BucketDescriptor;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * A summary of an archive for people and tools: sizes by kind of file, compression, index shape.
+ * Computing it reads the catalogs and the bucket headers, not the content.
+ *
+ * @param files files of the archive (what a file system such as HDFS holds objects for)
+ * @param contentBytes entry content, uncompressed
+ * @param storedBytes entry content as stored
+ * @param partBytes committed bytes of part files (headers and content)
+ * @param indexBytes bytes of bucket files
+ * @param catalogBytes bytes of catalog files
+ * @param dictionaryBytes bytes of dictionary files
+ * @param buckets bucket files over all segments
+ * @param maxGlobalDepth the deepest segment directory
+ * @param perfectHashBitsPerKey size of the perfect hashes in bits per indexed name
+ * @param entriesByCodec how many entries each codec stores
+ */
+public record ArchiveInfo(
+    Manifest manifest,
+    long files,
+    long entries,
+    long contentBytes,
+    long storedBytes,
+    long partBytes,
+    long indexBytes,
+    long catalogBytes,
+    long dictionaryBytes,
+    int buckets,
+    int maxGlobalDepth,
+    double perfectHashBitsPerKey,
+    Map<Codec, Long> entriesByCodec) {
+
+  public static ArchiveInfo of(ArchiveReader reader) throws IOException {
+    Manifest m = reader.manifest();
+    long content = 0;
+    long stored = 0;
+    long entries = 0;
+    Map<Codec, Long> byCodec = new EnumMap<>(Codec.class);
+    for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
+      EntryInfo e = it.next();
+      entries++;
+      content += e.rawLength();
+      stored += e.storedLength();
+      byCodec.merge(e.codec(), 1L, Long::sum);
+    }
+    long indexBytes = 0;
+    long catalogBytes = 0;
+    long hashBits = 0;
+    long indexedKeys = 0;
+    int buckets = 0;
+    int depth = 0;
+    for (SegmentReader segment : reader.segmentsNewestFirst()) {
+      catalogBytes += segment.ref().catalogLength();
+      depth = Math.max(depth, segment.directory().globalDepth());
+      for (int b = 0; b < segment.directory().buckets().size(); b++) {
+        BucketDescriptor d = segment.directory().buckets().get(b);
+        indexBytes += d.fileLength();
+        buckets++;
+        hashBits += 8 * segment.bucket(b).memoryBytes();
+        indexedKeys += d.keyCount();
+      }
+    }
+    long dictionaryBytes =
+        m.dictionaries().stream().mapToLong(Manifest.DictionaryRef::fileLength).sum();
+    long files = 1L + m.dictionaries().size() + m.parts().size() + m.segments().size() + buckets;
+    return new ArchiveInfo(
+        m,
+        files,
+        entries,
+        content,
+        stored,
+        m.partBytes(),
+        indexBytes,
+        catalogBytes,
+        dictionaryBytes,
+        buckets,
+        depth,
+        indexedKeys == 0 ? 0 : (double) hashBits / indexedKeys,
+        byCodec);
+  }
+}
