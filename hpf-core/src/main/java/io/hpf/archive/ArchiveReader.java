@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -378,8 +379,11 @@ public final class ArchiveReader implements Closeable {
           file,
           offset + contentAt,
           String.format(
+              Locale.ROOT,
               "entry '%s': content checksum mismatch (CRC32C %08x, stored %08x)",
-              header.name(), actual, expected));
+              header.name(),
+              actual,
+              expected));
     }
     return content;
   }

@@ -8,6 +8,7 @@ import io.hpf.format.EntryHeader;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
@@ -77,8 +78,11 @@ final class EntryContentStream extends InputStream {
           file,
           contentOffset,
           String.format(
+              Locale.ROOT,
               "entry '%s': content checksum mismatch (CRC32C %08x, stored %08x)",
-              name, (int) crc.getValue(), expected));
+              name,
+              (int) crc.getValue(),
+              expected));
     }
     checked = true;
   }

@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
@@ -105,7 +106,10 @@ public final class CatalogReader {
           fileName,
           indexOffset,
           String.format(
-              "block index checksum mismatch (CRC32C %08x, stored %08x)", actualCrc, indexCrc));
+              Locale.ROOT,
+              "block index checksum mismatch (CRC32C %08x, stored %08x)",
+              actualCrc,
+              indexCrc));
     }
     ByteReader in = new ByteReader(fileName, indexOffset, index);
     if (in.count("block count") != blockCount) {
@@ -173,7 +177,8 @@ public final class CatalogReader {
       throw new CorruptArchiveException(
           fileName,
           at,
-          String.format("block checksum mismatch (CRC32C %08x, stored %08x)", actual, crc));
+          String.format(
+              Locale.ROOT, "block checksum mismatch (CRC32C %08x, stored %08x)", actual, crc));
     }
     return decodeRows(raw, at, blockEntries[block]);
   }

@@ -3,6 +3,7 @@ package io.hpf.format;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
@@ -104,7 +105,10 @@ public final class EntryCodec {
           file,
           entryOffset,
           String.format(
-              "entry header checksum mismatch (CRC32C %08x, stored %08x)", actualCrc, expectedCrc));
+              Locale.ROOT,
+              "entry header checksum mismatch (CRC32C %08x, stored %08x)",
+              actualCrc,
+              expectedCrc));
     }
     ByteReader h = new ByteReader(file, entryOffset + 8, bytes, offset + 8, headerLength - 12);
     int codecId = h.u8("codec");

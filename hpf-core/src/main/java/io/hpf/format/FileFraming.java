@@ -1,6 +1,7 @@
 package io.hpf.format;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
@@ -67,7 +68,9 @@ public final class FileFraming {
     int reserved = ByteReader.getU32(bytes, offset + 12);
     if (reserved != 0) {
       throw new CorruptArchiveException(
-          file, 12, String.format("reserved header word is %08x, expected 0", reserved));
+          file,
+          12,
+          String.format(Locale.ROOT, "reserved header word is %08x, expected 0", reserved));
     }
     return version;
   }
@@ -75,7 +78,10 @@ public final class FileFraming {
   private static String printable(String s) {
     StringBuilder out = new StringBuilder();
     for (char c : s.toCharArray()) {
-      out.append(c >= 0x20 && c < 0x7F ? String.valueOf(c) : String.format("\\x%02x", (int) c));
+      out.append(
+          c >= 0x20 && c < 0x7F
+              ? String.valueOf(c)
+              : String.format(Locale.ROOT, "\\x%02x", (int) c));
     }
     return out.toString();
   }
@@ -111,8 +117,11 @@ public final class FileFraming {
           file,
           footerAt + 4,
           String.format(
+              Locale.ROOT,
               "file checksum mismatch: CRC32C of bytes 0..%d is %08x, footer says %08x",
-              footerAt, (int) crc.getValue(), expected));
+              footerAt,
+              (int) crc.getValue(),
+              expected));
     }
   }
 }

@@ -7,6 +7,7 @@ import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
+import java.util.Locale;
 
 /**
  * An open bucket file: its perfect hash in memory, its records read one at a time by position.
@@ -87,7 +88,10 @@ public final class IndexBucket {
           fileName,
           metaLength - 4,
           String.format(
-              "bucket meta checksum mismatch (CRC32C %08x, stored %08x)", actualCrc, storedCrc));
+              Locale.ROOT,
+              "bucket meta checksum mismatch (CRC32C %08x, stored %08x)",
+              actualCrc,
+              storedCrc));
     }
     ByteReader in = new ByteReader(fileName, start, meta, start, metaLength - 4 - start);
     int keyCount = in.count("key count");

@@ -5,6 +5,7 @@ import io.hpf.format.ByteWriter;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryCodec;
 import io.hpf.format.FormatConstants;
+import java.util.Locale;
 
 /**
  * One fixed-size record of a bucket file (FORMAT.md "Index record"): where an entry is, or a
@@ -36,7 +37,10 @@ public record IndexRecord(long fingerprint, int partId, long offset, long entryL
           file,
           fileOffset,
           String.format(
-              "index record checksum mismatch (CRC32C %08x, stored %08x)", actual, expected));
+              Locale.ROOT,
+              "index record checksum mismatch (CRC32C %08x, stored %08x)",
+              actual,
+              expected));
     }
     long fingerprint = ByteReader.getU64(bytes, at);
     long offset = ByteReader.getU64(bytes, at + 8);

@@ -4,6 +4,7 @@ import io.hpf.format.ByteReader;
 import io.hpf.format.ByteWriter;
 import io.hpf.format.CorruptArchiveException;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * A minimal perfect hash function over a set of n distinct 64-bit keys: maps each key of the set to
@@ -335,8 +336,12 @@ public final class PerfectHash {
           in.file(),
           at,
           String.format(
+              Locale.ROOT,
               "perfect hash header is inconsistent (keys %d, table %d, buckets %d, encoding %d)",
-              n, tableSize, m, encoding));
+              n,
+              tableSize,
+              m,
+              encoding));
     }
     int dictionarySize = in.count("pilot dictionary size");
     if (dictionarySize > m) {

@@ -10,6 +10,7 @@ import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -111,7 +112,7 @@ class ArchiveConformanceTest {
     SplittableRandom random = new SplittableRandom(200);
     for (int i = 0; i < 200_000; i++) {
       model.put(
-          String.format("d%03d/file-%06d.txt", i % 997, i),
+          String.format(Locale.ROOT, "d%03d/file-%06d.txt", i % 997, i),
           ArchiveModel.content(random, random.nextInt(64)));
     }
     LocalStorage storage =

@@ -53,17 +53,16 @@ public final class GoldenArchives {
 
   static WriterOptions options(String archive) {
     WriterOptions.Builder b = WriterOptions.builder().bucketCapacity(16);
-    return switch (archive) {
-      case "lz4.hpf" -> b.codec(Codec.LZ4).build();
-      case "none.hpf" -> b.codec(Codec.NONE).build();
-      default -> {
-        byte[][] samples =
-            model().values().stream().filter(v -> v.length > 100).toArray(byte[][]::new);
-        byte[] dict = new byte[4096];
-        long n = com.github.luben.zstd.Zstd.trainFromBuffer(samples, dict);
-        yield b.codec(Codec.ZSTD).dictionary(java.util.Arrays.copyOf(dict, (int) n)).build();
-      }
-    };
+    if (archive.equals("lz4.hpf")) {
+      return b.codec(Codec.LZ4).build();
+    }
+    if (archive.equals("none.hpf")) {
+      return b.codec(Codec.NONE).build();
+    }
+    byte[][] samples = model().values().stream().filter(v -> v.length > 100).toArray(byte[][]::new);
+    byte[] dict = new byte[4096];
+    long n = com.github.luben.zstd.Zstd.trainFromBuffer(samples, dict);
+    return b.codec(Codec.ZSTD).dictionary(java.util.Arrays.copyOf(dict, (int) n)).build();
   }
 
   public static void main(String[] args) throws Exception {
