@@ -51,6 +51,10 @@ public final class ArchiveReader implements Closeable {
   private final List<SegmentReader> segmentsNewestFirst;
   private final Map<Integer, Long> committedLengths = new HashMap<>();
   private final ConcurrentHashMap<Integer, ReadableFile> parts = new ConcurrentHashMap<>();
+
+  /** Part file paths for messages, made once per part rather than on every read. */
+  private final ConcurrentHashMap<Integer, String> partPaths = new ConcurrentHashMap<>();
+
   private final ConcurrentHashMap<Integer, Dictionary> dictionaries = new ConcurrentHashMap<>();
 
   ArchiveReader(Storage storage, Manifest manifest) {
@@ -124,7 +128,7 @@ public final class ArchiveReader implements Closeable {
       return new ByteArrayInputStream(located.content());
     }
     EntryHeader header = located.header;
-    String file = storage.describe(FormatConstants.partFileName(located.record.partId()));
+    String file = partPath(located.record.partId());
     return new EntryContentStream(
         part(located.record.partId()),
         file,
@@ -157,7 +161,7 @@ public final class ArchiveReader implements Closeable {
       IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
       Located located = readEntry(row.name(), record, true);
       if (located == null) {
-        String file = storage.describe(FormatConstants.partFileName(row.partId()));
+        String file = partPath(row.partId());
         throw new CorruptArchiveException(
             file,
             row.offset(),
@@ -223,7 +227,7 @@ public final class ArchiveReader implements Closeable {
    */
   Located readEntry(String name, IndexRecord record, boolean withContent) throws IOException {
     int partId = record.partId();
-    String file = storage.describe(FormatConstants.partFileName(partId));
+    String file = partPath(partId);
     Long committed = committedLengths.get(partId);
     if (committed == null
         || record.offset() < FormatConstants.FILE_HEADER_BYTES
@@ -262,6 +266,11 @@ public final class ArchiveReader implements Closeable {
               + record.entryLength());
     }
     return new Located(this, file, record, header, whole ? bytes : null);
+  }
+
+  private String partPath(int partId) {
+    return partPaths.computeIfAbsent(
+        partId, id -> storage.describe(FormatConstants.partFileName(id)));
   }
 
   private ReadableFile part(int partId) throws IOException {

@@ -16,6 +16,9 @@ public final class EntryNames {
    * @throws IllegalArgumentException naming the input and the rule it breaks
    */
   public static String normalize(String raw) {
+    if (isPlainlyNormal(raw)) {
+      return raw; // the common case, on every lookup: one scan, no allocation
+    }
     String problem = problem(raw);
     if (problem != null) {
       throw new IllegalArgumentException("invalid entry name '" + raw + "': " + problem);
@@ -70,6 +73,39 @@ public final class EntryNames {
       return "longer than " + FormatConstants.MAX_NAME_BYTES + " UTF-8 bytes";
     }
     return null;
+  }
+
+  /**
+   * A quick test that accepts most normal names: ASCII or BMP characters without surrogates, no
+   * empty, "." or ".." component, no leading drive letter, short enough in any encoding. False
+   * means "look closer", not "invalid".
+   */
+  private static boolean isPlainlyNormal(String name) {
+    int n = name.length();
+    if (n == 0 || n > FormatConstants.MAX_NAME_BYTES / 3 || name.charAt(n - 1) == '/') {
+      return false;
+    }
+    if (n >= 2 && name.charAt(1) == ':') {
+      return false;
+    }
+    int componentStart = 0;
+    for (int i = 0; i <= n; i++) {
+      char c = i < n ? name.charAt(i) : '/';
+      if (c == '/') {
+        int length = i - componentStart;
+        if (length == 0
+            || (length == 1 && name.charAt(componentStart) == '.')
+            || (length == 2
+                && name.charAt(componentStart) == '.'
+                && name.charAt(componentStart + 1) == '.')) {
+          return false;
+        }
+        componentStart = i + 1;
+      } else if (c == '\0' || Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** True if the name is already in normal form, so it is safe to use as a relative path. */

@@ -22,17 +22,22 @@ import java.util.List;
  */
 public final class LocalStorage implements Storage {
   private final Path directory;
+  private final boolean mapReads;
 
-  private LocalStorage(Path directory) {
+  private LocalStorage(Path directory, boolean mapReads) {
     this.directory = directory;
+    this.mapReads = mapReads;
   }
 
-  /** Opens an existing archive directory. */
+  /**
+   * Opens an existing archive directory. Files are read through memory mappings (no system call per
+   * read once pages are cached), as Lucene's MMapDirectory does.
+   */
   public static LocalStorage open(Path directory) throws IOException {
     if (!Files.isDirectory(directory)) {
       throw new FileNotFoundException(directory + ": no such archive directory");
     }
-    return new LocalStorage(directory);
+    return new LocalStorage(directory, true);
   }
 
   /**
@@ -41,7 +46,12 @@ public final class LocalStorage implements Storage {
    */
   public static LocalStorage createDirectories(Path directory) throws IOException {
     Files.createDirectories(directory);
-    return new LocalStorage(directory);
+    return new LocalStorage(directory, true);
+  }
+
+  /** The same directory, read with one positional read system call per read instead. */
+  public LocalStorage withPositionalReads() {
+    return new LocalStorage(directory, false);
   }
 
   public Path directory() {
@@ -59,7 +69,15 @@ public final class LocalStorage implements Storage {
   public ReadableFile openRead(String name) throws IOException {
     Path path = resolve(name);
     try {
-      return new LocalReadableFile(path, FileChannel.open(path, StandardOpenOption.READ));
+      FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+      try {
+        return mapReads
+            ? new MappedReadableFile(path, channel)
+            : new LocalReadableFile(path, channel);
+      } catch (IOException | RuntimeException e) {
+        channel.close();
+        throw e;
+      }
     } catch (NoSuchFileException e) {
       throw new FileNotFoundException(path + ": no such file");
     }

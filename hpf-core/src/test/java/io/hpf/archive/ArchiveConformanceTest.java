@@ -30,8 +30,11 @@ class ArchiveConformanceTest {
   private void roundTrip(TreeMap<String, byte[]> model, WriterOptions options, int threads)
       throws Exception {
     LocalStorage storage = TestArchives.write(temp.resolve("a.hpf"), model, options, threads);
-    try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertMatchesModel(reader, model);
+    // Both ways of reading local files: memory-mapped (default) and one pread per read.
+    for (LocalStorage mode : java.util.List.of(storage, storage.withPositionalReads())) {
+      try (ArchiveReader reader = ArchiveReader.open(mode)) {
+        assertMatchesModel(reader, model);
+      }
     }
     VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
     assertTrue(report.ok(), () -> "verify: " + report.problems());

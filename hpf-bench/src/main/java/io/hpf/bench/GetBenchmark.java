@@ -1,0 +1,265 @@
+package io.hpf.bench;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.PackOptions;
+import io.hpf.archive.Packer;
+import io.hpf.archive.ProgressListener;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.store.LocalStorage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Warm random gets of small files from the page cache: hpf (codec none and zstd with a dictionary)
+ * against the same files read as plain files (open, read, close) and against {@link ZipFile} on
+ * zips of the same files (stored and deflated). Systems alternate within each round; medians over
+ * rounds are reported, for one thread and for all cores.
+ *
+ * <p>hpf reads local files through memory mappings by default; "hpf-none-pread" is the same archive
+ * read with one pread system call per read, as on a file system without mmap.
+ *
+ * <p>Usage: {@code GetBenchmark OUT.jsonl SOURCE_DIR WORK_DIR [maxFiles] [rounds]}. Files of 1 to 8
+ * KiB under SOURCE_DIR are used (the kernel tree's median is 3.9 KB).
+ */
+public final class GetBenchmark {
+  private static final int GETS_PER_ROUND = 200_000;
+
+  private GetBenchmark() {}
+
+  interface Getter {
+    byte[] get(String name) throws IOException;
+  }
+
+  record System(
+      String name,
+      Getter getter,
+      AutoCloseable resource,
+      double heapBytesPerEntry,
+      double indexBytesPerEntry) {}
+
+  public static void main(String[] args) throws Exception {
+    BenchOutput out = new BenchOutput(Path.of(args[0]), "GetBenchmark " + String.join(" ", args));
+    Path source = Path.of(args[1]);
+    Path work = Path.of(args[2]);
+    int maxFiles = args.length > 3 ? Integer.parseInt(args[3]) : 50_000;
+    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 5;
+
+    Path subset = work.resolve("subset");
+    List<String> names = copySubset(source, subset, maxFiles);
+    Path hpfNone = work.resolve("none.hpf");
+    Path hpfZstd = work.resolve("zstd.hpf");
+    Path zipStored = work.resolve("stored.zip");
+    Path zipDeflated = work.resolve("deflated.zip");
+    pack(subset, hpfNone, Codec.NONE);
+    pack(subset, hpfZstd, Codec.ZSTD);
+    zip(subset, names, zipStored, ZipEntry.STORED);
+    zip(subset, names, zipDeflated, ZipEntry.DEFLATED);
+
+    List<System> systems = new ArrayList<>();
+    systems.add(
+        new System("plain-files", n -> Files.readAllBytes(subset.resolve(n)), () -> {}, 0, 0));
+    systems.add(openHpf("hpf-none", LocalStorage.open(hpfNone), names));
+    systems.add(openHpf("hpf-none-pread", LocalStorage.open(hpfNone).withPositionalReads(), names));
+    systems.add(openZip("zip-stored", zipStored, names));
+    systems.add(openHpf("hpf-zstd-dict", LocalStorage.open(hpfZstd), names));
+    systems.add(openZip("zip-deflated", zipDeflated, names));
+
+    for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
+      Map<String, List<double[]>> results = new LinkedHashMap<>();
+      for (int round = 0; round <= rounds; round++) {
+        for (System s : systems) {
+          double[] r = measure(s.getter, names, threads, round);
+          if (round > 0) { // round 0 warms up every system
+            results.computeIfAbsent(s.name, k -> new ArrayList<>()).add(r);
+          }
+        }
+      }
+      for (System s : systems) {
+        List<double[]> r = results.get(s.name);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("benchmark", "warm-get");
+        m.put("system", s.name);
+        m.put("threads", threads);
+        m.put("entries", names.size());
+        m.put("rounds", rounds);
+        m.put("gets_per_second_median", Stats.median(r.stream().mapToDouble(x -> x[0]).toArray()));
+        m.put("p50_us_median", Stats.median(r.stream().mapToDouble(x -> x[1]).toArray()));
+        m.put("p99_us_median", Stats.median(r.stream().mapToDouble(x -> x[2]).toArray()));
+        m.put("heap_bytes_per_entry", s.heapBytesPerEntry);
+        m.put("index_bytes_per_entry", s.indexBytesPerEntry);
+        out.write(m);
+      }
+    }
+    for (System s : systems) {
+      s.resource.close();
+    }
+  }
+
+  /** Returns {gets/s, p50 µs, p99 µs}. */
+  private static double[] measure(Getter getter, List<String> names, int threads, long seed)
+      throws Exception {
+    int perThread = GETS_PER_ROUND / threads;
+    long[][] latencies = new long[threads][perThread];
+    AtomicLong checksum = new AtomicLong();
+    List<Thread> workers = new ArrayList<>();
+    Exception[] failure = new Exception[1];
+    long t0 = java.lang.System.nanoTime();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread worker =
+          new Thread(
+              () -> {
+                SplittableRandom random = new SplittableRandom(seed * 31 + id);
+                long sum = 0;
+                try {
+                  for (int i = 0; i < perThread; i++) {
+                    String name = names.get(random.nextInt(names.size()));
+                    long start = java.lang.System.nanoTime();
+                    byte[] content = getter.get(name);
+                    latencies[id][i] = java.lang.System.nanoTime() - start;
+                    sum += content.length;
+                  }
+                } catch (Exception e) {
+                  failure[0] = e;
+                }
+                checksum.addAndGet(sum);
+              });
+      workers.add(worker);
+      worker.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    double seconds = (java.lang.System.nanoTime() - t0) / 1e9;
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    long[] all =
+        java.util.Arrays.stream(latencies)
+            .flatMapToLong(java.util.Arrays::stream)
+            .sorted()
+            .toArray();
+    return new double[] {
+      all.length / seconds, Stats.percentile(all, 50) / 1000.0, Stats.percentile(all, 99) / 1000.0
+    };
+  }
+
+  private static long heapUsed() {
+    for (int i = 0; i < 3; i++) {
+      java.lang.System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static System openHpf(String label, LocalStorage archive, List<String> names)
+      throws IOException {
+    long before = heapUsed();
+    ArchiveReader reader = ArchiveReader.open(archive);
+    for (String n : names) {
+      reader.get(n); // loads every bucket's perfect hash: the warm state
+    }
+    long after = heapUsed();
+    return new System(
+        label,
+        reader::get,
+        reader,
+        (after - before) / (double) names.size(),
+        reader.indexMemoryBytes() / (double) names.size());
+  }
+
+  private static System openZip(String label, Path file, List<String> names) throws IOException {
+    long before = heapUsed();
+    ZipFile zip = new ZipFile(file.toFile());
+    for (String n : names) {
+      zip.getEntry(n);
+    }
+    long after = heapUsed();
+    Getter getter =
+        n -> {
+          try (InputStream in = zip.getInputStream(zip.getEntry(n))) {
+            return in.readAllBytes();
+          }
+        };
+    return new System(label, getter, zip, (after - before) / (double) names.size(), Double.NaN);
+  }
+
+  private static List<String> copySubset(Path source, Path subset, int maxFiles)
+      throws IOException {
+    List<Path> files;
+    try (var walk = Files.walk(source)) {
+      files =
+          walk.filter(Files::isRegularFile)
+              .filter(
+                  p -> {
+                    try {
+                      long size = Files.size(p);
+                      return size >= 1024 && size <= 8192;
+                    } catch (IOException e) {
+                      return false;
+                    }
+                  })
+              .sorted(Comparator.comparing(Path::toString))
+              .limit(maxFiles)
+              .toList();
+    }
+    List<String> names = new ArrayList<>();
+    if (Files.exists(subset)) {
+      throw new IOException(subset + " exists; use an empty work directory");
+    }
+    for (Path f : files) {
+      String name = source.relativize(f).toString();
+      Path target = subset.resolve(name);
+      Files.createDirectories(target.getParent());
+      Files.copy(f, target);
+      names.add(name);
+    }
+    return names;
+  }
+
+  private static void pack(Path subset, Path archive, Codec codec) throws IOException {
+    Packer.pack(
+        subset,
+        LocalStorage.createDirectories(archive),
+        WriterOptions.builder().codec(codec).build(),
+        PackOptions.defaults(),
+        ProgressListener.NONE);
+  }
+
+  private static void zip(Path subset, List<String> names, Path file, int method)
+      throws IOException {
+    try (OutputStream raw = Files.newOutputStream(file);
+        ZipOutputStream zip = new ZipOutputStream(raw)) {
+      for (String name : names) {
+        byte[] content = Files.readAllBytes(subset.resolve(name));
+        ZipEntry entry = new ZipEntry(name);
+        entry.setMethod(method);
+        if (method == ZipEntry.STORED) {
+          CRC32 crc = new CRC32();
+          crc.update(content);
+          entry.setSize(content.length);
+          entry.setCompressedSize(content.length);
+          entry.setCrc(crc.getValue());
+        }
+        zip.putNextEntry(entry);
+        zip.write(content);
+        zip.closeEntry();
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.hpf.bench;
+
+import io.hpf.index.PerfectHash;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Build speed, query time and size of the perfect hash. Usage: {@code PerfectHashBenchmark
+ * OUT.jsonl [keys...]}. Each size is built 5 times (median reported); queries are timed over 10M
+ * random member lookups after a warm-up.
+ */
+public final class PerfectHashBenchmark {
+  private PerfectHashBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    BenchOutput out =
+        new BenchOutput(Path.of(args[0]), "PerfectHashBenchmark " + String.join(" ", args));
+    int[] sizes =
+        args.length > 1
+            ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
+            : new int[] {65_536, 1_000_000};
+    for (int n : sizes) {
+      long[] keys = new long[n];
+      SplittableRandom random = new SplittableRandom(n);
+      for (int i = 0; i < n; i++) {
+        keys[i] = random.nextLong();
+      }
+      for (int w = 0; w < 3; w++) {
+        PerfectHash.build(keys); // warm-up: let the JIT compile the build loop
+      }
+      double[] buildSeconds = new double[5];
+      PerfectHash hash = null;
+      for (int r = 0; r < buildSeconds.length; r++) {
+        long t0 = System.nanoTime();
+        hash = PerfectHash.build(keys);
+        buildSeconds[r] = (System.nanoTime() - t0) / 1e9;
+      }
+      int queries = 10_000_000;
+      int[] order = new int[1 << 20];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = random.nextInt(n);
+      }
+      long sink = 0;
+      for (int i = 0; i < 2_000_000; i++) {
+        sink += hash.slot(keys[order[i & (order.length - 1)]]);
+      }
+      double[] queryNanos = new double[5];
+      for (int r = 0; r < queryNanos.length; r++) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < queries; i++) {
+          sink += hash.slot(keys[order[i & (order.length - 1)]]);
+        }
+        queryNanos[r] = (System.nanoTime() - t0) / (double) queries;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("benchmark", "perfect-hash");
+      m.put("keys", n);
+      m.put("build_seconds_median", Stats.median(buildSeconds));
+      m.put("build_keys_per_second", n / Stats.median(buildSeconds));
+      m.put("query_ns_median", Stats.median(queryNanos));
+      m.put("bits_per_key", hash.bitsPerKey());
+      m.put("checksum", sink & 0xFF);
+      out.write(m);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.hpf.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalStorageTest {
+  @TempDir Path temp;
+
+  @Test
+  void mappedAndPositionalReadsAgreeIncludingBytesAppendedAfterOpening() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("s"));
+    byte[] first = new byte[100_000];
+    for (int i = 0; i < first.length; i++) {
+      first[i] = (byte) (i * 31);
+    }
+    try (AppendableFile out = storage.create("f")) {
+      out.write(first, 0, 10);
+      out.write(first, 10, first.length - 10); // larger than the write buffer
+      assertEquals(first.length, out.position());
+      out.sync();
+    }
+    for (LocalStorage s : List.of(storage, storage.withPositionalReads())) {
+      try (ReadableFile in = s.openRead("f")) {
+        Files.write(temp.resolve("s/f"), new byte[] {7, 8}, StandardOpenOption.APPEND);
+        assertEquals(first.length + 2L, in.length());
+        assertArrayEquals(
+            java.util.Arrays.copyOfRange(first, 99_990, 100_000), in.readFully(99_990, 10));
+        // Across the end of what was mapped at open: the rest comes from the channel.
+        byte[] tail = in.readFully(99_998, 4);
+        assertArrayEquals(new byte[] {first[99_998], first[99_999], 7, 8}, tail);
+        EOFException e = assertThrows(EOFException.class, () -> in.readFully(100_000, 10));
+        assertTrue(e.getMessage().contains(temp.resolve("s/f").toString()), e.getMessage());
+      }
+      Files.write(temp.resolve("s/f"), first); // back to the original for the next mode
+    }
+  }
+
+  @Test
+  void createNeverOverwritesAndRenameIsAtomicAndExclusive() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("r"));
+    try (AppendableFile out = storage.create("a")) {
+      out.write(new byte[] {1});
+    }
+    assertThrows(FileAlreadyExistsException.class, () -> storage.create("a"));
+    try (AppendableFile out = storage.create("b")) {
+      out.write(new byte[] {2});
+    }
+    assertThrows(FileAlreadyExistsException.class, () -> storage.rename("a", "b"));
+    storage.rename("a", "c");
+    assertEquals(2, storage.list().size());
+    storage.delete("c");
+    storage.delete("c"); // deleting a missing file is fine
+    assertThrows(FileNotFoundException.class, () -> storage.openRead("c"));
+    assertThrows(IllegalArgumentException.class, () -> storage.openRead("../escape"));
+  }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Packing the Linux kernel source tree: `hpf create` (through the real CLI, JVM start included)
+# against `tar cf` of the same tree onto the same disk. Runs alternate; each is repeated.
+# Writes JSON lines to bench-results/create.jsonl.
+# Usage: scripts/bench-create.sh [repetitions]   (installs the corpus first if needed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reps="${1:-3}"
+./scripts/install-corpora.sh >/dev/null
+./hpf --version >/dev/null   # build first, outside the timings
+src=bench-data/linux-source-6.1
+out=bench-data/create-out
+mkdir -p bench-results "$out"
+files=$(find "$src" -type f | wc -l)
+bytes=$(du -sb "$src" | cut -f1)
+commit=$(git rev-parse --short HEAD)
+machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+jdk=$(java -version 2>&1 | head -1)
+cat "$src" >/dev/null 2>&1 || true
+find "$src" -type f -print0 | xargs -0 cat >/dev/null   # page cache warm for every system
+
+run() { # name, command...
+  local name="$1"; shift
+  rm -rf "$out"/*
+  sync
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null
+  sync
+  t1=$(date +%s.%N)
+  local size
+  size=$(du -sb "$out" | cut -f1)
+  printf '{"benchmark":"create","system":"%s","files":%s,"bytes":%s,"seconds":%.3f,"output_bytes":%s,"command":"%s","machine":"%s","cores":%s,"jdk":"%s","commit":"%s"}\n' \
+    "$name" "$files" "$bytes" "$(awk "BEGIN{print $t1 - $t0}")" "$size" "$*" "$machine" "$(nproc)" "$jdk" "$commit" \
+    | tee -a bench-results/create.jsonl
+}
+
+for i in $(seq "$reps"); do
+  run tar tar cf "$out/kernel.tar" -C bench-data linux-source-6.1
+  run hpf-none ./hpf create --codec none "$out/kernel-none.hpf" "$src"
+  run hpf-lz4 ./hpf create --codec lz4 "$out/kernel-lz4.hpf" "$src"
+  run hpf-zstd-dict ./hpf create "$out/kernel-zstd.hpf" "$src"
+done
+rm -rf "$out"
