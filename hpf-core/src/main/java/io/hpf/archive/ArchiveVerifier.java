@@ -168,7 +168,14 @@ public final class ArchiveVerifier {
         buckets.add(bucket);
         records += bucket.keyCount();
         for (int slot = 0; slot < bucket.keyCount(); slot++) {
-          bucket.recordAt(slot); // checks each record's CRC
+          IndexRecord record = bucket.recordAt(slot); // checks the record's CRC
+          if (!bucket.slotFingerprintMatches(slot, record)) {
+            problem(
+                FormatConstants.bucketFileName(
+                    segment.ref().segmentId(), dir.buckets().get(i).bucketNo()),
+                -1,
+                "slot " + slot + ": in-memory fingerprint differs from its record");
+          }
         }
       } catch (CorruptArchiveException e) {
         problem(e);

@@ -21,6 +21,7 @@ public final class IndexBucket {
   private final long seed;
   private final PerfectHash hash;
   private final SlotHash slotHash;
+  private final byte[] slotFingerprints;
   private final int hashBytes;
 
   private IndexBucket(
@@ -29,6 +30,7 @@ public final class IndexBucket {
       BucketDescriptor descriptor,
       long seed,
       PerfectHash hash,
+      byte[] slotFingerprints,
       SlotHash slotHash) {
     this.fileName = fileName;
     this.file = file;
@@ -36,6 +38,7 @@ public final class IndexBucket {
     this.seed = seed;
     this.hash = hash;
     this.slotHash = slotHash;
+    this.slotFingerprints = slotFingerprints;
     this.hashBytes = hash.serializedBytes();
   }
 
@@ -111,14 +114,22 @@ public final class IndexBucket {
               + " of "
               + FormatConstants.RECORD_BYTES);
     }
-    if (hashLength != in.remaining()) {
-      throw in.corrupt("perfect hash length " + hashLength + ", " + in.remaining() + " bytes left");
+    if (hashLength != in.remaining() - keyCount) {
+      throw in.corrupt(
+          "perfect hash length "
+              + hashLength
+              + " and "
+              + keyCount
+              + " slot fingerprints, but "
+              + in.remaining()
+              + " bytes left");
     }
     PerfectHash hash = PerfectHash.readFrom(in);
-    if (hash.numKeys() != keyCount || in.remaining() != 0) {
+    if (hash.numKeys() != keyCount) {
       throw in.corrupt("perfect hash covers " + hash.numKeys() + " keys, bucket has " + keyCount);
     }
-    return new IndexBucket(fileName, file, descriptor, seed, hash, slotHash);
+    byte[] slotFingerprints = in.bytes(keyCount, "slot fingerprints");
+    return new IndexBucket(fileName, file, descriptor, seed, hash, slotFingerprints, slotHash);
   }
 
   public BucketDescriptor descriptor() {
@@ -141,22 +152,40 @@ public final class IndexBucket {
     return IndexRecord.read(fileName, position, bytes, 0);
   }
 
+  /** The byte of a name hash kept per slot in memory (FORMAT.md "Bucket file"). */
+  static int slotFingerprint(long nameHash) {
+    return (int) (nameHash & 0xFF);
+  }
+
   /**
-   * The record for a name, or null if the slot's fingerprint says the name is not here. A returned
-   * record may still belong to another name with the same 64-bit hash; the caller checks the name
-   * in the entry header.
+   * The record for a name, or null if the slot's fingerprint says the name is not here (then
+   * usually without any read: the in-memory byte fingerprint already differs). A returned record
+   * may still belong to another name with the same 64-bit hash; the caller checks the name in the
+   * entry header.
    */
   public IndexRecord find(byte[] nameUtf8, long nameHash) throws IOException {
     if (descriptor.keyCount() == 0) {
       return null;
     }
-    IndexRecord record = recordAt(slotOf(nameUtf8));
+    int slot = slotOf(nameUtf8);
+    if ((slotFingerprints[slot] & 0xFF) != slotFingerprint(nameHash)) {
+      return null;
+    }
+    IndexRecord record = recordAt(slot);
     return record.fingerprint() == nameHash ? record : null;
   }
 
-  /** Bytes of memory this bucket keeps (the perfect hash), for the reader's accounting. */
+  /** Bytes of memory this bucket keeps (perfect hash and slot fingerprints). */
   public long memoryBytes() {
-    return hashBytes;
+    return (long) hashBytes + slotFingerprints.length;
+  }
+
+  /**
+   * Whether a slot's in-memory fingerprint agrees with its record; verify uses it to find a damaged
+   * fingerprint byte, which would otherwise hide an entry as "not found".
+   */
+  public boolean slotFingerprintMatches(int slot, IndexRecord record) {
+    return (slotFingerprints[slot] & 0xFF) == slotFingerprint(record.fingerprint());
   }
 
   public double bitsPerKey() {

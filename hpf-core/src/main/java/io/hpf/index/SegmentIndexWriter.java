@@ -131,6 +131,11 @@ public final class SegmentIndexWriter {
     ByteWriter hashBytes = new ByteWriter();
     hash.writeTo(hashBytes);
     meta.u32(hashBytes.size()).bytes(hashBytes.array(), 0, hashBytes.size());
+    // One byte of each slot's name hash, kept in memory by readers: a lookup of a name the
+    // bucket does not hold is answered without reading a record 255 times out of 256.
+    for (IndexRecord record : bySlot) {
+      meta.u8(IndexBucket.slotFingerprint(record.fingerprint()));
+    }
     meta.crcOf(FormatConstants.FILE_HEADER_BYTES);
     int metaLength = meta.size();
     long fileLength;
