@@ -15,7 +15,7 @@ files=$(find "$src" -type f | wc -l)
 bytes=$(du -sb "$src" | cut -f1)
 commit=$(git rev-parse --short HEAD)
 machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
-jdk=$(java -version 2>&1 | head -1)
+jdk=$(java -version 2>&1 | head -1 | tr -d '"')
 cat "$src" >/dev/null 2>&1 || true
 find "$src" -type f -print0 | xargs -0 cat >/dev/null   # page cache warm for every system
 
@@ -25,7 +25,7 @@ run() { # name, command...
   sync
   local t0 t1
   t0=$(date +%s.%N)
-  "$@" >/dev/null
+  "$@" >/dev/null 2>/tmp/hpf-bench-create.err || { cat /tmp/hpf-bench-create.err >&2; exit 1; }
   sync
   t1=$(date +%s.%N)
   local size

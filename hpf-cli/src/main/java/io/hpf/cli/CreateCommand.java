@@ -80,6 +80,13 @@ final class CreateCommand implements Callable<Integer> {
   int bucketCapacity;
 
   @Option(
+      names = {"-v", "--verbose"},
+      description = "List every skipped file, not just the first 20.")
+  boolean verbose;
+
+  private static final int SKIPPED_SHOWN = 20;
+
+  @Option(
       names = "--part-size",
       paramLabel = "MiB",
       defaultValue = "1024",
@@ -137,8 +144,14 @@ final class CreateCommand implements Callable<Integer> {
     if (!result.skipped().isEmpty()) {
       var err = spec.commandLine().getErr();
       err.println("skipped " + result.skipped().size() + ":");
-      for (String s : result.skipped()) {
+      int shown =
+          verbose ? result.skipped().size() : Math.min(SKIPPED_SHOWN, result.skipped().size());
+      for (String s : result.skipped().subList(0, shown)) {
         err.println("  " + s);
+      }
+      if (shown < result.skipped().size()) {
+        err.println(
+            "  ... and " + (result.skipped().size() - shown) + " more (--verbose lists all)");
       }
     }
     return Main.EXIT_OK;

@@ -112,11 +112,20 @@ public final class ArchiveWriter implements Closeable {
 
   /** Adds an entry held in memory. Thread-safe. */
   public EntryInfo add(String name, byte[] content, EntryMetadata meta) throws IOException {
+    return add(name, content, content.length, meta);
+  }
+
+  /**
+   * Adds an entry whose content is {@code content[0, length)}; the array is not kept, so a caller
+   * may reuse one buffer for many entries. Thread-safe.
+   */
+  public EntryInfo add(String name, byte[] content, int length, EntryMetadata meta)
+      throws IOException {
     String normalized = EntryNames.normalize(name);
     byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
     PartWriter part = borrowPart();
     try {
-      return part.append(normalized, nameUtf8, content, meta);
+      return part.append(normalized, nameUtf8, content, length, meta);
     } finally {
       returnPart(part);
     }

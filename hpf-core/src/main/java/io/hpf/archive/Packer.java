@@ -18,10 +18,6 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,7 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * file) and commits once. Entry names are the paths relative to the source, with '/'.
  */
 public final class Packer {
-  private record Source(String name, Path path, long size, long mtimeMillis) {}
+  private record Source(String name, Path path, long size, long mtimeMillis, int mode) {}
+
+  /** Each worker reads every file into its own buffer, grown as needed: no garbage per file. */
+  private static final ThreadLocal<byte[][]> READ_BUFFER =
+      ThreadLocal.withInitial(() -> new byte[][] {new byte[64 * 1024]});
 
   private Packer() {}
 
@@ -45,13 +45,17 @@ public final class Packer {
       throw new NoSuchFileException(sourceDir + ": not a directory");
     }
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
-    List<Source> sources = list(sourceDir, options, skipped);
-    long totalBytes = sources.stream().mapToLong(Source::size).sum();
     WriterOptions effective = writerOptions;
+    List<Source> listed = null;
     if (writerOptions.codec() == Codec.ZSTD
         && writerOptions.dictionary() == null
         && options.trainDictionary()) {
-      byte[] dictionary = DictionaryTrainer.train(sources.stream().map(Source::path).toList());
+      // Training needs a sample of the whole tree before the first file is compressed.
+      List<Source> all = new ArrayList<>();
+      walk(sourceDir, options, skipped, all::add, () -> false);
+      all.sort((x, y) -> x.name.compareTo(y.name));
+      listed = all;
+      byte[] dictionary = DictionaryTrainer.train(all.stream().map(Source::path).toList());
       if (dictionary != null) {
         effective =
             new WriterOptions(
@@ -63,66 +67,152 @@ public final class Packer {
       }
     }
     try (ArchiveWriter writer = ArchiveWriter.create(target, effective)) {
-      AtomicInteger next = new AtomicInteger();
-      AtomicLong filesDone = new AtomicLong();
-      AtomicLong bytesDone = new AtomicLong();
-      ExecutorService pool =
-          Executors.newFixedThreadPool(
-              options.threads(),
-              r -> {
-                Thread t = new Thread(r, "hpf-pack");
-                t.setDaemon(true);
-                return t;
-              });
+      Feed feed = new Feed(options.threads());
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < options.threads(); t++) {
+        Thread worker = new Thread(() -> feed.work(writer, options, skipped, progress), "hpf-pack");
+        worker.setDaemon(true);
+        workers.add(worker);
+        worker.start();
+      }
+      // This thread lists (or replays the listing) while the workers pack: no idle start.
       try {
-        List<Future<?>> workers = new ArrayList<>();
-        for (int t = 0; t < options.threads(); t++) {
-          workers.add(
-              pool.submit(
-                  () -> {
-                    for (int i = next.getAndIncrement();
-                        i < sources.size();
-                        i = next.getAndIncrement()) {
-                      Source s = sources.get(i);
-                      if (addOne(writer, s, options, skipped)) {
-                        filesDone.incrementAndGet();
-                      }
-                      progress.progress(
-                          filesDone.get(), bytesDone.addAndGet(s.size), sources.size(), totalBytes);
-                    }
-                    return null;
-                  }));
-        }
-        for (Future<?> worker : workers) {
-          awaitWorker(worker, next, sources.size());
+        if (listed != null) {
+          for (Source source : listed) {
+            if (!feed.offer(source)) {
+              break;
+            }
+          }
+        } else {
+          walk(sourceDir, options, skipped, feed::offer, feed::failed);
         }
       } finally {
-        pool.shutdownNow();
+        feed.endOfSources();
+        for (Thread worker : workers) {
+          joinUninterruptibly(worker);
+        }
       }
+      feed.rethrow();
       Manifest manifest = writer.commit();
-      long bytes = sources.stream().mapToLong(Source::size).sum();
-      return new PackResult(manifest, manifest.entryCount(), bytes, skipped);
+      return new PackResult(manifest, manifest.entryCount(), feed.bytesListed.get(), skipped);
     }
   }
 
-  private static void awaitWorker(Future<?> worker, AtomicInteger next, int total)
-      throws IOException {
-    try {
-      worker.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      next.set(total);
-      throw new java.io.InterruptedIOException("interrupted while packing");
-    } catch (java.util.concurrent.ExecutionException e) {
-      next.set(total); // stop the other workers
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
+  /**
+   * Hands sources from the lister to the workers through a bounded queue, counts progress, and
+   * keeps the first failure: after one, the lister stops and the workers drain and exit.
+   */
+  private static final class Feed {
+    private static final Source END = new Source(null, null, 0, 0, 0);
+    private final java.util.concurrent.BlockingQueue<Source> queue =
+        new java.util.concurrent.ArrayBlockingQueue<>(4096);
+    private final int workers;
+    private final AtomicLong filesListed = new AtomicLong();
+    private final AtomicLong bytesListed = new AtomicLong();
+    private final AtomicLong filesDone = new AtomicLong();
+    private final AtomicLong bytesDone = new AtomicLong();
+    private volatile boolean listingDone;
+    private volatile Throwable failure;
+
+    Feed(int workers) {
+      this.workers = workers;
+    }
+
+    boolean failed() {
+      return failure != null;
+    }
+
+    /** Queues a source; false once a worker failed (the lister should stop). */
+    boolean offer(Source source) {
+      filesListed.incrementAndGet();
+      bytesListed.addAndGet(source.size);
+      try {
+        while (!failed()) {
+          if (queue.offer(source, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            return true;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        fail(new java.io.InterruptedIOException("interrupted while packing"));
+      }
+      return false;
+    }
+
+    void endOfSources() {
+      listingDone = true;
+      for (int i = 0; i < workers; i++) {
+        try {
+          queue.put(END);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          fail(new java.io.InterruptedIOException("interrupted while packing"));
+          queue.clear();
+          i--;
+        }
+      }
+    }
+
+    void work(
+        ArchiveWriter writer,
+        PackOptions options,
+        List<String> skipped,
+        ProgressListener progress) {
+      try {
+        for (Source s = queue.take(); s.path != null; s = queue.take()) { // END has no path
+          if (failed()) {
+            continue; // drain so that the lister is never blocked
+          }
+          if (addOne(writer, s, options, skipped)) {
+            filesDone.incrementAndGet();
+          }
+          progress.progress(
+              filesDone.get(),
+              bytesDone.addAndGet(s.size),
+              listingDone ? filesListed.get() : -1,
+              listingDone ? bytesListed.get() : -1);
+        }
+      } catch (Throwable e) {
+        fail(e);
+        queue.clear();
+      }
+    }
+
+    private synchronized void fail(Throwable e) {
+      if (failure == null) {
+        failure = e;
+      }
+    }
+
+    void rethrow() throws IOException {
+      Throwable e = failure;
+      if (e instanceof IOException io) {
         throw io;
       }
-      if (cause instanceof RuntimeException re) {
+      if (e instanceof RuntimeException re) {
         throw re;
       }
-      throw new IOException(cause);
+      if (e instanceof Error error) {
+        throw error;
+      }
+      if (e != null) {
+        throw new IOException(e);
+      }
+    }
+  }
+
+  private static void joinUninterruptibly(Thread thread) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -133,13 +223,18 @@ public final class Packer {
   private static boolean addOne(
       ArchiveWriter writer, Source s, PackOptions options, List<String> skipped)
       throws IOException {
-    EntryMetadata meta;
+    EntryMetadata meta = new EntryMetadata(s.mtimeMillis, s.mode, java.util.Map.of());
     byte[] content = null;
+    int length = 0;
     InputStream stream = null;
     try {
-      meta = new EntryMetadata(s.mtimeMillis, posixMode(s.path), java.util.Map.of());
       if (s.size <= writer.options().streamThresholdBytes()) {
-        content = Files.readAllBytes(s.path);
+        content = READ_BUFFER.get()[0];
+        if (content.length < s.size + 1) {
+          content = new byte[(int) Math.max(s.size + 1, 2L * content.length)];
+          READ_BUFFER.get()[0] = content;
+        }
+        length = readFile(s.path, content);
       } else {
         stream = Files.newInputStream(s.path);
       }
@@ -156,7 +251,7 @@ public final class Packer {
           s.path + ": cannot read (" + why + "); use --skip-unreadable to skip such files", e);
     }
     if (content != null) {
-      writer.add(s.name, content, meta);
+      writer.add(s.name, content, length, meta);
     } else {
       try (InputStream in = stream) {
         writer.addStream(s.name, in, s.size, meta, s.path.toString());
@@ -165,18 +260,43 @@ public final class Packer {
     return true;
   }
 
-  private static int posixMode(Path path) throws IOException {
-    try {
-      Object mode = Files.getAttribute(path, "unix:mode");
-      return ((Integer) mode) & 07777;
-    } catch (UnsupportedOperationException | IllegalArgumentException e) {
-      return EntryMetadata.DEFAULT_MODE;
+  /**
+   * Reads a whole file into {@code buffer} and returns its length. The buffer has room for one byte
+   * more than the size listed, so a file that grew since is noticed, not cut short.
+   */
+  private static int readFile(Path path, byte[] buffer) throws IOException {
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path)) {
+      java.nio.ByteBuffer target = java.nio.ByteBuffer.wrap(buffer);
+      while (target.hasRemaining()) {
+        if (channel.read(target) < 0) {
+          return target.position();
+        }
+      }
+      throw new IOException(
+          path + ": file grew while being read (now over " + (buffer.length - 1) + " bytes)");
     }
   }
 
-  private static List<Source> list(Path root, PackOptions options, List<String> skipped)
+  /** Permission bits from the walk's own attributes (POSIX on Unix), without another stat. */
+  private static int modeOf(BasicFileAttributes attrs) {
+    if (attrs instanceof java.nio.file.attribute.PosixFileAttributes posix) {
+      int mode = 0;
+      for (java.nio.file.attribute.PosixFilePermission p : posix.permissions()) {
+        mode |= 1 << (8 - p.ordinal()); // OWNER_READ is ordinal 0, i.e. bit 8 (0400)
+      }
+      return mode;
+    }
+    return EntryMetadata.DEFAULT_MODE;
+  }
+
+  /** Walks the tree, giving each regular file to {@code sink}; stops early if told to. */
+  private static void walk(
+      Path root,
+      PackOptions options,
+      List<String> skipped,
+      java.util.function.Consumer<Source> sink,
+      java.util.function.BooleanSupplier stop)
       throws IOException {
-    List<Source> sources = new ArrayList<>();
     Set<FileVisitOption> visit =
         options.followSymlinks()
             ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
@@ -194,14 +314,25 @@ public final class Packer {
             } else if (!attrs.isRegularFile()) {
               skipped.add(file + ": not a regular file");
             } else {
-              sources.add(
+              String name;
+              try {
+                name = entryName(root, file);
+              } catch (IOException e) {
+                if (!options.skipUnreadable()) {
+                  throw e;
+                }
+                skipped.add(e.getMessage());
+                return FileVisitResult.CONTINUE;
+              }
+              sink.accept(
                   new Source(
-                      entryName(root, file),
+                      name,
                       file,
                       attrs.size(),
-                      attrs.lastModifiedTime().toMillis()));
+                      attrs.lastModifiedTime().toMillis(),
+                      modeOf(attrs)));
             }
-            return FileVisitResult.CONTINUE;
+            return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
           }
 
           @Override
@@ -217,8 +348,6 @@ public final class Packer {
                 file + ": cannot read; use --skip-unreadable to skip such files", e);
           }
         });
-    sources.sort((a, b) -> a.name.compareTo(b.name));
-    return sources;
   }
 
   /** The entry name of a source file; a name that did not decode as UTF-8 is an error. */

@@ -63,34 +63,35 @@ final class PartWriter {
     return rows;
   }
 
-  /** Compresses (if it shrinks) and appends content held in memory. */
-  EntryInfo append(String name, byte[] nameUtf8, byte[] content, EntryMetadata meta)
+  /** Compresses (if it shrinks) and appends {@code content[0, length)}, held in memory. */
+  EntryInfo append(String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
       throws IOException {
-    byte[] compressed = compressor.compress(content, content.length);
+    byte[] compressed = compressor.compress(content, length);
     Codec codec = compressed == null ? Codec.NONE : compressor.codec();
     int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
     byte[] stored = compressed == null ? content : compressed;
+    int storedLength = compressed == null ? length : compressed.length;
     ByteWriter header =
         EntryCodec.encodeHeader(
             nameUtf8,
             codec,
             dictionaryId,
-            content.length,
-            stored.length,
+            length,
+            storedLength,
             meta.mtimeMillis(),
             meta.mode(),
             meta.attributes());
-    int crc = EntryCodec.crc32c(content, 0, content.length);
+    int crc = EntryCodec.crc32c(content, 0, length);
     long offset = committedLength;
     try {
       file.write(header.array(), 0, header.size());
-      file.write(stored, 0, stored.length);
+      file.write(stored, 0, storedLength);
       file.write(EntryCodec.trailer(crc));
     } catch (IOException | RuntimeException e) {
       broken = true;
       throw e;
     }
-    return record(name, codec, dictionaryId, content.length, stored.length, meta, offset);
+    return record(name, codec, dictionaryId, length, storedLength, meta, offset);
   }
 
   /**

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Turns bench-results/*.jsonl into the markdown tables of docs/BENCHMARKS.md.
+
+Usage: scripts/bench-report.py [bench-results]   (prints markdown to stdout)
+Each JSON line is one measurement with its machine, JDK, commit and command; see hpf-bench.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+
+def load(directory, name):
+    path = Path(directory) / name
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def perfect_hash(rows):
+    print("| keys | build (keys/s) | query (ns) | bits/key |")
+    print("|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['keys']:,} | {r['build_keys_per_second']:,.0f} | "
+              f"{r['query_ns_median']:.0f} | {r['bits_per_key']:.2f} |")
+
+
+def warm_get(rows):
+    by_threads = defaultdict(list)
+    for r in rows:
+        by_threads[r["threads"]].append(r)
+    for threads, group in sorted(by_threads.items()):
+        plain = next(r for r in group if r["system"] == "plain-files")["gets_per_second_median"]
+        print(f"\n{threads} thread(s), {group[0]['entries']:,} entries, "
+              f"medians of {group[0]['rounds']} rounds:\n")
+        print("| system | gets/s | vs plain files | p50 (µs) | p99 (µs) | heap B/entry |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for r in group:
+            print(f"| {r['system']} | {r['gets_per_second_median']:,.0f} | "
+                  f"{r['gets_per_second_median'] / plain:.2f}× | {r['p50_us_median']:.1f} | "
+                  f"{r['p99_us_median']:.1f} | {r['heap_bytes_per_entry']:.2f} |")
+
+
+def create(rows):
+    by_system = defaultdict(list)
+    for r in rows:
+        by_system[r["system"]].append(r)
+    tar = statistics.median(r["seconds"] for r in by_system["tar"])
+    print("| system | runs | median s | vs tar | output |")
+    print("|---|---:|---:|---:|---:|")
+    for system, group in by_system.items():
+        seconds = statistics.median(r["seconds"] for r in group)
+        size = statistics.median(r["output_bytes"] for r in group)
+        print(f"| {system} | {len(group)} | {seconds:.2f} (min {min(r['seconds'] for r in group):.2f}, "
+              f"max {max(r['seconds'] for r in group):.2f}) | {seconds / tar:.2f}× | "
+              f"{size / 2**20:,.0f} MiB |")
+
+
+def main():
+    directory = sys.argv[1] if len(sys.argv) > 1 else "bench-results"
+    for title, name, table in (("Perfect hash", "perfect-hash.jsonl", perfect_hash),
+                               ("Warm random get", "warm-get.jsonl", warm_get),
+                               ("Create", "create.jsonl", create)):
+        rows = load(directory, name)
+        if rows:
+            print(f"\n### {title}\n")
+            print(f"`{rows[0]['command']}` — {rows[0]['machine']}, {rows[0]['cores']} cores, "
+                  f"{rows[0]['jdk']}, commit {rows[0]['commit']}\n")
+            table(rows)
+
+
+if __name__ == "__main__":
+    main()
