@@ -268,7 +268,7 @@ public final class ArchiveReader implements Closeable {
     return new Located(this, file, record, header, whole ? bytes : null);
   }
 
-  private String partPath(int partId) {
+  String partPath(int partId) {
     return partPaths.computeIfAbsent(
         partId, id -> storage.describe(FormatConstants.partFileName(id)));
   }
@@ -285,6 +285,23 @@ public final class ArchiveReader implements Closeable {
       }
     }
     return file;
+  }
+
+  /** The raw bytes of a range of a part file (compaction copies entries verbatim). */
+  byte[] readRaw(int partId, long offset, int length) throws IOException {
+    return part(partId).readFully(offset, length);
+  }
+
+  /**
+   * A reader of the newest generation if there is a newer one than this reader's, else this reader.
+   * The caller closes the old reader when done with it.
+   */
+  public ArchiveReader refresh() throws IOException {
+    List<StoredFile> files = storage.list();
+    if (ManifestStore.newestGeneration(files) <= manifest.generation()) {
+      return this;
+    }
+    return open(storage);
   }
 
   Dictionary dictionaryFor(EntryHeader header) throws IOException {

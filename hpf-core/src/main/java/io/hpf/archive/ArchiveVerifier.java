@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +94,7 @@ public final class ArchiveVerifier {
         }
       }
       for (Manifest.PartRef part : manifest.parts()) {
-        checkPartTiling(part, rowsByPart.getOrDefault(part.partId(), List.of()));
+        checkPart(reader, part, rowsByPart.getOrDefault(part.partId(), List.of()));
       }
     }
   }
@@ -273,37 +272,66 @@ public final class ArchiveVerifier {
     }
   }
 
-  /** Entries must follow each other with no gap or overlap from the header to the end. */
-  private void checkPartTiling(Manifest.PartRef part, List<EntryInfo> partRows) throws IOException {
-    List<EntryInfo> rows = new ArrayList<>(partRows);
+  /**
+   * Walks a part entry by entry from its header to its committed length: every entry, live or not
+   * (replaced and deleted entries stay until a reclaiming compaction), must be intact and they must
+   * follow each other exactly; every live row must start at an entry.
+   */
+  private void checkPart(ArchiveReader reader, Manifest.PartRef part, List<EntryInfo> rows)
+      throws IOException {
     String name = FormatConstants.partFileName(part.partId());
+    String path = storage.describe(name);
+    java.util.Set<Long> live = new java.util.HashSet<>();
+    for (EntryInfo row : rows) {
+      live.add(row.offset());
+    }
     try (ReadableFile file = storage.openRead(name)) {
       byte[] header = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);
-      FileFraming.checkHeader(
-          storage.describe(name), header, 0, header.length, FormatConstants.KIND_PART);
+      FileFraming.checkHeader(path, header, 0, header.length, FormatConstants.KIND_PART);
+      long at = FormatConstants.FILE_HEADER_BYTES;
+      while (at < part.committedLength()) {
+        int probe = (int) Math.min(part.committedLength() - at, 1 << 16);
+        byte[] head = file.readFully(at, probe);
+        int headerLength = probe >= 8 ? io.hpf.format.ByteReader.getU32(head, 4) : 0;
+        if (headerLength > probe && headerLength <= part.committedLength() - at) {
+          head = file.readFully(at, headerLength);
+        }
+        EntryHeader h = io.hpf.format.EntryCodec.parseHeader(path, at, head, 0, head.length);
+        long end = at + h.entryLength();
+        if (end > part.committedLength()) {
+          problem(
+              name,
+              at,
+              "entry '"
+                  + h.name()
+                  + "' of "
+                  + h.entryLength()
+                  + " bytes runs past the committed length "
+                  + part.committedLength());
+          return;
+        }
+        if (!live.remove(at)) { // live entries were checked through the catalog
+          checkDeadEntry(reader, file, path, at, h);
+        }
+        at = end;
+      }
     } catch (CorruptArchiveException e) {
       problem(e);
+      return;
     }
-    rows.sort(Comparator.comparingLong(EntryInfo::offset));
-    long expected = FormatConstants.FILE_HEADER_BYTES;
-    for (EntryInfo row : rows) {
-      if (row.offset() != expected) {
-        problem(
-            name,
-            expected,
-            (row.offset() > expected ? "gap of " + (row.offset() - expected) + " bytes" : "overlap")
-                + " before entry '"
-                + row.name()
-                + "' at "
-                + row.offset());
-      }
-      expected = row.offset() + row.entryLength();
+    for (long offset : live) {
+      problem(name, offset, "a live entry is indexed here, but no entry starts at this offset");
     }
-    if (expected != part.committedLength()) {
-      problem(
-          name,
-          expected,
-          "entries end at " + expected + ", committed length is " + part.committedLength());
+  }
+
+  private void checkDeadEntry(
+      ArchiveReader reader, ReadableFile file, String path, long at, EntryHeader h)
+      throws IOException {
+    if (h.entryLength() > Integer.MAX_VALUE - 16) {
+      return; // a multi-GiB dead entry: its header was checked; reclaim will drop it
     }
+    byte[] whole = file.readFully(at, (int) h.entryLength());
+    ArchiveReader.decode(path, at, h, whole, reader.dictionaryFor(h));
+    bytesChecked += h.entryLength();
   }
 }

@@ -1,19 +1,13 @@
 package io.hpf.archive;
 
-import io.hpf.catalog.CatalogWriter;
 import io.hpf.format.ByteWriter;
-import io.hpf.format.ContentCompressor;
 import io.hpf.format.Dictionary;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
-import io.hpf.format.NameHash;
-import io.hpf.index.IndexInput;
-import io.hpf.index.IndexRecord;
-import io.hpf.index.SegmentDirectory;
-import io.hpf.index.SegmentIndexWriter;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.Closeable;
@@ -25,44 +19,64 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Locale;
+import java.util.Set;
 
 /**
- * Creates an archive: entries are appended to part files, then {@link #commit()} writes the
- * segment's catalog and index and makes everything visible at once by renaming a new manifest into
- * place. Nothing is visible to readers before the commit.
+ * The one writer of an archive: creates it, or opens it to add, replace and delete entries and to
+ * compact it. Entries go to new part files; {@link #commit()} adds one segment (catalog, index,
+ * tombstones) and makes the change visible at once by renaming a new manifest into place. Readers
+ * never block and never see a partial commit.
  *
- * <p>{@link #add} is thread-safe and scales with the calling threads: each call borrows a part file
- * no other thread is writing, so N threads fill N part files at once. {@link #commit()} and {@link
- * #close()} must not run concurrently with {@code add}. Closing without committing deletes what was
- * written.
+ * <p>Holding the writer lock for its life, it first recovers what a writer that died left behind
+ * (see {@link Recovery}). After each commit it runs the tiered compaction policy and deletes files
+ * that readers can no longer need (after the grace period).
+ *
+ * <p>{@link #add} and {@link #delete} are thread-safe and scale with the calling threads (each add
+ * borrows a part file no other thread is writing). {@link #commit()}, {@link #compact} and {@link
+ * #close()} must not run concurrently with them. Closing without committing deletes what was
+ * written since the last commit.
  */
 public final class ArchiveWriter implements Closeable {
   private enum State {
     OPEN,
-    COMMITTED,
     FAILED,
     CLOSED
   }
 
-  private static final int SEGMENT_ID_FIRST = 1;
   private static final int DICTIONARY_ID_FIRST = 1;
+  private static final int MAX_NAMES_IN_ERRORS = 20;
 
   private final Storage storage;
   private final WriterOptions options;
+  private final ArchiveLock lock;
   private final Dictionary dictionary;
-  private final AtomicInteger nextPartId = new AtomicInteger(1);
-  private final ConcurrentLinkedDeque<PartWriter> idleParts = new ConcurrentLinkedDeque<>();
-  private final List<PartWriter> allParts = new ArrayList<>();
+  private final RecoveryResult recovery;
+  private Manifest base; // null until the first commit of a new archive
+  private ArchiveReader snapshot; // reads base
+  private PartPool pool;
+  private final Set<String> deletes = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private volatile State state = State.OPEN;
 
-  private ArchiveWriter(Storage storage, WriterOptions options, Dictionary dictionary) {
+  private ArchiveWriter(
+      Storage storage,
+      WriterOptions options,
+      ArchiveLock lock,
+      Dictionary dictionary,
+      Manifest base,
+      RecoveryResult recovery)
+      throws IOException {
     this.storage = storage;
     this.options = options;
+    this.lock = lock;
     this.dictionary = dictionary;
+    this.base = base;
+    this.recovery = recovery;
+    this.snapshot = base == null ? null : new ArchiveReader(storage, base);
+    this.pool = new PartPool(storage, options, dictionary, nextPartId());
   }
 
   /**
@@ -76,38 +90,110 @@ public final class ArchiveWriter implements Closeable {
       boolean isArchive =
           existing.stream().anyMatch(f -> FormatConstants.manifestGeneration(f.name()) >= 0);
       throw new FileAlreadyExistsException(
-          storage.toString()
+          storage
               + (isArchive
                   ? ": already an archive"
                   : ": directory is not empty (" + existing.size() + " files)"));
     }
-    Dictionary dictionary = null;
-    byte[] dictionaryBytes = options.dictionary();
-    ArchiveWriter writer;
-    if (dictionaryBytes != null) {
-      dictionary = new Dictionary(DICTIONARY_ID_FIRST, dictionaryBytes);
+    ArchiveLock lock = ArchiveLock.acquire(storage, false);
+    try {
+      Dictionary dictionary = null;
+      byte[] bytes = options.dictionary();
+      if (bytes != null) {
+        dictionary = new Dictionary(DICTIONARY_ID_FIRST, bytes);
+        writeDictionary(storage, dictionary);
+      }
+      return new ArchiveWriter(
+          storage, options, lock, dictionary, null, new RecoveryResult(0, 0, 0, 0, List.of()));
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
     }
-    writer = new ArchiveWriter(storage, options, dictionary);
-    if (dictionary != null) {
-      writer.writeDictionary(dictionary);
-    }
-    return writer;
   }
 
-  private void writeDictionary(Dictionary d) throws IOException {
-    String name = FormatConstants.dictionaryFileName(d.id());
+  /**
+   * Opens an existing archive for changes: takes the lock (an {@link ArchiveLockedException} names
+   * the holder), then recovers and commits what a writer that died left uncommitted. New entries
+   * are compressed with the options' codec and the archive's newest dictionary.
+   */
+  public static ArchiveWriter open(Storage storage, WriterOptions options) throws IOException {
+    ArchiveLock lock = ArchiveLock.acquire(storage, options.breakLock());
+    ArchiveWriter writer = null;
+    try {
+      Manifest base = ManifestStore.readNewest(storage, storage.list());
+      Dictionary dictionary = null;
+      if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.format.Codec.ZSTD) {
+        Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
+        dictionary = readDictionary(storage, newest);
+      }
+      ArchiveReader snapshot = new ArchiveReader(storage, base);
+      Recovery.Scan scan;
+      try {
+        scan = Recovery.scan(storage, base, snapshot);
+      } finally {
+        snapshot.close();
+      }
+      writer = new ArchiveWriter(storage, options, lock, dictionary, base, scan.result());
+      if (!scan.parts().isEmpty()) {
+        writer.commitRecovered(scan.parts());
+      } else {
+        FileCleaner.clean(storage, base, options.gracePeriodMillis(), System.currentTimeMillis());
+      }
+      return writer;
+    } catch (IOException | RuntimeException e) {
+      if (writer != null) {
+        writer.close();
+      } else {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
+  private static void writeDictionary(Storage storage, Dictionary d) throws IOException {
     ByteWriter out = new ByteWriter(d.sizeBytes() + 64);
     FileFraming.writeHeader(out, FormatConstants.KIND_DICTIONARY);
     out.u32(d.id()).u32(d.sizeBytes()).bytes(d.bytes());
     FileFraming.writeFooter(out);
-    try (AppendableFile file = storage.create(name)) {
+    try (AppendableFile file = storage.create(FormatConstants.dictionaryFileName(d.id()))) {
       file.write(out.array(), 0, out.size());
       file.sync();
     }
   }
 
+  private static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref)
+      throws IOException {
+    String name = FormatConstants.dictionaryFileName(ref.dictionaryId());
+    try (ReadableFile file = storage.openRead(name)) {
+      byte[] bytes = file.readFully(0, (int) ref.fileLength());
+      String path = storage.describe(name);
+      FileFraming.checkHeader(path, bytes, 0, bytes.length, FormatConstants.KIND_DICTIONARY);
+      FileFraming.checkFooter(path, bytes, bytes.length);
+      int length = io.hpf.format.ByteReader.getU32(bytes, 20);
+      return new Dictionary(ref.dictionaryId(), Arrays.copyOfRange(bytes, 24, 24 + length));
+    }
+  }
+
+  private int nextPartId() throws IOException {
+    int max = base == null ? 0 : base.maxPartId();
+    for (StoredFile f : storage.list()) {
+      max = Math.max(max, Recovery.partIdOf(f.name()));
+    }
+    return max + 1;
+  }
+
   public WriterOptions options() {
     return options;
+  }
+
+  /** What opening found and recovered from a writer that died (nothing for a new archive). */
+  public RecoveryResult recovery() {
+    return recovery;
+  }
+
+  /** The last committed manifest, or null before the first commit of a new archive. */
+  public Manifest manifest() {
+    return base;
   }
 
   /** Adds an entry held in memory. Thread-safe. */
@@ -127,7 +213,7 @@ public final class ArchiveWriter implements Closeable {
     try {
       return part.append(normalized, nameUtf8, content, length, meta);
     } finally {
-      returnPart(part);
+      pool.giveBack(part);
     }
   }
 
@@ -146,7 +232,7 @@ public final class ArchiveWriter implements Closeable {
     try {
       return part.appendStream(normalized, nameUtf8, in, length, meta, source);
     } finally {
-      returnPart(part);
+      pool.giveBack(part);
     }
   }
 
@@ -157,128 +243,319 @@ public final class ArchiveWriter implements Closeable {
   public EntryInfo addFile(String name, Path file, EntryMetadata meta) throws IOException {
     long size = Files.size(file);
     if (size <= options.streamThresholdBytes()) {
-      byte[] content = Files.readAllBytes(file);
-      return add(name, content, meta);
+      return add(name, Files.readAllBytes(file), meta);
     }
     try (InputStream in = Files.newInputStream(file)) {
       return addStream(name, in, size, meta, file.toString());
     }
   }
 
-  private PartWriter borrowPart() throws IOException {
-    if (state != State.OPEN) {
-      throw new IllegalStateException(
-          "writer is " + state.name().toLowerCase(java.util.Locale.ROOT));
-    }
-    PartWriter part = idleParts.pollFirst();
-    if (part != null) {
-      return part;
-    }
-    int partId = nextPartId.getAndIncrement();
-    part = new PartWriter(storage, partId, new ContentCompressor(options.codec(), dictionary));
-    synchronized (allParts) {
-      allParts.add(part);
-    }
-    return part;
+  /** Deletes an entry at the next commit; a name the archive does not have is an error then. */
+  public void delete(String name) {
+    checkOpen();
+    deletes.add(EntryNames.normalize(name));
   }
 
-  /** A full or broken part gets no more entries; the others go back to the pool. */
-  private void returnPart(PartWriter part) throws IOException {
-    if (part.isBroken()) {
-      return;
+  /** Deletes every entry under a prefix at the next commit; returns how many. */
+  public int deletePrefix(String prefix) throws IOException {
+    checkOpen();
+    if (snapshot == null) {
+      return 0;
     }
-    if (part.committedLength() >= options.maxPartBytes()) {
-      part.finish();
-      return;
+    int count = 0;
+    for (Iterator<EntryInfo> it = snapshot.list(prefix); it.hasNext(); ) {
+      deletes.add(it.next().name());
+      count++;
     }
-    idleParts.addFirst(part);
+    return count;
+  }
+
+  private PartWriter borrowPart() throws IOException {
+    checkOpen();
+    return pool.borrow();
+  }
+
+  private void checkOpen() {
+    if (state != State.OPEN) {
+      throw new IllegalStateException("writer is " + state.name().toLowerCase(Locale.ROOT));
+    }
   }
 
   /**
-   * Writes the catalog and index of everything added, then the manifest; on return the archive is
-   * readable. REQUIRES: no {@code add} running.
+   * Commits what was added and deleted since the last commit as one new segment, then compacts by
+   * the policy and cleans up. REQUIRES: no add or delete running.
    *
-   * @throws DuplicateEntryException naming the names added more than once; nothing is committed
+   * @throws DuplicateEntryException a name added twice; nothing is committed
+   * @throws EntryExistsException an added name exists and replacing was not asked for
+   * @throws EntryNotFoundException a deleted name does not exist
    */
   public Manifest commit() throws IOException {
-    if (state != State.OPEN) {
-      throw new IllegalStateException(
-          "writer is " + state.name().toLowerCase(java.util.Locale.ROOT));
-    }
+    checkOpen();
     state = State.FAILED; // until the manifest is in place
-    List<Manifest.PartRef> parts = new ArrayList<>();
-    List<Row> rows = new ArrayList<>();
-    for (PartWriter part : allParts) {
-      part.finish();
-      if (part.rows().isEmpty()) {
-        storage.delete(part.fileName());
-        continue;
-      }
-      parts.add(new Manifest.PartRef(part.partId(), part.committedLength()));
+    List<PartWriter> parts = pool.finishAll();
+    List<SegmentBuilder.Row> rows = new ArrayList<>();
+    for (PartWriter part : parts) {
       for (EntryInfo info : part.rows()) {
-        rows.add(new Row(info.name().getBytes(StandardCharsets.UTF_8), info));
+        rows.add(SegmentBuilder.Row.of(info));
       }
     }
-    rows.sort(Comparator.comparing(Row::nameUtf8, Arrays::compareUnsigned));
+    SegmentBuilder.sortByName(rows);
     rejectDuplicates(rows);
-
-    String catalogName = FormatConstants.catalogFileName(SEGMENT_ID_FIRST);
-    long catalogLength;
-    try (AppendableFile file = storage.create(catalogName)) {
-      CatalogWriter catalog = new CatalogWriter(file);
-      for (Row row : rows) {
-        catalog.add(row.info);
+    long liveEntries = base == null ? 0 : base.liveEntries();
+    long liveBytes = base == null ? 0 : base.liveEntryBytes();
+    List<String> existing = new ArrayList<>();
+    long existingCount = 0;
+    for (SegmentBuilder.Row row : rows) {
+      EntryInfo old = snapshot == null ? null : snapshot.stat(row.info().name());
+      liveBytes += row.info().entryLength();
+      if (old == null) {
+        liveEntries++;
+      } else if (!options.replace()) {
+        existingCount++;
+        if (existing.size() < MAX_NAMES_IN_ERRORS) {
+          existing.add(old.name());
+        }
+      } else {
+        liveBytes -= old.entryLength();
       }
-      catalogLength = catalog.finish();
+      if (deletes.contains(row.info().name())) {
+        throw new IllegalArgumentException(
+            storage + ": '" + row.info().name() + "' is both added and deleted in one commit");
+      }
     }
-    List<IndexInput> inputs = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      EntryInfo info = row.info;
-      inputs.add(
-          new IndexInput(
-              row.nameUtf8,
-              new IndexRecord(
-                  NameHash.of(row.nameUtf8), info.partId(), info.offset(), info.entryLength())));
+    if (existingCount > 0) {
+      throw new EntryExistsException(storage.toString(), existing, existingCount);
     }
-    SegmentDirectory directory =
-        SegmentIndexWriter.write(storage, SEGMENT_ID_FIRST, inputs, options.bucketCapacity());
-    List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
-    if (dictionary != null) {
-      dictionaries.add(
-          new Manifest.DictionaryRef(
-              dictionary.id(),
-              FormatConstants.FILE_HEADER_BYTES
-                  + 8L
-                  + dictionary.sizeBytes()
-                  + FormatConstants.FOOTER_BYTES));
+    for (String name : deletes) {
+      EntryInfo old = snapshot == null ? null : snapshot.stat(name);
+      if (old == null) {
+        throw new EntryNotFoundException(storage.toString(), name);
+      }
+      liveEntries--;
+      liveBytes -= old.entryLength();
+      rows.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
     }
-    Manifest manifest =
-        new Manifest(
-            1,
-            System.currentTimeMillis(),
-            "create " + rows.size() + " entries",
-            options.bucketCapacity(),
-            dictionaries,
-            parts,
-            List.of(
-                new Manifest.SegmentRef(
-                    SEGMENT_ID_FIRST, rows.size(), 0, catalogLength, directory)));
-    ManifestStore.commit(storage, manifest);
-    state = State.COMMITTED;
-    return manifest;
+    SegmentBuilder.sortByName(rows);
+    if (rows.isEmpty() && base != null) {
+      state = State.OPEN;
+      return base; // nothing to commit
+    }
+    String operation =
+        base == null
+            ? "create " + rows.size() + " entries"
+            : describe(rows.size() - deletes.size(), deletes.size());
+    Manifest next =
+        commitSegment(
+            rows,
+            parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList(),
+            liveEntries,
+            liveBytes,
+            operation);
+    deletes.clear();
+    afterCommit(next);
+    compactByPolicy();
+    return base;
   }
 
-  private record Row(byte[] nameUtf8, EntryInfo info) {}
+  private String describe(int added, int deleted) {
+    String verb = options.replace() ? "add --replace" : "add";
+    if (deleted == 0) {
+      return verb + " " + added + " entries";
+    }
+    return added == 0
+        ? "rm " + deleted + " entries"
+        : verb + " " + added + " entries, rm " + deleted;
+  }
 
-  private static void rejectDuplicates(List<Row> sorted) {
+  /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
+  private Manifest commitSegment(
+      List<SegmentBuilder.Row> rows,
+      List<Manifest.PartRef> newParts,
+      long liveEntries,
+      long liveBytes,
+      String operation)
+      throws IOException {
+    int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
+    Manifest.SegmentRef segment =
+        SegmentBuilder.write(storage, segmentId, rows, options.bucketCapacity());
+    List<Manifest.PartRef> parts = new ArrayList<>(base == null ? List.of() : base.parts());
+    parts.addAll(newParts);
+    List<Manifest.SegmentRef> segments =
+        new ArrayList<>(base == null ? List.of() : base.segments());
+    segments.add(segment);
+    return commitManifest(parts, segments, liveEntries, liveBytes, operation);
+  }
+
+  private Manifest commitManifest(
+      List<Manifest.PartRef> parts,
+      List<Manifest.SegmentRef> segments,
+      long liveEntries,
+      long liveBytes,
+      String operation)
+      throws IOException {
+    long generation = (base == null ? 0 : base.generation()) + 1;
+    long now = System.currentTimeMillis();
+    List<Manifest.DictionaryRef> dictionaries =
+        base != null
+            ? base.dictionaries()
+            : dictionary == null
+                ? List.of()
+                : List.of(
+                    new Manifest.DictionaryRef(
+                        dictionary.id(),
+                        FormatConstants.FILE_HEADER_BYTES
+                            + 8L
+                            + dictionary.sizeBytes()
+                            + FormatConstants.FOOTER_BYTES));
+    Manifest.HistoryEntry entry =
+        new Manifest.HistoryEntry(generation, now, operation, liveEntries);
+    List<Manifest.HistoryEntry> history = base == null ? List.of(entry) : base.historyWith(entry);
+    Manifest next =
+        new Manifest(
+            generation,
+            now,
+            operation,
+            options.bucketCapacity(),
+            liveEntries,
+            liveBytes,
+            dictionaries,
+            parts,
+            segments,
+            history);
+    ManifestStore.commit(storage, next);
+    return next;
+  }
+
+  /** The new manifest becomes the base of the next commit. */
+  private void afterCommit(Manifest next) throws IOException {
+    base = next;
+    if (snapshot != null) {
+      snapshot.close();
+    }
+    snapshot = new ArchiveReader(storage, next);
+    pool = new PartPool(storage, options, dictionary, nextPartId());
+    state = State.OPEN;
+    FileCleaner.clean(storage, next, options.gracePeriodMillis(), System.currentTimeMillis());
+  }
+
+  private void commitRecovered(List<Recovery.RecoveredPart> recovered) throws IOException {
+    state = State.FAILED;
+    List<SegmentBuilder.Row> rows = new ArrayList<>();
+    List<Manifest.PartRef> parts = new ArrayList<>();
+    long liveBytes = base.liveEntryBytes();
+    for (Recovery.RecoveredPart part : recovered) {
+      parts.add(new Manifest.PartRef(part.partId(), part.committedLength()));
+      for (EntryInfo row : part.rows()) {
+        rows.add(SegmentBuilder.Row.of(row));
+        liveBytes += row.entryLength();
+      }
+    }
+    SegmentBuilder.sortByName(rows);
+    Manifest next =
+        commitSegment(
+            rows,
+            parts,
+            base.liveEntries() + rows.size(),
+            liveBytes,
+            "recover " + rows.size() + " entries");
+    afterCommit(next);
+  }
+
+  /** Runs the policy: reclaim when dead bytes pass the ratio, else tiered segment merges. */
+  private void compactByPolicy() throws IOException {
+    if (base.partBytes() > 0 && base.deadBytes() > options.reclaimRatio() * base.partBytes()) {
+      compact(true);
+      return;
+    }
+    for (Compactor.Run run = Compactor.chooseRun(base, options.maxSegments());
+        run != null;
+        run = Compactor.chooseRun(base, options.maxSegments())) {
+      mergeRun(run);
+    }
+  }
+
+  /**
+   * Compacts now: merges every segment into one; with {@code reclaim}, also rewrites the live
+   * entries into new part files so that the space of deleted and replaced entries is freed.
+   * REQUIRES: nothing added or deleted since the last commit.
+   */
+  public CompactionResult compact(boolean reclaim) throws IOException {
+    checkOpen();
+    if (base == null) {
+      throw new IllegalStateException("nothing committed yet");
+    }
+    if (!deletes.isEmpty()) {
+      throw new IllegalStateException("commit the pending deletes before compacting");
+    }
+    int before = base.segments().size();
+    if (!reclaim) {
+      if (before > 1) {
+        mergeRun(new Compactor.Run(0, before));
+      }
+      return new CompactionResult(before, base.segments().size(), false, 0, base);
+    }
+    state = State.FAILED;
+    long oldBytes = base.partBytes();
+    List<EntryInfo> moved = Compactor.copyLive(snapshot, pool);
+    List<PartWriter> parts = pool.finishAll();
+    List<SegmentBuilder.Row> rows = new ArrayList<>();
+    long liveBytes = 0;
+    for (EntryInfo row : moved) {
+      rows.add(SegmentBuilder.Row.of(row));
+      liveBytes += row.entryLength();
+    }
+    SegmentBuilder.sortByName(rows);
+    int segmentId = base.maxSegmentId() + 1;
+    Manifest.SegmentRef segment =
+        SegmentBuilder.write(storage, segmentId, rows, options.bucketCapacity());
+    List<Manifest.PartRef> newParts =
+        parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList();
+    long newBytes = newParts.stream().mapToLong(Manifest.PartRef::committedLength).sum();
+    Manifest next =
+        commitManifest(
+            newParts,
+            List.of(segment),
+            base.liveEntries(),
+            liveBytes,
+            "compact --reclaim: "
+                + before
+                + " segments to 1, "
+                + (oldBytes - newBytes)
+                + " bytes reclaimed");
+    afterCommit(next);
+    return new CompactionResult(before, 1, true, oldBytes - newBytes, base);
+  }
+
+  private void mergeRun(Compactor.Run run) throws IOException {
+    state = State.FAILED;
+    int before = base.segments().size();
+    List<Manifest.SegmentRef> segments =
+        Compactor.mergeRun(storage, base, snapshot, run, base.maxSegmentId() + 1);
+    Manifest next =
+        commitManifest(
+            base.parts(),
+            segments,
+            base.liveEntries(),
+            base.liveEntryBytes(),
+            "compact: segments "
+                + (run.from() + 1)
+                + "-"
+                + run.to()
+                + " of "
+                + before
+                + " merged (index only)");
+    afterCommit(next);
+  }
+
+  private static void rejectDuplicates(List<SegmentBuilder.Row> sorted) {
     List<String> duplicates = new ArrayList<>();
     long total = 0;
     for (int i = 1; i < sorted.size(); i++) {
-      if (Arrays.equals(sorted.get(i).nameUtf8, sorted.get(i - 1).nameUtf8)
-          && (i == 1 || !Arrays.equals(sorted.get(i).nameUtf8, sorted.get(i - 2).nameUtf8))) {
+      if (Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 1).nameUtf8())
+          && (i == 1 || !Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 2).nameUtf8()))) {
         total++;
-        if (duplicates.size() < 20) {
-          duplicates.add(sorted.get(i).info.name());
+        if (duplicates.size() < MAX_NAMES_IN_ERRORS) {
+          duplicates.add(sorted.get(i).info().name());
         }
       }
     }
@@ -288,21 +565,29 @@ public final class ArchiveWriter implements Closeable {
   }
 
   /**
-   * Without a commit: deletes what was written. The directory was empty when the writer was created
-   * and nothing in it was ever committed, so everything in it is this writer's.
+   * Ends the session: what was not committed is deleted (for a new archive that never committed,
+   * the whole directory content), and the lock is released.
    */
   @Override
   public void close() throws IOException {
-    State was = state;
-    state = State.CLOSED;
-    if (was == State.COMMITTED || was == State.CLOSED) {
+    if (state == State.CLOSED) {
       return;
     }
-    for (PartWriter part : allParts) {
-      part.closeQuietly();
-    }
-    for (StoredFile file : storage.list()) {
-      storage.delete(file.name());
+    state = State.CLOSED;
+    try {
+      pool.abort();
+      if (base == null) {
+        for (StoredFile file : storage.list()) {
+          if (!file.name().equals(ArchiveLock.FILE_NAME)) {
+            storage.delete(file.name());
+          }
+        }
+      }
+      if (snapshot != null) {
+        snapshot.close();
+      }
+    } finally {
+      lock.close();
     }
   }
 }

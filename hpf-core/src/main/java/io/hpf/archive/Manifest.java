@@ -9,25 +9,35 @@ import java.util.List;
  *
  * @param generation increases by one with each commit
  * @param commitMillis when the commit happened, ms since the epoch
- * @param operation what the commit did, for people ("create 1203 entries")
+ * @param operation what the commit did, for people ("add 1203 entries")
  * @param bucketCapacity the most records a bucket file may hold
+ * @param liveEntries entries a reader of this generation sees
+ * @param liveEntryBytes bytes of those entries in part files (headers, content, trailers)
  * @param dictionaries the zstd dictionaries entries may name
  * @param parts the part files and how many of their bytes are committed
  * @param segments the segments, oldest first
+ * @param history the latest commits, oldest first, this one last (at most {@link #HISTORY_LIMIT})
  */
 public record Manifest(
     long generation,
     long commitMillis,
     String operation,
     int bucketCapacity,
+    long liveEntries,
+    long liveEntryBytes,
     List<DictionaryRef> dictionaries,
     List<PartRef> parts,
-    List<SegmentRef> segments) {
+    List<SegmentRef> segments,
+    List<HistoryEntry> history) {
+
+  /** How many past commits a manifest remembers for {@code hpf log}. */
+  public static final int HISTORY_LIMIT = 100;
 
   public Manifest {
     dictionaries = List.copyOf(dictionaries);
     parts = List.copyOf(parts);
     segments = List.copyOf(segments);
+    history = List.copyOf(history);
   }
 
   /** A dictionary file: its id and length. */
@@ -39,7 +49,8 @@ public record Manifest(
   /**
    * A segment: its index directory and catalog.
    *
-   * @param entryCount live entries added by this segment (catalog rows that are not tombstones)
+   * @param entryCount entry rows of the segment's catalog (not tombstones); an entry may be
+   *     shadowed by a newer segment
    * @param tombstoneCount names this segment deletes
    * @param catalogLength the catalog file's length
    */
@@ -50,12 +61,41 @@ public record Manifest(
       long catalogLength,
       SegmentDirectory directory) {}
 
-  /** Total entries across segments (equal to the live entry count while there is one segment). */
+  /**
+   * One past commit.
+   *
+   * @param liveEntries entries after the commit
+   */
+  public record HistoryEntry(
+      long generation, long commitMillis, String operation, long liveEntries) {}
+
+  /** Entries a reader of this generation sees. */
   public long entryCount() {
-    return segments.stream().mapToLong(SegmentRef::entryCount).sum();
+    return liveEntries;
   }
 
   public long partBytes() {
     return parts.stream().mapToLong(PartRef::committedLength).sum();
+  }
+
+  /** Part bytes no live entry uses: what a reclaiming compaction would free. */
+  public long deadBytes() {
+    long headers = (long) parts.size() * io.hpf.format.FormatConstants.FILE_HEADER_BYTES;
+    return Math.max(0, partBytes() - headers - liveEntryBytes);
+  }
+
+  public int maxPartId() {
+    return parts.stream().mapToInt(PartRef::partId).max().orElse(0);
+  }
+
+  public int maxSegmentId() {
+    return segments.stream().mapToInt(SegmentRef::segmentId).max().orElse(0);
+  }
+
+  /** The history of the next generation: this one's plus the new commit, trimmed. */
+  public List<HistoryEntry> historyWith(HistoryEntry next) {
+    List<HistoryEntry> all = new java.util.ArrayList<>(history);
+    all.add(next);
+    return all.subList(Math.max(0, all.size() - HISTORY_LIMIT), all.size());
   }
 }

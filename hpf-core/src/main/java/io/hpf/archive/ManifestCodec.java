@@ -25,6 +25,7 @@ final class ManifestCodec {
     FileFraming.writeHeader(out, FormatConstants.KIND_MANIFEST);
     out.u64(m.generation()).u64(m.commitMillis()).string16(m.operation());
     out.u8(FormatConstants.NAME_HASH_XXH64).u8(0).u16(0).u32(m.bucketCapacity());
+    out.u64(m.liveEntries()).u64(m.liveEntryBytes());
     out.u32(m.dictionaries().size());
     for (Manifest.DictionaryRef d : m.dictionaries()) {
       out.u32(d.dictionaryId()).u64(d.fileLength());
@@ -47,6 +48,10 @@ final class ManifestCodec {
       for (int[] leaf : leaves) {
         out.u8(leaf[0]).u32(leaf[1]);
       }
+    }
+    out.u32(m.history().size());
+    for (Manifest.HistoryEntry h : m.history()) {
+      out.u64(h.generation()).u64(h.commitMillis()).string16(h.operation()).u64(h.liveEntries());
     }
     FileFraming.writeFooter(out);
     return out.toByteArray();
@@ -107,6 +112,8 @@ final class ManifestCodec {
     in.u8("reserved");
     in.u16("reserved");
     int bucketCapacity = in.count("bucket capacity");
+    long liveEntries = in.u64("live entries");
+    long liveEntryBytes = in.u64("live entry bytes");
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
     for (int i = in.count("dictionary count"); i > 0; i--) {
       dictionaries.add(
@@ -131,11 +138,29 @@ final class ManifestCodec {
           new Manifest.SegmentRef(
               segmentId, entries, tombstones, catalogLength, readDirectory(in)));
     }
+    List<Manifest.HistoryEntry> history = new ArrayList<>();
+    for (int i = in.count("history count"); i > 0; i--) {
+      history.add(
+          new Manifest.HistoryEntry(
+              in.u64("history generation"),
+              in.u64("history time"),
+              in.string16("history operation"),
+              in.u64("history entries")));
+    }
     if (in.remaining() != 0) {
       throw in.corrupt(in.remaining() + " unexpected bytes before the footer");
     }
     return new Manifest(
-        generation, commitMillis, operation, bucketCapacity, dictionaries, parts, segments);
+        generation,
+        commitMillis,
+        operation,
+        bucketCapacity,
+        liveEntries,
+        liveEntryBytes,
+        dictionaries,
+        parts,
+        segments,
+        history);
   }
 
   private static SegmentDirectory readDirectory(ByteReader in) throws CorruptArchiveException {

@@ -23,10 +23,20 @@ final class MergedListing implements Iterator<EntryInfo> {
             int c = Arrays.compareUnsigned(a.name, b.name);
             return c != 0 ? c : Integer.compare(a.source, b.source);
           });
+  private final boolean keepTombstones;
   private EntryInfo next;
 
   MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst) {
+    this(sourcesNewestFirst, false);
+  }
+
+  /**
+   * @param keepTombstones return the newest row even when it is a tombstone (compaction of segments
+   *     that do not include the oldest must keep deletions of older names)
+   */
+  MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst, boolean keepTombstones) {
     this.sources = sourcesNewestFirst;
+    this.keepTombstones = keepTombstones;
     for (int i = 0; i < sources.size(); i++) {
       advance(i);
     }
@@ -49,7 +59,7 @@ final class MergedListing implements Iterator<EntryInfo> {
       while (!heads.isEmpty() && Arrays.equals(heads.peek().name, newest.name)) {
         advance(heads.poll().source);
       }
-      if (!newest.row.deleted()) {
+      if (keepTombstones || !newest.row.deleted()) {
         next = newest.row;
       }
     }

@@ -57,13 +57,7 @@ public final class Packer {
       listed = all;
       byte[] dictionary = DictionaryTrainer.train(all.stream().map(Source::path).toList());
       if (dictionary != null) {
-        effective =
-            new WriterOptions(
-                writerOptions.codec(),
-                dictionary,
-                writerOptions.bucketCapacity(),
-                writerOptions.maxPartBytes(),
-                writerOptions.streamThresholdBytes());
+        effective = writerOptions.withDictionary(dictionary);
       }
     }
     try (ArchiveWriter writer = ArchiveWriter.create(target, effective)) {

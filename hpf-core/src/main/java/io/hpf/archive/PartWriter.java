@@ -149,6 +149,43 @@ final class PartWriter {
     return record(name, Codec.NONE, 0, length, length, meta, offset);
   }
 
+  /**
+   * Appends an entry copied verbatim from another part (compaction). REQUIRES: the bytes were
+   * checked by the caller. Returns the row with its new place.
+   */
+  EntryInfo appendCopy(EntryInfo old, byte[] entryBytes, int length) throws IOException {
+    long offset = committedLength;
+    try {
+      file.write(entryBytes, 0, length);
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+    EntryInfo row =
+        new EntryInfo(
+            old.name(),
+            false,
+            old.rawLength(),
+            old.storedLength(),
+            old.codec(),
+            old.dictionaryId(),
+            old.mtimeMillis(),
+            old.mode(),
+            old.attributes(),
+            partId,
+            offset,
+            length);
+    rows.add(row);
+    committedLength = file.position();
+    return row;
+  }
+
+  /** Adds a row for an entry already in this part's file (recovery of an uncommitted tail). */
+  void adopt(EntryInfo row, long end) {
+    rows.add(row);
+    committedLength = end;
+  }
+
   private EntryInfo record(
       String name,
       Codec codec,

@@ -6,22 +6,37 @@ import io.hpf.format.Codec;
  * Settings of an {@link ArchiveWriter}, validated once. Immutable; build with {@link #builder()}.
  *
  * @param codec how entry content is compressed (entries that do not shrink are stored raw)
- * @param dictionary a zstd dictionary to store and use, or null
+ * @param dictionary a zstd dictionary to store and use when creating, or null
  * @param bucketCapacity the most records in one bucket file; 65536 records are 2 MiB
  * @param maxPartBytes a part file is closed and another started once it passes this size
  * @param streamThresholdBytes sources larger than this are streamed and stored uncompressed instead
  *     of being held in memory
+ * @param replace an added name that exists replaces the entry; without it that is an error
+ * @param breakLock take over the writer lock of a writer that is gone (never automatic)
+ * @param maxSegments the tiered compaction after each commit keeps at most this many segments
+ * @param reclaimRatio after a commit, content is rewritten when dead bytes pass this share of the
+ *     part bytes (0 to 1; above 1 never)
+ * @param gracePeriodMillis files a commit made unreferenced are deleted only this long after, so
+ *     that readers of older generations keep reading
  */
 public record WriterOptions(
     Codec codec,
     byte[] dictionary,
     int bucketCapacity,
     long maxPartBytes,
-    long streamThresholdBytes) {
+    long streamThresholdBytes,
+    boolean replace,
+    boolean breakLock,
+    int maxSegments,
+    double reclaimRatio,
+    long gracePeriodMillis) {
 
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
   public static final long DEFAULT_STREAM_THRESHOLD_BYTES = 64L << 20;
+  public static final int DEFAULT_MAX_SEGMENTS = 8;
+  public static final double DEFAULT_RECLAIM_RATIO = 0.5;
+  public static final long DEFAULT_GRACE_PERIOD_MILLIS = 15 * 60 * 1000L;
 
   public WriterOptions {
     if (codec == null) {
@@ -40,6 +55,10 @@ public record WriterOptions(
       throw new IllegalArgumentException(
           "part size and stream threshold must be positive, threshold < 2 GiB");
     }
+    if (maxSegments < 1 || reclaimRatio < 0 || gracePeriodMillis < 0) {
+      throw new IllegalArgumentException(
+          "max segments must be at least 1, reclaim ratio and grace period not negative");
+    }
     dictionary = dictionary == null ? null : dictionary.clone();
   }
 
@@ -48,17 +67,40 @@ public record WriterOptions(
     return dictionary == null ? null : dictionary.clone();
   }
 
+  /** The same options with another dictionary. */
+  public WriterOptions withDictionary(byte[] value) {
+    return new WriterOptions(
+        codec,
+        value,
+        bucketCapacity,
+        maxPartBytes,
+        streamThresholdBytes,
+        replace,
+        breakLock,
+        maxSegments,
+        reclaimRatio,
+        gracePeriodMillis);
+  }
+
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Builder with the defaults: zstd, no dictionary, 65536 records a bucket, 1 GiB parts. */
+  /**
+   * Builder with the defaults: zstd, no dictionary, 65536 records a bucket, 1 GiB parts, no
+   * replacing, at most 8 segments, reclaim at half dead, 15 minutes of grace.
+   */
   public static final class Builder {
     private Codec codec = Codec.ZSTD;
     private byte[] dictionary;
     private int bucketCapacity = DEFAULT_BUCKET_CAPACITY;
     private long maxPartBytes = DEFAULT_MAX_PART_BYTES;
     private long streamThresholdBytes = DEFAULT_STREAM_THRESHOLD_BYTES;
+    private boolean replace;
+    private boolean breakLock;
+    private int maxSegments = DEFAULT_MAX_SEGMENTS;
+    private double reclaimRatio = DEFAULT_RECLAIM_RATIO;
+    private long gracePeriodMillis = DEFAULT_GRACE_PERIOD_MILLIS;
 
     public Builder codec(Codec value) {
       codec = value;
@@ -85,9 +127,43 @@ public record WriterOptions(
       return this;
     }
 
+    public Builder replace(boolean value) {
+      replace = value;
+      return this;
+    }
+
+    public Builder breakLock(boolean value) {
+      breakLock = value;
+      return this;
+    }
+
+    public Builder maxSegments(int value) {
+      maxSegments = value;
+      return this;
+    }
+
+    public Builder reclaimRatio(double value) {
+      reclaimRatio = value;
+      return this;
+    }
+
+    public Builder gracePeriodMillis(long value) {
+      gracePeriodMillis = value;
+      return this;
+    }
+
     public WriterOptions build() {
       return new WriterOptions(
-          codec, dictionary, bucketCapacity, maxPartBytes, streamThresholdBytes);
+          codec,
+          dictionary,
+          bucketCapacity,
+          maxPartBytes,
+          streamThresholdBytes,
+          replace,
+          breakLock,
+          maxSegments,
+          reclaimRatio,
+          gracePeriodMillis);
     }
   }
 }

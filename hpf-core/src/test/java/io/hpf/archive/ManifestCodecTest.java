@@ -20,18 +20,25 @@ class ManifestCodecTest {
         new Manifest(
             7,
             123,
-            "create 12 entries",
+            "add 12 entries",
             64,
+            12,
+            4000,
             List.of(new Manifest.DictionaryRef(1, 1000)),
             List.of(new Manifest.PartRef(1, 5000)),
             List.of(
-                new Manifest.SegmentRef(
-                    1, 12, 0, 777, new SegmentDirectory(3, buckets, pointers))));
+                new Manifest.SegmentRef(1, 12, 0, 777, new SegmentDirectory(3, buckets, pointers))),
+            List.of(
+                new Manifest.HistoryEntry(6, 100, "create 0 entries", 0),
+                new Manifest.HistoryEntry(7, 123, "add 12 entries", 12)));
     Manifest back = ManifestCodec.decode("m", ManifestCodec.encode(m));
     assertEquals(m.generation(), back.generation());
     assertEquals(m.operation(), back.operation());
     assertEquals(m.parts(), back.parts());
     assertEquals(m.dictionaries(), back.dictionaries());
+    assertEquals(m.history(), back.history());
+    assertEquals(12, back.liveEntries());
+    assertEquals(4000, back.liveEntryBytes());
     SegmentDirectory dir = back.segments().get(0).directory();
     assertEquals(buckets, dir.buckets());
     assertArrayEquals(pointers, dir.pointers());

@@ -1,0 +1,74 @@
+package io.hpf.archive;
+
+import io.hpf.store.AppendableFile;
+import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.time.Instant;
+
+/**
+ * The one-writer-at-a-time lock (FORMAT.md "Lock file"): a file created atomically (create fails if
+ * it exists) holding the writer's host, process id and start time. A lock left by a writer that
+ * died is broken only when asked to, since from another host a live writer and a dead one look the
+ * same. Readers never look at it.
+ */
+final class ArchiveLock implements Closeable {
+  static final String FILE_NAME = "hpf.lock";
+
+  private final Storage storage;
+  private boolean released;
+
+  private ArchiveLock(Storage storage) {
+    this.storage = storage;
+  }
+
+  static ArchiveLock acquire(Storage storage, boolean breakLock) throws IOException {
+    if (breakLock) {
+      storage.delete(FILE_NAME);
+    }
+    String holder =
+        "host "
+            + hostName()
+            + ", pid "
+            + ManagementFactory.getRuntimeMXBean().getPid()
+            + ", since "
+            + Instant.now();
+    try (AppendableFile file = storage.create(FILE_NAME)) {
+      file.write(holder.getBytes(StandardCharsets.UTF_8));
+      file.sync();
+    } catch (FileAlreadyExistsException e) {
+      throw new ArchiveLockedException(storage.describe(FILE_NAME), holder(storage));
+    }
+    return new ArchiveLock(storage);
+  }
+
+  private static String holder(Storage storage) {
+    try (ReadableFile file = storage.openRead(FILE_NAME)) {
+      return new String(
+          file.readFully(0, (int) Math.min(file.length(), 1024)), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "holder unknown: " + e.getMessage();
+    }
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (!released) {
+      released = true;
+      storage.delete(FILE_NAME);
+    }
+  }
+}

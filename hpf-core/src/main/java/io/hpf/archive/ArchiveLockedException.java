@@ -1,0 +1,16 @@
+package io.hpf.archive;
+
+import java.io.IOException;
+
+/** Another writer holds the archive's lock. The message says who, where and since when. */
+public final class ArchiveLockedException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  public ArchiveLockedException(String lockFile, String holder) {
+    super(
+        lockFile
+            + ": the archive is locked by another writer ("
+            + holder
+            + "); if that writer is gone, break the lock (--break-lock)");
+  }
+}

@@ -1,0 +1,139 @@
+package io.hpf.archive;
+
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.FormatConstants;
+import io.hpf.index.IndexRecord;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Merges segments. Index-only: the catalogs of a run of adjacent segments are merged (newest row of
+ * a name wins) into one new segment whose records point at the same part files; tombstones survive
+ * unless the run starts at the oldest segment. Reclaiming: every live entry is copied verbatim
+ * (after its checksums are checked) into new part files and one segment indexes them; the old parts
+ * are no longer named and go after the grace period.
+ */
+final class Compactor {
+  /** Segments per tier before they merge (size-tiered, as in LSM trees). */
+  static final int MERGE_FACTOR = 4;
+
+  private Compactor() {}
+
+  /** A run [from, to) of the manifest's segments (oldest first) to merge, or null. */
+  record Run(int from, int to) {}
+
+  /**
+   * The size-tiered choice: the newest run of at least {@link #MERGE_FACTOR} adjacent segments of
+   * the same size tier (rows within a factor of 4), else, past {@code maxSegments}, the newest
+   * segments that bring the count back to the limit.
+   */
+  static Run chooseRun(Manifest m, int maxSegments) {
+    List<Manifest.SegmentRef> s = m.segments();
+    int end = s.size();
+    while (end >= MERGE_FACTOR) {
+      int tier = tier(s.get(end - 1));
+      int start = end - 1;
+      while (start > 0 && tier(s.get(start - 1)) == tier) {
+        start--;
+      }
+      if (end - start >= MERGE_FACTOR) {
+        return new Run(start, end);
+      }
+      end = start;
+    }
+    if (s.size() > maxSegments) {
+      return new Run(maxSegments - 1, s.size());
+    }
+    return null;
+  }
+
+  private static int tier(Manifest.SegmentRef s) {
+    long rows = Math.max(1, s.entryCount() + s.tombstoneCount());
+    return (63 - Long.numberOfLeadingZeros(rows)) / 2; // log base 4
+  }
+
+  /** Merges a run into one new segment; returns the parts of the next manifest. */
+  static List<Manifest.SegmentRef> mergeRun(
+      Storage storage, Manifest m, ArchiveReader reader, Run run, int newSegmentId)
+      throws IOException {
+    List<SegmentReader> newestFirst = reader.segmentsNewestFirst();
+    int count = m.segments().size();
+    List<Iterator<EntryInfo>> sources = new ArrayList<>();
+    for (int i = run.to() - 1; i >= run.from(); i--) {
+      sources.add(newestFirst.get(count - 1 - i).catalog().list(""));
+    }
+    boolean keepTombstones = run.from() > 0;
+    List<SegmentBuilder.Row> rows = new ArrayList<>();
+    for (Iterator<EntryInfo> it = new MergedListing(sources, keepTombstones); it.hasNext(); ) {
+      rows.add(SegmentBuilder.Row.of(it.next()));
+    }
+    Manifest.SegmentRef merged =
+        SegmentBuilder.write(storage, newSegmentId, rows, m.bucketCapacity());
+    List<Manifest.SegmentRef> segments = new ArrayList<>(m.segments().subList(0, run.from()));
+    segments.add(merged);
+    segments.addAll(m.segments().subList(run.to(), count));
+    return segments;
+  }
+
+  /**
+   * Copies every live entry, in part order, into the pool's new parts, checking each entry's
+   * checksums on the way (a damaged entry stops the compaction; nothing is committed). Returns the
+   * rows in their new places.
+   */
+  static List<EntryInfo> copyLive(ArchiveReader reader, PartPool pool) throws IOException {
+    List<EntryInfo> live = new ArrayList<>();
+    for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
+      live.add(it.next());
+    }
+    live.sort(Comparator.comparingInt(EntryInfo::partId).thenComparingLong(EntryInfo::offset));
+    List<EntryInfo> moved = new ArrayList<>(live.size());
+    byte[] buffer = new byte[1 << 16];
+    for (EntryInfo row : live) {
+      IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
+      if (row.entryLength() > Integer.MAX_VALUE - 16) {
+        throw new IOException(
+            "entry '"
+                + row.name()
+                + "' of "
+                + row.entryLength()
+                + " bytes is too large to move by compaction");
+      }
+      ArchiveReader.Located located = reader.readEntry(row.name(), record, true);
+      if (located == null) {
+        throw new CorruptArchiveException(
+            reader.partPath(row.partId()),
+            row.offset(),
+            "catalog says '" + row.name() + "' is here, the entry header names another");
+      }
+      byte[] bytes;
+      if (located.bytes() != null) {
+        located.content(); // checks the content checksum before the copy
+        bytes = located.bytes();
+      } else {
+        try (InputStream in = reader.openStream(row.name())) {
+          while (in.read(buffer) >= 0) {
+            // reading to the end checks the checksum
+          }
+        }
+        bytes = reader.readRaw(row.partId(), row.offset(), (int) row.entryLength());
+      }
+      PartWriter part = pool.borrow();
+      try {
+        moved.add(part.appendCopy(row, bytes, (int) row.entryLength()));
+      } finally {
+        pool.giveBack(part);
+      }
+    }
+    return moved;
+  }
+
+  static long headerBytes(int parts) {
+    return (long) parts * FormatConstants.FILE_HEADER_BYTES;
+  }
+}

@@ -1,0 +1,75 @@
+package io.hpf.archive;
+
+import io.hpf.format.FormatConstants;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Deletes files no reader can need any more. A manifest that was superseded less than the grace
+ * period ago is kept, with every file it names, so a reader that opened it keeps reading; after
+ * that it and its files (when no kept manifest names them) go. Leftovers of failed writes
+ * (temporary manifests, indexes of commits that never happened) go at once. REQUIRES: the writer
+ * lock, and no uncommitted files of the current writer in the directory.
+ */
+final class FileCleaner {
+  private FileCleaner() {}
+
+  static int clean(Storage storage, Manifest current, long graceMillis, long nowMillis)
+      throws IOException {
+    List<StoredFile> listing = storage.list();
+    List<Long> generations = new ArrayList<>();
+    for (StoredFile f : listing) {
+      long g = FormatConstants.manifestGeneration(f.name());
+      if (g >= 0 && g < current.generation()) {
+        generations.add(g);
+      }
+    }
+    generations.sort(null);
+    Set<String> keep = new HashSet<>(names(current));
+    keep.add(FormatConstants.manifestFileName(current.generation()));
+    keep.add(ArchiveLock.FILE_NAME);
+    // Walk from the newest old generation down: each was superseded when its successor committed.
+    long supersededAt = current.commitMillis();
+    for (int i = generations.size() - 1; i >= 0; i--) {
+      long g = generations.get(i);
+      Manifest old;
+      try {
+        old = ManifestStore.read(storage, g);
+      } catch (IOException e) {
+        continue; // unreadable: nobody can be reading it
+      }
+      if (nowMillis - supersededAt < graceMillis) {
+        keep.add(FormatConstants.manifestFileName(g));
+        keep.addAll(names(old));
+      }
+      supersededAt = old.commitMillis();
+    }
+    int deleted = 0;
+    for (StoredFile f : listing) {
+      if (!keep.contains(f.name()) && isArchiveFile(f.name())) {
+        storage.delete(f.name());
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /** Only files hpf names are ever deleted; anything else in the directory is left alone. */
+  static boolean isArchiveFile(String name) {
+    return name.matches(
+        "(manifest-\\d{10}\\.hpfm(\\.tmp)?|part-\\d{8}\\.hpfp|seg-\\d{8}(-b\\d{6}\\.hpfx|\\.hpfc)|dict-\\d{8}\\.hpfd)");
+  }
+
+  private static List<String> names(Manifest m) {
+    List<String> names = new ArrayList<>();
+    for (ArchiveFiles.Expected e : ArchiveFiles.expected(m)) {
+      names.add(e.name());
+    }
+    return names;
+  }
+}

@@ -1,0 +1,155 @@
+package io.hpf.archive;
+
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.EntryHeader;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.FormatConstants;
+import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Finds what a writer that died before committing left behind: part files with ids above any
+ * committed part. Their entries are self-describing and checksummed, so each is scanned from the
+ * start; every complete entry whose checksums hold is kept, and the scan stops at the first
+ * incomplete or damaged one (what follows is never half-read). Entries whose names the archive
+ * already has are dropped, so that nothing committed ever changes. REQUIRES: the writer lock.
+ */
+final class Recovery {
+  /** Rows recovered from one part and the end of its last good entry. */
+  record RecoveredPart(int partId, List<EntryInfo> rows, long committedLength) {}
+
+  record Scan(List<RecoveredPart> parts, RecoveryResult result) {}
+
+  private Recovery() {}
+
+  static Scan scan(Storage storage, Manifest manifest, ArchiveReader snapshot) throws IOException {
+    List<RecoveredPart> recovered = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    long kept = 0;
+    long dropped = 0;
+    long bytesDropped = 0;
+    int removed = 0;
+    Set<String> seen = new HashSet<>();
+    List<StoredFile> orphans = new ArrayList<>();
+    for (StoredFile f : storage.list()) {
+      int partId = partIdOf(f.name());
+      if (partId > manifest.maxPartId()) {
+        orphans.add(f);
+      }
+    }
+    orphans.sort((a, b) -> a.name().compareTo(b.name()));
+    for (StoredFile orphan : orphans) {
+      int partId = partIdOf(orphan.name());
+      List<EntryInfo> rows = new ArrayList<>();
+      long end;
+      try (ReadableFile file = storage.openRead(orphan.name())) {
+        end = scanPart(storage.describe(orphan.name()), partId, file, rows, snapshot);
+      }
+      List<EntryInfo> keep = new ArrayList<>();
+      for (EntryInfo row : rows) {
+        if (!seen.add(row.name()) || (snapshot != null && snapshot.exists(row.name()))) {
+          dropped++;
+        } else {
+          keep.add(row);
+        }
+      }
+      long tail = orphan.lengthBytes() - end;
+      bytesDropped += tail;
+      kept += keep.size();
+      notes.add(
+          storage.describe(orphan.name())
+              + ": "
+              + keep.size()
+              + " entries recovered, "
+              + (rows.size() - keep.size())
+              + " dropped (name already committed), "
+              + (tail > 0
+                  ? tail + " bytes of incomplete tail from offset " + end + " discarded"
+                  : "no tail"));
+      if (keep.isEmpty()) {
+        storage.delete(orphan.name());
+        removed++;
+      } else {
+        recovered.add(new RecoveredPart(partId, keep, end));
+      }
+    }
+    return new Scan(recovered, new RecoveryResult(kept, dropped, bytesDropped, removed, notes));
+  }
+
+  static int partIdOf(String fileName) {
+    if (!fileName.startsWith("part-") || !fileName.endsWith(".hpfp") || fileName.length() != 18) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(fileName.substring(5, 13));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** Adds the part's good entries to {@code rows}; returns the end of the last one. */
+  private static long scanPart(
+      String path, int partId, ReadableFile file, List<EntryInfo> rows, ArchiveReader snapshot)
+      throws IOException {
+    long length = file.length();
+    if (length < FormatConstants.FILE_HEADER_BYTES) {
+      return 0;
+    }
+    long at = FormatConstants.FILE_HEADER_BYTES;
+    while (at + FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8 <= length) {
+      EntryInfo row = readOne(path, partId, file, at, length, snapshot);
+      if (row == null) {
+        break;
+      }
+      rows.add(row);
+      at += row.entryLength();
+    }
+    return at;
+  }
+
+  /** The entry at {@code at} if it is complete and intact, else null. */
+  private static EntryInfo readOne(
+      String path, int partId, ReadableFile file, long at, long length, ArchiveReader snapshot)
+      throws IOException {
+    try {
+      int probe = (int) Math.min(length - at, 1 << 16);
+      byte[] head = file.readFully(at, probe);
+      int headerLength = io.hpf.format.ByteReader.getU32(head, 4);
+      if (headerLength > probe && headerLength <= length - at) {
+        head = file.readFully(at, headerLength);
+      }
+      EntryHeader header = io.hpf.format.EntryCodec.parseHeader(path, at, head, 0, head.length);
+      long entryLength = header.entryLength();
+      if (entryLength > length - at) {
+        return null; // cut short by the crash
+      }
+      if (entryLength > Integer.MAX_VALUE - 16) {
+        return null; // a multi-GiB tail is not worth the risk; it was never committed
+      }
+      byte[] whole = file.readFully(at, (int) entryLength);
+      // The dictionaries an entry may name are the committed ones: a writer only uses those.
+      ArchiveReader.decode(path, at, header, whole, snapshot.dictionaryFor(header));
+      return new EntryInfo(
+          header.name(),
+          false,
+          header.rawLength(),
+          header.storedLength(),
+          header.codec(),
+          header.dictionaryId(),
+          header.mtimeMillis(),
+          header.mode(),
+          header.attributes(),
+          partId,
+          at,
+          entryLength);
+    } catch (CorruptArchiveException | IllegalStateException e) {
+      return null;
+    }
+  }
+}
