@@ -141,20 +141,24 @@ final class CreateCommand implements Callable<Integer> {
         Format.bytes(stored),
         result.bytes() == 0 ? 100.0 : 100.0 * stored / result.bytes(),
         seconds);
-    if (!result.skipped().isEmpty()) {
-      var err = spec.commandLine().getErr();
-      err.println("skipped " + result.skipped().size() + ":");
-      int shown =
-          verbose ? result.skipped().size() : Math.min(SKIPPED_SHOWN, result.skipped().size());
-      for (String s : result.skipped().subList(0, shown)) {
-        err.println("  " + s);
-      }
-      if (shown < result.skipped().size()) {
-        err.println(
-            "  ... and " + (result.skipped().size() - shown) + " more (--verbose lists all)");
-      }
-    }
+    printSkipped(spec, result.skipped(), verbose);
     return Main.EXIT_OK;
+  }
+
+  /** Lists skipped sources on standard error: the first 20, or all with --verbose. */
+  static void printSkipped(CommandSpec spec, java.util.List<String> skipped, boolean verbose) {
+    if (skipped.isEmpty()) {
+      return;
+    }
+    var err = spec.commandLine().getErr();
+    err.println("skipped " + skipped.size() + ":");
+    int shown = verbose ? skipped.size() : Math.min(SKIPPED_SHOWN, skipped.size());
+    for (String s : skipped.subList(0, shown)) {
+      err.println("  " + s);
+    }
+    if (shown < skipped.size()) {
+      err.println("  ... and " + (skipped.size() - shown) + " more (--verbose lists all)");
+    }
   }
 
   private static void deleteIfEmpty(Path dir) {

@@ -22,6 +22,11 @@ import picocli.CommandLine.Command;
     description = "Archives for massive numbers of small files: pack, read by name, verify.",
     subcommands = {
       CreateCommand.class,
+      AddCommand.class,
+      RmCommand.class,
+      CompactCommand.class,
+      RecoverCommand.class,
+      LogCommand.class,
       LsCommand.class,
       CatCommand.class,
       GetCommand.class,

@@ -126,6 +126,7 @@ public final class ArchiveWriter implements Closeable {
         Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
         dictionary = readDictionary(storage, newest);
       }
+      int leftovers = FileCleaner.removeUncommitted(storage, base);
       ArchiveReader snapshot = new ArchiveReader(storage, base);
       Recovery.Scan scan;
       try {
@@ -133,7 +134,19 @@ public final class ArchiveWriter implements Closeable {
       } finally {
         snapshot.close();
       }
-      writer = new ArchiveWriter(storage, options, lock, dictionary, base, scan.result());
+      RecoveryResult found = scan.result();
+      if (leftovers > 0) {
+        List<String> notes = new ArrayList<>(found.notes());
+        notes.add(leftovers + " files of a commit that never completed removed");
+        found =
+            new RecoveryResult(
+                found.entriesRecovered(),
+                found.entriesDropped(),
+                found.bytesDropped(),
+                found.filesRemoved() + leftovers,
+                notes);
+      }
+      writer = new ArchiveWriter(storage, options, lock, dictionary, base, found);
       if (!scan.parts().isEmpty()) {
         writer.commitRecovered(scan.parts());
       } else {
@@ -194,6 +207,11 @@ public final class ArchiveWriter implements Closeable {
   /** The last committed manifest, or null before the first commit of a new archive. */
   public Manifest manifest() {
     return base;
+  }
+
+  /** Entries added since the last commit. */
+  public long pendingEntries() {
+    return pool.pendingEntries();
   }
 
   /** Adds an entry held in memory. Thread-safe. */

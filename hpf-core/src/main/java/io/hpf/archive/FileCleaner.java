@@ -59,6 +59,34 @@ final class FileCleaner {
     return deleted;
   }
 
+  /**
+   * Deletes what a writer that died in the middle of a commit left: segment files with ids above
+   * any committed segment (ids only grow, so they were never committed) and temporary manifests.
+   * Runs before a new writer writes anything, so its ids cannot collide with them.
+   */
+  static int removeUncommitted(Storage storage, Manifest current) throws IOException {
+    int removed = 0;
+    for (StoredFile f : storage.list()) {
+      String name = f.name();
+      boolean tempManifest =
+          name.startsWith(FormatConstants.MANIFEST_PREFIX)
+              && name.endsWith(FormatConstants.TEMP_SUFFIX)
+              && isArchiveFile(name);
+      if (tempManifest || segmentIdOf(name) > current.maxSegmentId()) {
+        storage.delete(name);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  static int segmentIdOf(String name) {
+    if (!name.startsWith("seg-") || !isArchiveFile(name)) {
+      return -1;
+    }
+    return Integer.parseInt(name.substring(4, 12));
+  }
+
   /** Only files hpf names are ever deleted; anything else in the directory is left alone. */
   static boolean isArchiveFile(String name) {
     return name.matches(

@@ -52,7 +52,7 @@ public final class Packer {
         && options.trainDictionary()) {
       // Training needs a sample of the whole tree before the first file is compressed.
       List<Source> all = new ArrayList<>();
-      walk(sourceDir, options, skipped, all::add, () -> false);
+      walk(sourceDir, "", options, skipped, all::add, () -> false);
       all.sort((x, y) -> x.name.compareTo(y.name));
       listed = all;
       byte[] dictionary = DictionaryTrainer.train(all.stream().map(Source::path).toList());
@@ -61,35 +61,68 @@ public final class Packer {
       }
     }
     try (ArchiveWriter writer = ArchiveWriter.create(target, effective)) {
-      Feed feed = new Feed(options.threads());
-      List<Thread> workers = new ArrayList<>();
-      for (int t = 0; t < options.threads(); t++) {
-        Thread worker = new Thread(() -> feed.work(writer, options, skipped, progress), "hpf-pack");
-        worker.setDaemon(true);
-        workers.add(worker);
-        worker.start();
-      }
-      // This thread lists (or replays the listing) while the workers pack: no idle start.
-      try {
-        if (listed != null) {
-          for (Source source : listed) {
-            if (!feed.offer(source)) {
-              break;
-            }
-          }
-        } else {
-          walk(sourceDir, options, skipped, feed::offer, feed::failed);
-        }
-      } finally {
-        feed.endOfSources();
-        for (Thread worker : workers) {
-          joinUninterruptibly(worker);
-        }
-      }
-      feed.rethrow();
+      long bytes = feedWorkers(writer, sourceDir, "", listed, options, skipped, progress);
       Manifest manifest = writer.commit();
-      return new PackResult(manifest, manifest.entryCount(), feed.bytesListed.get(), skipped);
+      return new PackResult(manifest, manifest.entryCount(), bytes, skipped);
     }
+  }
+
+  /**
+   * Adds a local tree to an open writer, without committing: entry names are {@code prefix}
+   * followed by the paths relative to {@code sourceDir}. Returns the files added and skipped.
+   */
+  public static PackResult addTree(
+      ArchiveWriter writer,
+      Path sourceDir,
+      String prefix,
+      PackOptions options,
+      ProgressListener progress)
+      throws IOException {
+    if (!Files.isDirectory(sourceDir)) {
+      throw new NoSuchFileException(sourceDir + ": not a directory");
+    }
+    List<String> skipped = Collections.synchronizedList(new ArrayList<>());
+    long before = writer.pendingEntries();
+    long bytes = feedWorkers(writer, sourceDir, prefix, null, options, skipped, progress);
+    return new PackResult(writer.manifest(), writer.pendingEntries() - before, bytes, skipped);
+  }
+
+  /** Lists (or replays {@code listed}) on this thread while workers pack; returns bytes listed. */
+  private static long feedWorkers(
+      ArchiveWriter writer,
+      Path sourceDir,
+      String prefix,
+      List<Source> listed,
+      PackOptions options,
+      List<String> skipped,
+      ProgressListener progress)
+      throws IOException {
+    Feed feed = new Feed(options.threads());
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < options.threads(); t++) {
+      Thread worker = new Thread(() -> feed.work(writer, options, skipped, progress), "hpf-pack");
+      worker.setDaemon(true);
+      workers.add(worker);
+      worker.start();
+    }
+    try {
+      if (listed != null) {
+        for (Source source : listed) {
+          if (!feed.offer(source)) {
+            break;
+          }
+        }
+      } else {
+        walk(sourceDir, prefix, options, skipped, feed::offer, feed::failed);
+      }
+    } finally {
+      feed.endOfSources();
+      for (Thread worker : workers) {
+        joinUninterruptibly(worker);
+      }
+    }
+    feed.rethrow();
+    return feed.bytesListed.get();
   }
 
   /**
@@ -286,6 +319,7 @@ public final class Packer {
   /** Walks the tree, giving each regular file to {@code sink}; stops early if told to. */
   private static void walk(
       Path root,
+      String prefix,
       PackOptions options,
       List<String> skipped,
       java.util.function.Consumer<Source> sink,
@@ -310,7 +344,7 @@ public final class Packer {
             } else {
               String name;
               try {
-                name = entryName(root, file);
+                name = prefix + entryName(root, file);
               } catch (IOException e) {
                 if (!options.skipUnreadable()) {
                   throw e;

@@ -85,6 +85,16 @@ final class PartPool {
     }
   }
 
+  long pendingEntries() {
+    synchronized (all) {
+      long n = 0;
+      for (PartWriter part : all) {
+        n += part.rows().size();
+      }
+      return n;
+    }
+  }
+
   int nextPartId() {
     return nextPartId.get();
   }

@@ -31,6 +31,9 @@ public final class PerfectHash {
   /** Average keys per bucket (PTHash's lambda). */
   private static final double KEYS_PER_BUCKET = 5.0;
 
+  /** Below this many keys, pilot buckets hold 2 keys on average instead of 5. */
+  private static final int SMALL_KEYS = 256;
+
   /** Load factor of the search table (PTHash's alpha). */
   private static final double LOAD_FACTOR = 0.99;
 
@@ -163,7 +166,11 @@ public final class PerfectHash {
     if (n == 0) {
       return new PerfectHash(0, 0, 0, ENCODING_COMPACT, 0, new int[0], new long[0], 0, new long[0]);
     }
-    int m = (int) Math.max(1, Math.ceil(n / KEYS_PER_BUCKET));
+    // Small functions get more, smaller pilot buckets: with no table slack (T = n below 64
+    // keys) a skewed bucket of many keys would almost never find a pilot; their size in bits
+    // hardly matters. The reader takes m from the stored layout.
+    double keysPerBucket = n < SMALL_KEYS ? 2.0 : KEYS_PER_BUCKET;
+    int m = (int) Math.max(1, Math.ceil(n / keysPerBucket));
     int dense = denseBuckets(m);
     int tableSize = n < 64 ? n : (int) Math.min(Integer.MAX_VALUE - 1, Math.ceil(n / LOAD_FACTOR));
 
@@ -257,7 +264,7 @@ public final class PerfectHash {
         return (int) pilot;
       }
     }
-    throw new IllegalStateException("no pilot found for a bucket of " + size + " keys");
+    throw new PilotSearchException(size);
   }
 
   private static PerfectHash encode(int n, int tableSize, int m, int[] pilots, int[] remap) {
@@ -371,6 +378,15 @@ public final class PerfectHash {
       }
     }
     return hash;
+  }
+
+  /** The pilot search gave up on a bucket; building over differently hashed keys succeeds. */
+  public static final class PilotSearchException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    PilotSearchException(int bucketSize) {
+      super("no pilot found for a bucket of " + bucketSize + " keys");
+    }
   }
 
   private static long[] readWords(ByteReader in, int expected, String what)

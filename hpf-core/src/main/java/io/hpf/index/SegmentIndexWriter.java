@@ -108,13 +108,15 @@ public final class SegmentIndexWriter {
       }
       try {
         hash = PerfectHash.build(keys);
-      } catch (DuplicateKeyException e) {
-        rejectDuplicateNames(sorted, from, to, keys, e.key());
+      } catch (DuplicateKeyException | PerfectHash.PilotSearchException e) {
+        if (e instanceof DuplicateKeyException d) {
+          rejectDuplicateNames(sorted, from, to, keys, d.key());
+        }
         if (attempt == MAX_SEED_ATTEMPTS) {
           throw new IllegalStateException(
-              "slot hashes still collide after " + MAX_SEED_ATTEMPTS + " seeds", e);
+              "no perfect hash after " + MAX_SEED_ATTEMPTS + " seeds: " + e.getMessage(), e);
         }
-        hash = null;
+        hash = null; // another seed hashes the names differently
       }
     }
     seed--; // the loop advanced past the seed that worked

@@ -53,6 +53,17 @@ class PerfectHashTest {
   }
 
   @Test
+  void everySmallSizeBuildsWithManySeeds() throws Exception {
+    // Small buckets are where a pilot search can get stuck (no table slack below 64 keys).
+    for (int n = 1; n <= 300; n++) {
+      for (long seed = 0; seed < 20; seed++) {
+        long[] keys = randomKeys(n, n * 1000L + seed);
+        assertMinimalPerfect(PerfectHash.build(keys), keys);
+      }
+    }
+  }
+
+  @Test
   void staysNearThreeBitsPerKey() throws Exception {
     PerfectHash hash = PerfectHash.build(randomKeys(100_000, 42));
     assertTrue(hash.bitsPerKey() < 3.2, "bits per key " + hash.bitsPerKey());

@@ -1,0 +1,128 @@
+package io.hpf.cli;
+
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.Manifest;
+import io.hpf.archive.PackOptions;
+import io.hpf.archive.PackResult;
+import io.hpf.archive.Packer;
+import io.hpf.format.Codec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "add",
+    description = {
+      "Adds files to an existing archive as one commit (work proportional to what is added).",
+      "A directory adds its files named by their paths relative to it; a file is named by its",
+      "file name. --prefix puts them under a prefix. A name the archive has is an error unless",
+      "--replace is given; nothing is committed then."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  hpf add logs.hpf /var/log/app/2024-11-22",
+      "  hpf add --prefix 2024/11/22/ logs.hpf /var/log/app/today",
+      "  hpf add --replace photos.hpf /tmp/fixed/cat.jpg"
+    },
+    mixinStandardHelpOptions = true)
+final class AddCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WriterFlags flags;
+
+  @Parameters(index = "0", paramLabel = "ARCHIVE")
+  String archive;
+
+  @Parameters(index = "1..*", arity = "1..*", paramLabel = "PATH")
+  List<Path> paths;
+
+  @Option(names = "--replace", description = "Replace entries whose names exist.")
+  boolean replace;
+
+  @Option(
+      names = "--prefix",
+      paramLabel = "P",
+      defaultValue = "",
+      description = "Put the added names under this prefix (e.g. 2024/11/).")
+  String prefix;
+
+  @Option(
+      names = "--codec",
+      paramLabel = "CODEC",
+      defaultValue = "zstd",
+      description =
+          "none, lz4 or zstd (default: ${DEFAULT-VALUE}; zstd uses the archive's dictionary).")
+  String codec;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: cores).")
+  Integer threads;
+
+  @Option(names = "--follow-symlinks", description = "Follow symbolic links.")
+  boolean followSymlinks;
+
+  @Option(names = "--skip-unreadable", description = "Skip unreadable files and list them.")
+  boolean skipUnreadable;
+
+  @Override
+  public Integer call() throws Exception {
+    long start = System.nanoTime();
+    PackOptions pack =
+        new PackOptions(
+            threads == null ? Runtime.getRuntime().availableProcessors() : threads,
+            followSymlinks,
+            skipUnreadable,
+            false);
+    List<String> skipped = new ArrayList<>();
+    long added = 0;
+    Manifest manifest;
+    try (ArchiveWriter writer =
+            ArchiveWriter.open(
+                Archives.open(archive),
+                flags.builder(Codec.parse(codec)).replace(replace).build());
+        Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
+      RecoverCommand.report(spec, writer.recovery());
+      for (Path path : paths) {
+        if (Files.isDirectory(path)) {
+          PackResult result = Packer.addTree(writer, path, prefix, pack, progress);
+          added += result.files();
+          skipped.addAll(result.skipped());
+        } else if (Files.isRegularFile(path)) {
+          writer.addFile(
+              prefix + path.getFileName(),
+              path,
+              new EntryMetadata(
+                  Files.getLastModifiedTime(path).toMillis(),
+                  EntryMetadata.DEFAULT_MODE,
+                  java.util.Map.of()));
+          added++;
+        } else {
+          throw new java.nio.file.NoSuchFileException(path + ": no such file or directory");
+        }
+      }
+      manifest = writer.commit();
+    }
+    spec.commandLine()
+        .getOut()
+        .printf(
+            Locale.ROOT,
+            "added %d entries to %s: generation %d, %d entries, %d segment(s), %.2f s%n",
+            added,
+            archive,
+            manifest.generation(),
+            manifest.entryCount(),
+            manifest.segments().size(),
+            (System.nanoTime() - start) / 1e9);
+    CreateCommand.printSkipped(spec, skipped, false);
+    return Main.EXIT_OK;
+  }
+}

@@ -1,0 +1,57 @@
+package io.hpf.cli;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.Manifest;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "log",
+    description = {
+      "Lists the archive's latest commits (up to 100): generation, time, what was",
+      "done, and the entry count after it."
+    },
+    footer = {"", "Examples:", "  hpf log photos.hpf", "  hpf log --json photos.hpf"},
+    mixinStandardHelpOptions = true)
+final class LogCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "ARCHIVE")
+  String archive;
+
+  @Option(names = "--json", description = "One JSON object per line.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    var out = spec.commandLine().getOut();
+    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+      for (Manifest.HistoryEntry h : reader.manifest().history()) {
+        if (json) {
+          out.printf(
+              Locale.ROOT,
+              "{\"generation\":%d,\"time\":%d,\"operation\":%s,\"entries\":%d}%n",
+              h.generation(),
+              h.commitMillis(),
+              Format.json(h.operation()),
+              h.liveEntries());
+        } else {
+          out.printf(
+              Locale.ROOT,
+              "%6d  %s  %-50s %d entries%n",
+              h.generation(),
+              Instant.ofEpochMilli(h.commitMillis()),
+              h.operation(),
+              h.liveEntries());
+        }
+      }
+    }
+    return Main.EXIT_OK;
+  }
+}

@@ -1,0 +1,79 @@
+package io.hpf.cli;
+
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.RecoveryResult;
+import io.hpf.format.Codec;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "recover",
+    description = {
+      "Finishes what a writer that died left: keeps every complete entry whose",
+      "checksums hold from its uncommitted part files (unless the name is already committed),",
+      "drops the rest, removes half-written index files, and commits. Every writer does this",
+      "by itself when it opens; this command does only that. A dead writer's lock stays until",
+      "broken with --break-lock."
+    },
+    footer = {"", "Examples:", "  hpf recover --break-lock photos.hpf"},
+    mixinStandardHelpOptions = true)
+final class RecoverCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WriterFlags flags;
+
+  @Parameters(index = "0", paramLabel = "ARCHIVE")
+  String archive;
+
+  @Override
+  public Integer call() throws Exception {
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(Archives.open(archive), flags.builder(Codec.ZSTD).build())) {
+      RecoveryResult r = writer.recovery();
+      if (!r.foundAnything()) {
+        spec.commandLine()
+            .getOut()
+            .println(
+                archive
+                    + ": nothing to recover (generation "
+                    + writer.manifest().generation()
+                    + ")");
+      } else {
+        spec.commandLine()
+            .getOut()
+            .println(
+                archive
+                    + ": "
+                    + r.entriesRecovered()
+                    + " entries recovered, "
+                    + r.entriesDropped()
+                    + " dropped, "
+                    + r.bytesDropped()
+                    + " bytes of incomplete tails discarded, "
+                    + r.filesRemoved()
+                    + " files removed");
+        r.notes().forEach(n -> spec.commandLine().getOut().println("  " + n));
+      }
+    }
+    return Main.EXIT_OK;
+  }
+
+  /** Tells on standard error what opening a writer recovered, if anything. */
+  static void report(CommandSpec spec, RecoveryResult r) {
+    if (r.foundAnything()) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "hpf: recovered after a writer that died: "
+                  + r.entriesRecovered()
+                  + " entries kept, "
+                  + r.entriesDropped()
+                  + " dropped, "
+                  + r.filesRemoved()
+                  + " files removed");
+    }
+  }
+}
