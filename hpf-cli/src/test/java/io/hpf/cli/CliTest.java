@@ -152,8 +152,64 @@ class CliTest {
   }
 
   @Test
+  void addRmCompactRecoverAndLog() throws IOException {
+    Path more = temp.resolve("more");
+    Files.createDirectories(more.resolve("sub"));
+    Files.write(more.resolve("sub/new.txt"), new byte[] {5, 6});
+    Path single = Files.write(temp.resolve("single.bin"), new byte[] {7});
+    Run add = hpf("add", "--prefix", "x/", archive, more, single);
+    assertEquals(0, add.code(), add.err());
+    assertArrayEquals(new byte[] {5, 6}, hpf("cat", archive, "x/sub/new.txt").out());
+    assertArrayEquals(new byte[] {7}, hpf("cat", archive, "x/single.bin").out());
+
+    Run again = hpf("add", "--prefix", "x/", archive, single);
+    assertEquals(1, again.code());
+    assertTrue(
+        again.err().contains("already has 1 of the added names ('x/single.bin')"), again.err());
+    Files.write(single, new byte[] {8});
+    assertEquals(0, hpf("add", "--replace", "--prefix", "x/", archive, single).code());
+    assertArrayEquals(new byte[] {8}, hpf("cat", archive, "x/single.bin").out());
+
+    String victim = model.firstKey();
+    assertEquals(0, hpf("rm", archive, victim).code());
+    assertEquals(1, hpf("cat", archive, victim).code());
+    Run missing = hpf("rm", archive, "no/such");
+    assertEquals(1, missing.code());
+    assertTrue(missing.err().contains("not found: 'no/such'"), missing.err());
+    assertEquals(0, hpf("rm", "--prefix", "x/", archive).code());
+    assertEquals(2, hpf("rm", archive).code(), "names or --prefix is required");
+
+    Run compact = hpf("compact", "--reclaim", archive);
+    assertEquals(0, compact.code(), compact.err());
+    assertTrue(compact.text().contains("to 1"), compact.text());
+    assertEquals(0, hpf("verify", archive).code());
+    assertEquals(model.size() - 1, hpf("ls", archive).text().lines().count());
+
+    Run recover = hpf("recover", archive);
+    assertEquals(0, recover.code(), recover.err());
+    assertTrue(recover.text().contains("nothing to recover"), recover.text());
+    List<String> log = hpf("log", archive).text().lines().toList();
+    assertTrue(log.size() >= 6, log.toString());
+    assertTrue(log.get(0).contains("create 300 entries"), log.get(0));
+    assertTrue(log.get(log.size() - 1).contains("compact --reclaim"), log.toString());
+  }
+
+  @Test
+  void aSecondWriterSeesTheLockHolder() throws IOException {
+    Files.writeString(archive.resolve("hpf.lock"), "host elsewhere, pid 42, since yesterday");
+    Run locked = hpf("add", archive, source);
+    assertEquals(1, locked.code());
+    assertTrue(locked.err().contains("host elsewhere, pid 42"), locked.err());
+    assertTrue(locked.err().contains("--break-lock"), locked.err());
+    assertEquals(0, hpf("recover", "--break-lock", archive).code());
+  }
+
+  @Test
   void helpShowsExamples() {
-    for (String command : List.of("create", "ls", "cat", "get", "extract", "info", "verify")) {
+    for (String command :
+        List.of(
+            "create", "ls", "cat", "get", "extract", "info", "verify", "add", "rm", "compact",
+            "recover", "log")) {
       Run help = hpf(command, "--help");
       assertEquals(0, help.code());
       assertTrue(help.text().contains("Examples:"), command);

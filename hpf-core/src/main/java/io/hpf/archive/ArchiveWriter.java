@@ -481,6 +481,9 @@ public final class ArchiveWriter implements Closeable {
 
   /** Runs the policy: reclaim when dead bytes pass the ratio, else tiered segment merges. */
   private void compactByPolicy() throws IOException {
+    if (!options.autoCompact()) {
+      return;
+    }
     if (base.partBytes() > 0 && base.deadBytes() > options.reclaimRatio() * base.partBytes()) {
       compact(true);
       return;

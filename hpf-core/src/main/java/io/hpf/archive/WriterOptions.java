@@ -29,7 +29,8 @@ public record WriterOptions(
     boolean breakLock,
     int maxSegments,
     double reclaimRatio,
-    long gracePeriodMillis) {
+    long gracePeriodMillis,
+    boolean autoCompact) {
 
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
@@ -79,7 +80,8 @@ public record WriterOptions(
         breakLock,
         maxSegments,
         reclaimRatio,
-        gracePeriodMillis);
+        gracePeriodMillis,
+        autoCompact);
   }
 
   public static Builder builder() {
@@ -101,6 +103,7 @@ public record WriterOptions(
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
     private double reclaimRatio = DEFAULT_RECLAIM_RATIO;
     private long gracePeriodMillis = DEFAULT_GRACE_PERIOD_MILLIS;
+    private boolean autoCompact = true;
 
     public Builder codec(Codec value) {
       codec = value;
@@ -152,6 +155,11 @@ public record WriterOptions(
       return this;
     }
 
+    public Builder autoCompact(boolean value) {
+      autoCompact = value;
+      return this;
+    }
+
     public WriterOptions build() {
       return new WriterOptions(
           codec,
@@ -163,7 +171,8 @@ public record WriterOptions(
           breakLock,
           maxSegments,
           reclaimRatio,
-          gracePeriodMillis);
+          gracePeriodMillis,
+          autoCompact);
     }
   }
 }

@@ -1,12 +1,21 @@
 package io.hpf.format;
 
-import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import java.util.Map;
+import java.util.WeakHashMap;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
-/** Decompresses entry content and catalog blocks. Thread-safe (no shared mutable state). */
+/**
+ * Decompresses entry content and catalog blocks. Thread-safe: zstd contexts are per thread
+ * (creating one per call costs more than decompressing a small entry), one per dictionary.
+ */
 public final class ContentDecompressor {
   private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
+  private static final ThreadLocal<ZstdDecompressCtx> ZSTD_PLAIN =
+      ThreadLocal.withInitial(ZstdDecompressCtx::new);
+  private static final ThreadLocal<Map<Dictionary, ZstdDecompressCtx>> ZSTD_WITH_DICTIONARY =
+      ThreadLocal.withInitial(WeakHashMap::new);
 
   private ContentDecompressor() {}
 
@@ -35,14 +44,19 @@ public final class ContentDecompressor {
           break;
         case ZSTD:
           {
-            long n =
+            ZstdDecompressCtx context =
                 dictionary == null
-                    ? Zstd.decompressByteArray(raw, 0, rawLength, stored, offset, length)
-                    : Zstd.decompressFastDict(
-                        raw, 0, stored, offset, length, dictionary.forDecompression());
-            if (Zstd.isError(n)) {
-              throw new IllegalArgumentException("zstd: " + Zstd.getErrorName(n));
-            }
+                    ? ZSTD_PLAIN.get()
+                    : ZSTD_WITH_DICTIONARY
+                        .get()
+                        .computeIfAbsent(
+                            dictionary,
+                            d -> {
+                              ZstdDecompressCtx c = new ZstdDecompressCtx();
+                              c.loadDict(d.forDecompression());
+                              return c;
+                            });
+            long n = context.decompressByteArray(raw, 0, rawLength, stored, offset, length);
             produced = (int) n;
             break;
           }

@@ -1,0 +1,185 @@
+package io.hpf.bench;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Archives that change. (1) Adding 1,000 files to archives of 10k, 100k and 1M entries against
+ * creating a 1,000-entry archive: time and bytes written, medians of 5. (2) Warm lookups in a
+ * 100k-entry archive split into 1, 4 and 16 segments: reads per get (hits and misses), p50 and p99.
+ * Usage: {@code ChangeBenchmark OUT.jsonl WORK_DIR [baseSizes...]}.
+ */
+public final class ChangeBenchmark {
+  private static final int BATCH = 1000;
+  private static final int REPS = 5;
+
+  private ChangeBenchmark() {}
+
+  static byte[] content(String name) {
+    byte[] seed =
+        (name + " 2026-11-22T10:00:00 INFO request served status=200\n")
+            .getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[512];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = seed[i % seed.length];
+    }
+    return out;
+  }
+
+  static WriterOptions options(boolean autoCompact) {
+    return WriterOptions.builder()
+        .codec(Codec.LZ4)
+        .gracePeriodMillis(0)
+        .autoCompact(autoCompact)
+        .build();
+  }
+
+  public static void main(String[] args) throws Exception {
+    BenchOutput out =
+        new BenchOutput(Path.of(args[0]), "ChangeBenchmark " + String.join(" ", args));
+    Path work = Path.of(args[1]);
+    int[] sizes =
+        args.length > 2
+            ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
+            : new int[] {10_000, 100_000, 1_000_000};
+
+    // Baseline: a 1,000-entry archive created from scratch.
+    double[] createSeconds = new double[REPS];
+    long createBytes = 0;
+    for (int r = 0; r < REPS; r++) {
+      LocalStorage s = LocalStorage.createDirectories(work.resolve("create-" + r + ".hpf"));
+      long t0 = System.nanoTime();
+      try (ArchiveWriter w = ArchiveWriter.create(s, options(true))) {
+        for (int i = 0; i < BATCH; i++) {
+          w.add("batch/" + i, content("batch/" + i), EntryMetadata.of(0));
+        }
+        w.commit();
+      }
+      createSeconds[r] = (System.nanoTime() - t0) / 1e9;
+      createBytes = totalBytes(s);
+    }
+    out.write(
+        Map.of(
+            "benchmark",
+            "add-1k",
+            "base_entries",
+            0,
+            "seconds_median",
+            Stats.median(createSeconds),
+            "bytes_written",
+            createBytes));
+
+    for (int base : sizes) {
+      LocalStorage s = LocalStorage.createDirectories(work.resolve("base-" + base + ".hpf"));
+      try (ArchiveWriter w = ArchiveWriter.create(s, options(true))) {
+        for (int i = 0; i < base; i++) {
+          w.add("base/" + i, content("base/" + i), EntryMetadata.of(0));
+        }
+        w.commit();
+      }
+      double[] seconds = new double[REPS];
+      long[] written = new long[REPS];
+      for (int r = 0; r < REPS; r++) {
+        Map<String, Long> before = sizes(s);
+        long t0 = System.nanoTime();
+        try (ArchiveWriter w = ArchiveWriter.open(s, options(true))) {
+          for (int i = 0; i < BATCH; i++) {
+            String name = "add" + r + "/" + i;
+            w.add(name, content(name), EntryMetadata.of(0));
+          }
+          w.commit();
+        }
+        seconds[r] = (System.nanoTime() - t0) / 1e9;
+        written[r] = newBytes(before, sizes(s));
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("benchmark", "add-1k");
+      m.put("base_entries", base);
+      m.put("seconds_median", Stats.median(seconds));
+      m.put("bytes_written_median", (double) Arrays.stream(written).sorted().toArray()[REPS / 2]);
+      m.put("archive_bytes", totalBytes(s));
+      out.write(m);
+    }
+
+    for (int segments : new int[] {1, 4, 16}) {
+      int total = 100_000;
+      LocalStorage s = LocalStorage.createDirectories(work.resolve("seg-" + segments + ".hpf"));
+      int per = total / segments;
+      for (int k = 0; k < segments; k++) {
+        try (ArchiveWriter w =
+            k == 0
+                ? ArchiveWriter.create(s, options(false))
+                : ArchiveWriter.open(s, options(false))) {
+          for (int i = k * per; i < (k + 1) * per; i++) {
+            w.add("e/" + i, content("e/" + i), EntryMetadata.of(0));
+          }
+          w.commit();
+        }
+      }
+      CountingStorage counting = new CountingStorage(s);
+      try (ArchiveReader reader = ArchiveReader.open(counting)) {
+        SplittableRandom random = new SplittableRandom(segments);
+        for (int i = 0; i < 200_000; i++) { // warm: every bucket loaded
+          reader.get("e/" + random.nextInt(total));
+        }
+        for (boolean hit : new boolean[] {true, false}) {
+          int gets = 200_000;
+          long[] latency = new long[gets];
+          long reads0 = counting.reads.get();
+          for (int i = 0; i < gets; i++) {
+            String name = hit ? "e/" + random.nextInt(total) : "missing/" + i;
+            long t0 = System.nanoTime();
+            boolean found = hit ? reader.get(name).length > 0 : reader.exists(name);
+            latency[i] = System.nanoTime() - t0;
+            if (found != hit) {
+              throw new IllegalStateException("wrong answer for " + name);
+            }
+          }
+          Arrays.sort(latency);
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("benchmark", "segments-get");
+          m.put("segments", reader.manifest().segments().size());
+          m.put("kind", hit ? "hit" : "miss");
+          m.put("reads_per_get", (counting.reads.get() - reads0) / (double) gets);
+          m.put("p50_us", Stats.percentile(latency, 50) / 1000.0);
+          m.put("p99_us", Stats.percentile(latency, 99) / 1000.0);
+          out.write(m);
+        }
+      }
+    }
+  }
+
+  private static Map<String, Long> sizes(LocalStorage s) throws IOException {
+    Map<String, Long> sizes = new HashMap<>();
+    for (StoredFile f : s.list()) {
+      sizes.put(f.name(), f.lengthBytes());
+    }
+    return sizes;
+  }
+
+  /** Bytes of files that are new or grew (parts are never rewritten). */
+  private static long newBytes(Map<String, Long> before, Map<String, Long> after) {
+    long total = 0;
+    for (Map.Entry<String, Long> e : after.entrySet()) {
+      total += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
+    }
+    return total;
+  }
+
+  private static long totalBytes(LocalStorage s) throws IOException {
+    return s.list().stream().mapToLong(StoredFile::lengthBytes).sum();
+  }
+}
