@@ -34,12 +34,14 @@ def warm_get(rows):
         plain = next(r for r in group if r["system"] == "plain-files")["gets_per_second_median"]
         print(f"\n{threads} thread(s), {group[0]['entries']:,} entries, "
               f"medians of {group[0]['rounds']} rounds:\n")
-        print("| system | gets/s | vs plain files | p50 (µs) | p99 (µs) | heap B/entry |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print("| system | gets/s | vs plain files | p50 (µs) | p99 (µs) | index B/entry | heap delta B/entry |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for r in group:
+            index = r.get("index_bytes_per_entry")
+            index = "—" if index is None or index != index or r["system"] == "plain-files" else f"{index:.2f}"
             print(f"| {r['system']} | {r['gets_per_second_median']:,.0f} | "
                   f"{r['gets_per_second_median'] / plain:.2f}× | {r['p50_us_median']:.1f} | "
-                  f"{r['p99_us_median']:.1f} | {r['heap_bytes_per_entry']:.2f} |")
+                  f"{r['p99_us_median']:.1f} | {index} | {r['heap_bytes_per_entry']:.2f} |")
 
 
 def create(rows):
@@ -57,10 +59,33 @@ def create(rows):
               f"{size / 2**20:,.0f} MiB |")
 
 
+def change(rows):
+    adds = [r for r in rows if r["benchmark"] == "add-1k"]
+    if adds:
+        create = next(r for r in adds if r["base_entries"] == 0)
+        print("| adding 1,000 files to | median s | vs creating 1,000 | bytes written | archive bytes |")
+        print("|---|---:|---:|---:|---:|")
+        print(f"| (create a new archive) | {create['seconds_median']:.3f} | 1.00× | "
+              f"{create['bytes_written']:,} | |")
+        for r in adds:
+            if r["base_entries"]:
+                print(f"| {r['base_entries']:,} entries | {r['seconds_median']:.3f} | "
+                      f"{r['seconds_median'] / create['seconds_median']:.2f}× | "
+                      f"{r['bytes_written_median']:,.0f} | {r['archive_bytes']:,} |")
+    gets = [r for r in rows if r["benchmark"] == "segments-get"]
+    if gets:
+        print("\n| segments | lookup | reads per get | p50 (µs) | p99 (µs) |")
+        print("|---:|---|---:|---:|---:|")
+        for r in gets:
+            print(f"| {r['segments']} | {r['kind']} | {r['reads_per_get']:.3f} | "
+                  f"{r['p50_us']:.1f} | {r['p99_us']:.1f} |")
+
+
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else "bench-results"
     for title, name, table in (("Perfect hash", "perfect-hash.jsonl", perfect_hash),
                                ("Warm random get", "warm-get.jsonl", warm_get),
+                               ("Archives that change", "change.jsonl", change),
                                ("Create", "create.jsonl", create)):
         rows = load(directory, name)
         if rows:

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The local-disk benchmarks of docs/BENCHMARKS.md, in one run, writing bench-results/*.jsonl:
+# perfect hash, warm random gets (kernel files of 1-8 KiB), archives that change, and create
+# against tar. Then prints the tables (scripts/bench-report.py).
+# Usage: scripts/bench-local.sh            (about 15 minutes on 2 cores; installs the corpus)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-corpora.sh
+(command -v mvn >/dev/null && command -v java >/dev/null) || ./scripts/install-build-tools.sh
+mvn -B -q -ntp package -Pquick
+export HPF_COMMIT LC_ALL=C.UTF-8
+HPF_COMMIT=$(git rev-parse --short HEAD)
+jar=$(mktemp -d)/hpf-bench.jar
+cp hpf-bench/target/hpf-bench.jar "$jar"    # a rebuild during the run cannot disturb it
+work=$(mktemp -d)
+mkdir -p bench-results
+rm -f bench-results/{perfect-hash,warm-get,change,create}.jsonl
+java -Xmx4g -cp "$jar" io.hpf.bench.PerfectHashBenchmark bench-results/perfect-hash.jsonl 65536 1000000
+java -Xmx4g -cp "$jar" io.hpf.bench.GetBenchmark bench-results/warm-get.jsonl bench-data/linux-source-6.1 "$work/get" 50000 5
+java -Xmx6g -cp "$jar" io.hpf.bench.ChangeBenchmark bench-results/change.jsonl "$work/change" 10000 100000 1000000
+rm -rf "$work"
+./scripts/bench-create.sh 3
+./scripts/bench-report.py
