@@ -229,34 +229,19 @@ public final class ArchiveVerifier {
     IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
     try {
       ArchiveReader.Located located = reader.readEntry(row.name(), record, true);
-      String part = storage.describe(FormatConstants.partFileName(row.partId()));
+      String part = FormatConstants.partFileName(row.partId());
       if (located == null) {
-        problems.add(
-            new Problem(
-                part,
-                row.offset(),
-                part
-                    + " at offset "
-                    + row.offset()
-                    + ": catalog says '"
-                    + row.name()
-                    + "' is here, the entry header names another"));
+        problem(
+            part,
+            row.offset(),
+            "catalog says '" + row.name() + "' is here, the entry header names another");
         return;
       }
       EntryHeader h = located.header();
       if (h.rawLength() != row.rawLength()
           || h.storedLength() != row.storedLength()
           || h.codec() != row.codec()) {
-        problems.add(
-            new Problem(
-                part,
-                row.offset(),
-                part
-                    + " at offset "
-                    + row.offset()
-                    + ": entry '"
-                    + row.name()
-                    + "' differs from its catalog row"));
+        problem(part, row.offset(), "entry '" + row.name() + "' differs from its catalog row");
       }
       if (located.bytes() != null) {
         located.content();

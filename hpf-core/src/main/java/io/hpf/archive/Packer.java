@@ -41,9 +41,7 @@ public final class Packer {
       PackOptions options,
       ProgressListener progress)
       throws IOException {
-    if (!Files.isDirectory(sourceDir)) {
-      throw new NoSuchFileException(sourceDir + ": not a directory");
-    }
+    requireDirectory(sourceDir);
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
     WriterOptions effective = writerOptions;
     List<Source> listed = null;
@@ -78,13 +76,17 @@ public final class Packer {
       PackOptions options,
       ProgressListener progress)
       throws IOException {
-    if (!Files.isDirectory(sourceDir)) {
-      throw new NoSuchFileException(sourceDir + ": not a directory");
-    }
+    requireDirectory(sourceDir);
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
     long before = writer.pendingEntries();
     long bytes = feedWorkers(writer, sourceDir, prefix, null, options, skipped, progress);
     return new PackResult(writer.manifest(), writer.pendingEntries() - before, bytes, skipped);
+  }
+
+  private static void requireDirectory(Path sourceDir) throws NoSuchFileException {
+    if (!Files.isDirectory(sourceDir)) {
+      throw new NoSuchFileException(sourceDir + ": not a directory");
+    }
   }
 
   /** Lists (or replays {@code listed}) on this thread while workers pack; returns bytes listed. */
@@ -166,17 +168,21 @@ public final class Packer {
       return false;
     }
 
+    /** Gives every worker its END; workers drain the queue, so the puts always complete. */
     void endOfSources() {
       listingDone = true;
-      for (int i = 0; i < workers; i++) {
+      boolean interrupted = false;
+      for (int i = 0; i < workers; ) {
         try {
           queue.put(END);
+          i++;
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+          interrupted = true;
           fail(new java.io.InterruptedIOException("interrupted while packing"));
-          queue.clear();
-          i--;
         }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
 
@@ -185,11 +191,13 @@ public final class Packer {
         PackOptions options,
         List<String> skipped,
         ProgressListener progress) {
-      try {
-        for (Source s = queue.take(); s.path != null; s = queue.take()) { // END has no path
-          if (failed()) {
-            continue; // drain so that the lister is never blocked
-          }
+      // Each worker takes exactly one END, so a worker that failed keeps taking (and skipping)
+      // sources until its END: clearing the queue could discard another worker's END.
+      for (Source s = take(); s.path != null; s = take()) { // END has no path
+        if (failed()) {
+          continue;
+        }
+        try {
           if (addOne(writer, s, options, skipped)) {
             filesDone.incrementAndGet();
           }
@@ -198,10 +206,19 @@ public final class Packer {
               bytesDone.addAndGet(s.size),
               listingDone ? filesListed.get() : -1,
               listingDone ? bytesListed.get() : -1);
+        } catch (Throwable e) {
+          fail(e);
         }
-      } catch (Throwable e) {
-        fail(e);
-        queue.clear();
+      }
+    }
+
+    private Source take() {
+      while (true) {
+        try {
+          return queue.take();
+        } catch (InterruptedException e) {
+          fail(new java.io.InterruptedIOException("interrupted while packing"));
+        }
       }
     }
 

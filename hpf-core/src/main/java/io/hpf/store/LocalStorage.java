@@ -144,6 +144,31 @@ public final class LocalStorage implements Storage {
     return directory.toString();
   }
 
+  /**
+   * Reads exactly {@code length} bytes at {@code position} with positional channel reads; an early
+   * end of file is an {@link EOFException} naming the file and the offsets.
+   */
+  static void readFully(
+      FileChannel channel, Path path, long position, byte[] buffer, int offset, int length)
+      throws IOException {
+    ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
+    long at = position;
+    while (target.hasRemaining()) {
+      int n = channel.read(target, at);
+      if (n < 0) {
+        throw new EOFException(
+            path
+                + ": file ends at offset "
+                + at
+                + ", expected "
+                + length
+                + " bytes from offset "
+                + position);
+      }
+      at += n;
+    }
+  }
+
   private static final class LocalReadableFile implements ReadableFile {
     private final Path path;
     private final FileChannel channel;
@@ -160,22 +185,7 @@ public final class LocalStorage implements Storage {
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-      ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
-      long at = position;
-      while (target.hasRemaining()) {
-        int n = channel.read(target, at);
-        if (n < 0) {
-          throw new EOFException(
-              path
-                  + ": file ends at offset "
-                  + at
-                  + ", expected "
-                  + length
-                  + " bytes from offset "
-                  + position);
-        }
-        at += n;
-      }
+      LocalStorage.readFully(channel, path, position, buffer, offset, length);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.hpf.store;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -59,27 +58,8 @@ final class MappedReadableFile implements ReadableFile {
       at += n;
     }
     if (done < length) {
-      readFromChannel(at, buffer, offset + done, length - done, position, length);
-    }
-  }
-
-  private void readFromChannel(
-      long at, byte[] buffer, int offset, int length, long start, int total) throws IOException {
-    java.nio.ByteBuffer target = java.nio.ByteBuffer.wrap(buffer, offset, length);
-    long position = at;
-    while (target.hasRemaining()) {
-      int n = channel.read(target, position);
-      if (n < 0) {
-        throw new EOFException(
-            path
-                + ": file ends at offset "
-                + position
-                + ", expected "
-                + total
-                + " bytes from offset "
-                + start);
-      }
-      position += n;
+      // Bytes appended after the file was mapped.
+      LocalStorage.readFully(channel, path, at, buffer, offset + done, length - done);
     }
   }
 

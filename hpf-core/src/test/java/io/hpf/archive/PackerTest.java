@@ -202,6 +202,31 @@ class PackerTest {
   }
 
   @Test
+  void aFailingWorkerNeverStrandsTheOthers() throws Exception {
+    // One unreadable file among many, four workers: whichever worker fails, and whenever,
+    // the create ends with the error instead of waiting forever.
+    Path source = Files.createDirectories(temp.resolve("many"));
+    for (int i = 0; i < 300; i++) {
+      Files.write(source.resolve("f" + i), new byte[] {(byte) i});
+    }
+    makeUnreadable(source.resolve("f150-unreadable"));
+    for (int trial = 0; trial < 20; trial++) {
+      LocalStorage target = LocalStorage.createDirectories(temp.resolve("many" + trial + ".hpf"));
+      IOException e =
+          assertThrows(
+              IOException.class,
+              () ->
+                  Packer.pack(
+                      source,
+                      target,
+                      WriterOptions.builder().codec(Codec.NONE).build(),
+                      new PackOptions(4, isRoot(), false, false),
+                      ProgressListener.NONE));
+      assertTrue(e.getMessage().contains("f150-unreadable"), e.getMessage());
+    }
+  }
+
+  @Test
   void invalidUtf8SourceNameIsReportedNotMangled() throws Exception {
     Path source = Files.createDirectories(temp.resolve("badname"));
     // A name with the byte 0xFF; under a UTF-8 file-name encoding Java cannot create it.
