@@ -43,6 +43,21 @@ public final class ArchiveReader implements Closeable {
   /** Entries up to this size are read whole by {@link #openStream}; larger ones are streamed. */
   private static final int STREAM_WHOLE_MAX_BYTES = 16 << 20;
 
+  /** Entries up to this size are read into a per-thread buffer rather than a new array. */
+  private static final int SCRATCH_MAX_BYTES = 1 << 20;
+
+  private static final ThreadLocal<byte[][]> SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[][] {new byte[16 * 1024]});
+
+  /** This thread's read buffer, at least {@code size} bytes. */
+  private static byte[] scratch(int size) {
+    byte[][] holder = SCRATCH.get();
+    if (holder[0].length < size) {
+      holder[0] = new byte[Math.max(size, 2 * holder[0].length)];
+    }
+    return holder[0];
+  }
+
   /** Enough for the header of almost every entry, so stat is usually one read. */
   private static final int HEADER_PROBE_BYTES = 4096;
 
@@ -212,7 +227,7 @@ public final class ArchiveReader implements Closeable {
       if (record.isTombstone()) {
         return null;
       }
-      Located located = readEntry(normalized, record, withContent);
+      Located located = readEntry(normalized, nameUtf8, record, withContent);
       if (located != null) {
         return located;
       }
@@ -226,6 +241,12 @@ public final class ArchiveReader implements Closeable {
    * fingerprint collision); throws if it is damaged.
    */
   Located readEntry(String name, IndexRecord record, boolean withContent) throws IOException {
+    return readEntry(name, null, record, withContent);
+  }
+
+  /** As above, with the name's UTF-8 bytes when the caller has them (saves decoding). */
+  Located readEntry(String name, byte[] nameUtf8, IndexRecord record, boolean withContent)
+      throws IOException {
     int partId = record.partId();
     String file = partPath(partId);
     Long committed = committedLengths.get(partId);
@@ -245,12 +266,23 @@ public final class ArchiveReader implements Closeable {
     boolean whole = withContent && record.entryLength() <= STREAM_WHOLE_MAX_BYTES;
     int probe =
         (int) Math.min(record.entryLength(), whole ? STREAM_WHOLE_MAX_BYTES : HEADER_PROBE_BYTES);
-    byte[] bytes = part(partId).readFully(record.offset(), probe);
+    byte[] bytes;
+    int available = probe;
+    if (whole && probe <= SCRATCH_MAX_BYTES) {
+      // Read into this thread's reusable buffer: allocating and zeroing a fresh array for
+      // every small entry costs as much as reading it. The content is copied out on decode.
+      bytes = scratch(probe);
+      part(partId).readFully(record.offset(), bytes, 0, probe);
+    } else {
+      bytes = part(partId).readFully(record.offset(), probe);
+    }
     int headerLength = probe >= 8 ? ByteReader.getU32(bytes, 4) : 0;
     if (!whole && headerLength > probe && headerLength <= record.entryLength()) {
       bytes = part(partId).readFully(record.offset(), headerLength); // a long name or attributes
+      available = headerLength;
     }
-    EntryHeader header = EntryCodec.parseHeader(file, record.offset(), bytes, 0, bytes.length);
+    EntryHeader header =
+        EntryCodec.parseHeader(file, record.offset(), bytes, 0, available, name, nameUtf8);
     if (!header.name().equals(name)) {
       return null;
     }
@@ -345,7 +377,11 @@ public final class ArchiveReader implements Closeable {
     }
   }
 
-  /** A found entry: its record, parsed header and (for entries read whole) its bytes. */
+  /**
+   * A found entry: its record, parsed header and (for entries read whole) its bytes, from the
+   * entry's first byte on (the array may be longer, and may be the thread's read buffer: valid only
+   * until this thread's next read through the reader).
+   */
   record Located(
       ArchiveReader reader, String file, IndexRecord record, EntryHeader header, byte[] bytes) {
 

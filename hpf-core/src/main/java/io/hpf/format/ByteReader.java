@@ -2,6 +2,7 @@ package io.hpf.format;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
@@ -11,6 +12,15 @@ import java.nio.charset.StandardCharsets;
  * in the file, never an {@link ArrayIndexOutOfBoundsException}. Not thread-safe.
  */
 public final class ByteReader {
+  /** Strict decoders are costly to make; one per thread, reset before each use. */
+  private static final ThreadLocal<CharsetDecoder> STRICT_UTF8 =
+      ThreadLocal.withInitial(
+          () ->
+              StandardCharsets.UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT));
+
   private final String file;
   private final long fileOffset;
   private final byte[] bytes;
@@ -147,19 +157,36 @@ public final class ByteReader {
   /** Decodes {@code count} bytes as strict UTF-8: malformed bytes are corruption. */
   public String utf8(int count, String what) throws CorruptArchiveException {
     need(count, what);
+    boolean ascii = true;
+    for (int i = position; i < position + count && ascii; i++) {
+      ascii = bytes[i] >= 0;
+    }
+    if (ascii) { // the common case, and valid UTF-8 by definition
+      String s = new String(bytes, position, count, StandardCharsets.US_ASCII);
+      position += count;
+      return s;
+    }
     try {
-      String s =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes, position, count))
-              .toString();
+      CharsetDecoder decoder = STRICT_UTF8.get().reset();
+      String s = decoder.decode(ByteBuffer.wrap(bytes, position, count)).toString();
       position += count;
       return s;
     } catch (CharacterCodingException e) {
       throw corrupt(what + " is not valid UTF-8");
     }
+  }
+
+  /** Skips {@code count} bytes known to be valid (equal to bytes of a valid string). */
+  public void skipKnown(int count, String what) throws CorruptArchiveException {
+    skip(count, what);
+  }
+
+  /** Whether the next {@code count} bytes equal {@code expected}. */
+  public boolean nextBytesEqual(int count, byte[] expected) {
+    return expected != null
+        && count == expected.length
+        && end - position >= count
+        && java.util.Arrays.equals(bytes, position, position + count, expected, 0, count);
   }
 
   public String string16(String what) throws CorruptArchiveException {

@@ -80,6 +80,23 @@ public final class EntryCodec {
   public static EntryHeader parseHeader(
       String file, long entryOffset, byte[] bytes, int offset, int available)
       throws CorruptArchiveException {
+    return parseHeader(file, entryOffset, bytes, offset, available, null, null);
+  }
+
+  /**
+   * As {@link #parseHeader(String, long, byte[], int, int)}, for a lookup of a known name: when the
+   * stored name's bytes equal {@code expectedUtf8}, {@code expectedName} is used as is instead of
+   * decoding the bytes again (the hot path of every get).
+   */
+  public static EntryHeader parseHeader(
+      String file,
+      long entryOffset,
+      byte[] bytes,
+      int offset,
+      int available,
+      String expectedName,
+      byte[] expectedUtf8)
+      throws CorruptArchiveException {
     ByteReader in = new ByteReader(file, entryOffset, bytes, offset, available);
     if (in.u32("entry magic") != FormatConstants.ENTRY_MAGIC) {
       throw new CorruptArchiveException(file, entryOffset, "no entry here (bad entry magic)");
@@ -125,7 +142,13 @@ public final class EntryCodec {
     int mode = h.u32("mode");
     int attributeCount = h.u16("attribute count");
     h.u16("reserved");
-    String name = h.utf8(nameLength, "entry name");
+    String name;
+    if (h.nextBytesEqual(nameLength, expectedUtf8)) {
+      h.skipKnown(nameLength, "entry name");
+      name = expectedName;
+    } else {
+      name = h.utf8(nameLength, "entry name");
+    }
     Map<String, String> attributes =
         attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
     for (int i = 0; i < attributeCount; i++) {
