@@ -133,17 +133,17 @@ class PackerTest {
     Files.createDirectories(source.resolve("d"));
     Files.createSymbolicLink(source.resolve("d/back"), source);
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("loop.hpf"));
-    IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                Packer.pack(
-                    source,
-                    target,
-                    WriterOptions.builder().build(),
-                    options(true, false),
-                    ProgressListener.NONE));
+    IOException e = packFails(source, target, options(true, false));
     assertTrue(e.getMessage().contains("loop"), e.getMessage());
+  }
+
+  /** Packs and expects the failure, which it returns for its message to be checked. */
+  private static IOException packFails(Path source, LocalStorage target, PackOptions options) {
+    return assertThrows(
+        IOException.class,
+        () ->
+            Packer.pack(
+                source, target, WriterOptions.builder().build(), options, ProgressListener.NONE));
   }
 
   private static boolean isRoot() {
@@ -169,16 +169,7 @@ class PackerTest {
     Files.write(source.resolve("ok"), new byte[] {9});
     makeUnreadable(source.resolve("secret"));
     LocalStorage failing = LocalStorage.createDirectories(temp.resolve("fail.hpf"));
-    IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                Packer.pack(
-                    source,
-                    failing,
-                    WriterOptions.builder().build(),
-                    options(isRoot(), false),
-                    ProgressListener.NONE));
+    IOException e = packFails(source, failing, options(isRoot(), false));
     assertTrue(e.getMessage().contains("secret"), e.getMessage());
     assertTrue(e.getMessage().contains("--skip-unreadable"), e.getMessage());
     assertTrue(
@@ -236,16 +227,7 @@ class PackerTest {
             .start();
     assertEquals(0, p.waitFor());
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("bad.hpf"));
-    IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                Packer.pack(
-                    source,
-                    target,
-                    WriterOptions.builder().build(),
-                    options(false, false),
-                    ProgressListener.NONE));
+    IOException e = packFails(source, target, options(false, false));
     assertTrue(e.getMessage().contains("not valid UTF-8"), e.getMessage());
   }
 
