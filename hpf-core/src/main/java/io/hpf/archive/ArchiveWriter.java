@@ -353,7 +353,9 @@ public final class ArchiveWriter implements Closeable {
       liveBytes -= old.entryLength();
       rows.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
     }
-    SegmentBuilder.sortByName(rows);
+    if (!deletes.isEmpty()) {
+      SegmentBuilder.sortByName(rows); // the added rows are sorted already; tombstones join them
+    }
     if (rows.isEmpty() && base != null) {
       state = State.OPEN;
       return base; // nothing to commit

@@ -2,7 +2,6 @@ package io.hpf.archive;
 
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
-import io.hpf.format.FormatConstants;
 import io.hpf.index.IndexRecord;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -131,9 +130,5 @@ final class Compactor {
       }
     }
     return moved;
-  }
-
-  static long headerBytes(int parts) {
-    return (long) parts * FormatConstants.FILE_HEADER_BYTES;
   }
 }

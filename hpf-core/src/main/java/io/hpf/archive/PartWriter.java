@@ -180,12 +180,6 @@ final class PartWriter {
     return row;
   }
 
-  /** Adds a row for an entry already in this part's file (recovery of an uncommitted tail). */
-  void adopt(EntryInfo row, long end) {
-    rows.add(row);
-    committedLength = end;
-  }
-
   private EntryInfo record(
       String name,
       Codec codec,

@@ -176,11 +176,6 @@ public final class ByteReader {
     }
   }
 
-  /** Skips {@code count} bytes known to be valid (equal to bytes of a valid string). */
-  public void skipKnown(int count, String what) throws CorruptArchiveException {
-    skip(count, what);
-  }
-
   /** Whether the next {@code count} bytes equal {@code expected}. */
   public boolean nextBytesEqual(int count, byte[] expected) {
     return expected != null

@@ -144,7 +144,7 @@ public final class EntryCodec {
     h.u16("reserved");
     String name;
     if (h.nextBytesEqual(nameLength, expectedUtf8)) {
-      h.skipKnown(nameLength, "entry name");
+      h.skip(nameLength, "entry name");
       name = expectedName;
     } else {
       name = h.utf8(nameLength, "entry name");
