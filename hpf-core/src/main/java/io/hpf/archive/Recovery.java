@@ -83,14 +83,7 @@ final class Recovery {
   }
 
   static int partIdOf(String fileName) {
-    if (!fileName.startsWith("part-") || !fileName.endsWith(".hpfp") || fileName.length() != 18) {
-      return -1;
-    }
-    try {
-      return Integer.parseInt(fileName.substring(5, 13));
-    } catch (NumberFormatException e) {
-      return -1;
-    }
+    return FormatConstants.partIdOf(fileName);
   }
 
   /** Adds the part's good entries to {@code rows}; returns the end of the last one. */

@@ -65,6 +65,24 @@ public final class FormatConstants {
     return String.format(java.util.Locale.ROOT, "part-%08d.hpfp", partId);
   }
 
+  /**
+   * The part id of a part file name, or -1 if the name is not a part file's. Part ids are positive.
+   */
+  public static int partIdOf(String fileName) {
+    if (!fileName.startsWith("part-") || !fileName.endsWith(".hpfp") || fileName.length() != 18) {
+      return -1;
+    }
+    String digits = fileName.substring(5, 13);
+    if (!digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return -1;
+    }
+    return Integer.parseInt(digits);
+  }
+
+  public static boolean isPartFileName(String fileName) {
+    return partIdOf(fileName) >= 0;
+  }
+
   public static String bucketFileName(int segmentId, int bucketNo) {
     return String.format(java.util.Locale.ROOT, "seg-%08d-b%06d.hpfx", segmentId, bucketNo);
   }

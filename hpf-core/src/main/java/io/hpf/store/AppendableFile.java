@@ -15,6 +15,14 @@ public interface AppendableFile extends Closeable {
     write(buffer, 0, buffer.length);
   }
 
+  /**
+   * The block size of the underlying file system for this file (an HDFS block), or 0 if it has no
+   * blocks worth aligning to. Writers keep small entries from straddling a block boundary.
+   */
+  default long blockSize() {
+    return 0;
+  }
+
   /** Bytes written so far, which is also the offset of the next byte. */
   long position();
 

@@ -4,6 +4,7 @@ import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
 import io.hpf.store.LocalStorage;
+import io.hpf.store.Storage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,14 @@ public final class TestArchives {
       Path dir, SortedMap<String, byte[]> model, WriterOptions options, int threads)
       throws Exception {
     LocalStorage storage = LocalStorage.createDirectories(dir);
+    write(storage, model, options, threads);
+    return storage;
+  }
+
+  /** Writes {@code model} into the empty archive directory {@code storage} and returns it. */
+  public static <S extends Storage> S write(
+      S storage, SortedMap<String, byte[]> model, WriterOptions options, int threads)
+      throws Exception {
     List<Map.Entry<String, byte[]>> entries = new ArrayList<>(model.entrySet());
     try (ArchiveWriter writer = ArchiveWriter.create(storage, options)) {
       ExecutorService pool = Executors.newFixedThreadPool(threads);

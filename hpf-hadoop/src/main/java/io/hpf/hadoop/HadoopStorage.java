@@ -1,0 +1,313 @@
+package io.hpf.hadoop;
+
+import io.hpf.format.FormatConstants;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+
+/**
+ * {@link Storage} over any Hadoop {@link FileSystem} (HDFS, S3A, ABFS, ...), like parquet-java's
+ * {@code HadoopInputFile}. Reads are positional ({@code pread}): one open stream serves every
+ * reader thread, and once a file is open a read asks the NameNode nothing (the stream has the block
+ * locations). Writes go through {@code hflush}/{@code hsync}; commits through {@code rename}, which
+ * is atomic on HDFS (on object stores it is a copy: FORMAT.md "Commit protocol" says what a reader
+ * may then see).
+ */
+public final class HadoopStorage implements Storage {
+  private static final String LAZY_PERSIST_RESET_POLICY = "HOT";
+
+  private final FileSystem fs;
+  private final Path directory;
+  private final HadoopStorageOptions options;
+  private final boolean ownsFileSystem;
+  private final Set<String> createdLazy = ConcurrentHashMap.newKeySet();
+
+  private HadoopStorage(
+      FileSystem fs, Path directory, HadoopStorageOptions options, boolean ownsFileSystem) {
+    this.fs = fs;
+    this.directory = fs.makeQualified(directory);
+    this.options = options;
+    this.ownsFileSystem = ownsFileSystem;
+  }
+
+  /**
+   * Opens an existing archive directory. {@code ownsFileSystem}: close {@code fs} with this storage
+   * (true for an instance from {@code FileSystem.newInstance}, false for the shared cached one).
+   */
+  public static HadoopStorage open(
+      FileSystem fs, Path directory, HadoopStorageOptions options, boolean ownsFileSystem)
+      throws IOException {
+    FileStatus status;
+    try {
+      status = fs.getFileStatus(directory);
+    } catch (FileNotFoundException e) {
+      throw new FileNotFoundException(fs.makeQualified(directory) + ": no such archive directory");
+    }
+    if (!status.isDirectory()) {
+      throw new FileNotFoundException(
+          fs.makeQualified(directory) + ": not an archive (a file, not a directory)");
+    }
+    return new HadoopStorage(fs, directory, options, ownsFileSystem);
+  }
+
+  /** Creates the directory (and parents) if needed and opens it. */
+  public static HadoopStorage createDirectories(
+      FileSystem fs, Path directory, HadoopStorageOptions options, boolean ownsFileSystem)
+      throws IOException {
+    if (!fs.mkdirs(directory)) {
+      throw new IOException(fs.makeQualified(directory) + ": cannot create the directory");
+    }
+    return new HadoopStorage(fs, directory, options, ownsFileSystem);
+  }
+
+  public FileSystem fileSystem() {
+    return fs;
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  public HadoopStorageOptions options() {
+    return options;
+  }
+
+  private Path resolve(String name) {
+    if (name.isEmpty() || name.indexOf('/') >= 0 || name.equals(".") || name.equals("..")) {
+      throw new IllegalArgumentException("not a plain file name: '" + name + "'");
+    }
+    return new Path(directory, name);
+  }
+
+  @Override
+  public ReadableFile openRead(String name) throws IOException {
+    Path path = resolve(name);
+    FSDataInputStream in;
+    try {
+      in = fs.open(path);
+    } catch (FileNotFoundException e) {
+      throw new FileNotFoundException(describe(name) + ": no such file");
+    }
+    try {
+      // A file still being written (a crashed writer's part) shows only its complete blocks in a
+      // listing; HDFS's visible length also counts the flushed bytes of the last block.
+      long length =
+          in instanceof HdfsDataInputStream hdfs
+              ? hdfs.getVisibleLength()
+              : fs.getFileStatus(path).getLen();
+      return new HadoopReadableFile(describe(name), in, length);
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public AppendableFile create(String name) throws IOException {
+    Path path = resolve(name);
+    boolean part = FormatConstants.isPartFileName(name);
+    long blockSize = part ? options.partBlockSize() : options.indexBlockSize();
+    if (blockSize == 0) {
+      blockSize = fs.getDefaultBlockSize(path);
+    }
+    short replication =
+        options.replication() == 0 ? fs.getDefaultReplication(path) : options.replication();
+    EnumSet<CreateFlag> flags = EnumSet.of(CreateFlag.CREATE);
+    if (options.lazyPersist()) {
+      flags.add(CreateFlag.LAZY_PERSIST);
+    }
+    FSDataOutputStream out;
+    try {
+      out =
+          fs.create(
+              path,
+              FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(fs.getConf())),
+              flags,
+              fs.getConf().getInt("io.file.buffer.size", 4096),
+              replication,
+              blockSize,
+              null);
+    } catch (FileAlreadyExistsException e) {
+      // The core relies on the java.nio type to tell "exists" apart from other failures.
+      throw new java.nio.file.FileAlreadyExistsException(describe(name));
+    }
+    if (options.lazyPersist()) {
+      createdLazy.add(name);
+    }
+    return new HadoopAppendableFile(describe(name), out, blockSize);
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    Path source = resolve(from);
+    Path target = resolve(to);
+    if (fs.rename(source, target)) {
+      return;
+    }
+    // Hadoop's rename answers false rather than saying why.
+    if (fs.exists(target)) {
+      throw new java.nio.file.FileAlreadyExistsException(describe(to));
+    }
+    if (!fs.exists(source)) {
+      throw new FileNotFoundException(describe(from) + ": no such file to rename");
+    }
+    throw new IOException("cannot rename " + describe(from) + " to " + describe(to));
+  }
+
+  @Override
+  public List<StoredFile> list() throws IOException {
+    List<StoredFile> files = new ArrayList<>();
+    for (FileStatus status : fs.listStatus(directory)) {
+      if (status.isFile()) {
+        files.add(new StoredFile(status.getPath().getName(), status.getLen()));
+      }
+    }
+    return files;
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    fs.delete(resolve(name), false);
+  }
+
+  @Override
+  public String describe(String name) {
+    return new Path(directory, name).toString();
+  }
+
+  /**
+   * Sets the files this storage created with LAZY_PERSIST back to the default policy, so that later
+   * writes and the balancer treat them as ordinary files. Called once a writer is done.
+   */
+  public void resetLazyPersist() throws IOException {
+    for (String name : createdLazy) {
+      Path path = resolve(name);
+      if (fs.exists(path)) {
+        fs.setStoragePolicy(path, LAZY_PERSIST_RESET_POLICY);
+      }
+    }
+    createdLazy.clear();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (ownsFileSystem) {
+      fs.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return directory.toString();
+  }
+
+  /** Positional reads on one open stream, shared by every reader thread. */
+  private static final class HadoopReadableFile implements ReadableFile {
+    private final String path;
+    private final FSDataInputStream in;
+    private final long length;
+
+    HadoopReadableFile(String path, FSDataInputStream in, long length) {
+      this.path = path;
+      this.in = in;
+      this.length = length;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int count) throws IOException {
+      if (position < 0 || position + count > length) {
+        throw new EOFException(
+            path
+                + ": read of "
+                + count
+                + " bytes at offset "
+                + position
+                + " passes the end of the file ("
+                + length
+                + " bytes)");
+      }
+      try {
+        in.readFully(position, buffer, offset, count);
+      } catch (EOFException e) {
+        throw new EOFException(
+            path + ": file ended before " + count + " bytes at offset " + position);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+
+  /** hflush to make bytes visible to readers, hsync to make them durable. */
+  private static final class HadoopAppendableFile implements AppendableFile {
+    private final String path;
+    private final FSDataOutputStream out;
+    private final long blockSize;
+
+    HadoopAppendableFile(String path, FSDataOutputStream out, long blockSize) {
+      this.path = path;
+      this.out = out;
+      this.blockSize = blockSize;
+    }
+
+    @Override
+    public void write(byte[] buffer, int offset, int length) throws IOException {
+      out.write(buffer, offset, length);
+    }
+
+    @Override
+    public long position() {
+      return out.getPos();
+    }
+
+    @Override
+    public long blockSize() {
+      return blockSize;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.hflush();
+    }
+
+    @Override
+    public void sync() throws IOException {
+      out.hsync();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+
+    @Override
+    public String toString() {
+      return path;
+    }
+  }
+}

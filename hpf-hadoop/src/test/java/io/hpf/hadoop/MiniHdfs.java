@@ -1,0 +1,59 @@
+package io.hpf.hadoop;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+
+/** A real in-process HDFS (NameNode and DataNodes) for tests, with a fresh directory per call. */
+public final class MiniHdfs implements Closeable {
+  private final MiniDFSCluster cluster;
+  private final AtomicInteger serial = new AtomicInteger();
+
+  private MiniHdfs(MiniDFSCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  /** Starts a cluster of {@code dataNodes} DataNodes with files of {@code replication} copies. */
+  public static MiniHdfs start(Path baseDir, int dataNodes, int replication) throws IOException {
+    Configuration conf = new Configuration();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir.toString());
+    HdfsSettings.applyFastClose(conf);
+    conf.setInt("dfs.replication", replication);
+    conf.setInt("dfs.namenode.replication.min", 1);
+    // Small blocks, so that tests cross block boundaries with small files.
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
+    conf.setLong("dfs.heartbeat.interval", 1);
+    MiniDFSCluster cluster =
+        new MiniDFSCluster.Builder(conf).numDataNodes(dataNodes).format(true).build();
+    cluster.waitActive();
+    return new MiniHdfs(cluster);
+  }
+
+  public MiniDFSCluster cluster() {
+    return cluster;
+  }
+
+  public DistributedFileSystem fs() throws IOException {
+    return cluster.getFileSystem();
+  }
+
+  /** A path no other test has used. */
+  public org.apache.hadoop.fs.Path freshPath(String name) {
+    return new org.apache.hadoop.fs.Path("/t" + serial.incrementAndGet() + "/" + name);
+  }
+
+  /** File-system operations the NameNode has served so far (opens, creates, listings, ...). */
+  public static long nameNodeFileOps() {
+    return NameNode.getNameNodeMetrics().totalFileOps();
+  }
+
+  @Override
+  public void close() {
+    cluster.shutdown();
+  }
+}
