@@ -7,6 +7,7 @@ import io.hpf.archive.PackOptions;
 import io.hpf.archive.PackResult;
 import io.hpf.archive.Packer;
 import io.hpf.format.Codec;
+import io.hpf.hadoop.StorageLocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,14 +38,22 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class AddCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
+  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
+
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
   String archive;
 
-  @Parameters(index = "1..*", arity = "1..*", paramLabel = "PATH")
-  List<Path> paths;
+  @Parameters(
+      index = "1..*",
+      arity = "1..*",
+      paramLabel = "PATH",
+      description = "Local files or directories, or directories of a file system URI (hdfs://...).")
+  List<String> paths;
 
   @Option(names = "--replace", description = "Replace entries whose names exist.")
   boolean replace;
@@ -87,11 +96,19 @@ final class AddCommand implements Callable<Integer> {
     Manifest manifest;
     try (ArchiveWriter writer =
             ArchiveWriter.open(
-                Archives.open(archive),
+                storage.locator(hdfs.options()).openArchive(archive),
                 flags.builder(Codec.parse(codec)).replace(replace).build());
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       RecoverCommand.report(spec, writer.recovery());
-      for (Path path : paths) {
+      for (String location : paths) {
+        if (!StorageLocator.isLocal(location)) {
+          PackResult result =
+              Packer.addTree(writer, storage.sourceTree(location), prefix, pack, progress);
+          added += result.files();
+          skipped.addAll(result.skipped());
+          continue;
+        }
+        Path path = Archives.localPath(location);
         if (Files.isDirectory(path)) {
           PackResult result = Packer.addTree(writer, path, prefix, pack, progress);
           added += result.files();

@@ -22,6 +22,8 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 final class CatCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   private final OutputStream stdout;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -36,7 +38,7 @@ final class CatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
       for (String name : names) {
         try (InputStream in = reader.openStream(name)) {
           in.transferTo(stdout);

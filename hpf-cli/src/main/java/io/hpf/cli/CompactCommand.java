@@ -21,6 +21,10 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf compact photos.hpf", "  hpf compact --reclaim photos.hpf"},
     mixinStandardHelpOptions = true)
 final class CompactCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
+  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
+
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -34,7 +38,9 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CompactionResult result;
     try (ArchiveWriter writer =
-        ArchiveWriter.open(Archives.open(archive), flags.builder(Codec.ZSTD).build())) {
+        ArchiveWriter.open(
+            storage.locator(hdfs.options()).openArchive(archive),
+            flags.builder(Codec.ZSTD).build())) {
       RecoverCommand.report(spec, writer.recovery());
       result = writer.compact(reclaim);
     }

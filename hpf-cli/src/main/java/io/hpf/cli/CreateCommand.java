@@ -3,9 +3,12 @@ package io.hpf.cli;
 import io.hpf.archive.PackOptions;
 import io.hpf.archive.PackResult;
 import io.hpf.archive.Packer;
+import io.hpf.archive.SourceTree;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
-import io.hpf.store.LocalStorage;
+import io.hpf.hadoop.HadoopStorage;
+import io.hpf.hadoop.StorageLocator;
+import io.hpf.store.Storage;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,10 +33,14 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  hpf create photos.hpf /data/photos",
       "  hpf create --codec lz4 --threads 8 logs.hpf /var/log/app",
-      "  hpf create --skip-unreadable --follow-symlinks home.hpf /home/me"
+      "  hpf create --skip-unreadable --follow-symlinks home.hpf /home/me",
+      "  hpf create hdfs://127.0.0.1:9000/data/logs.hpf /var/log/app",
+      "  hpf create -D dfs.replication=1 hdfs://nn:8020/a/logs.hpf hdfs://nn:8020/incoming/"
     },
     mixinStandardHelpOptions = true)
 final class CreateCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(
@@ -42,8 +49,13 @@ final class CreateCommand implements Callable<Integer> {
       description = "The archive directory to create (must not exist or be empty).")
   String archive;
 
-  @Parameters(index = "1", paramLabel = "SOURCE", description = "The directory to pack.")
-  Path source;
+  @Parameters(
+      index = "1",
+      paramLabel = "SOURCE",
+      description = "The directory to pack: a local path or a file system URI (hdfs://...).")
+  String source;
+
+  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
 
   @Option(
       names = "--codec",
@@ -102,10 +114,8 @@ final class CreateCommand implements Callable<Integer> {
               + System.getProperty("sun.jnu.encoding")
               + "; run with a UTF-8 locale (LC_ALL=C.UTF-8)");
     }
-    Path target = Archives.localPath(archive);
-    if (!Files.isDirectory(source)) {
-      throw new java.nio.file.NoSuchFileException(source + ": not a directory");
-    }
+    StorageLocator locator = storage.locator(hdfs.options());
+    SourceTree tree = locator.sourceTree(source);
     WriterOptions options =
         WriterOptions.builder()
             .codec(Codec.parse(codec))
@@ -118,14 +128,19 @@ final class CreateCommand implements Callable<Integer> {
             followSymlinks,
             skipUnreadable,
             !noDictionary);
-    boolean existed = Files.exists(target);
+    Path localTarget = StorageLocator.isLocal(archive) ? Archives.localPath(archive) : null;
+    boolean existed = localTarget == null || Files.exists(localTarget);
     long start = System.nanoTime();
     PackResult result;
-    try (Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
-      result = Packer.pack(source, LocalStorage.createDirectories(target), options, pack, progress);
+    try (Storage target = locator.createArchive(archive);
+        Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
+      result = Packer.pack(tree, target, options, pack, progress);
+      if (target instanceof HadoopStorage hadoop && hdfs.lazyPersist) {
+        hadoop.resetLazyPersist();
+      }
     } catch (Exception e) {
       if (!existed) {
-        deleteIfEmpty(target);
+        deleteIfEmpty(localTarget);
       }
       throw e;
     }
@@ -135,7 +150,7 @@ final class CreateCommand implements Callable<Integer> {
     out.printf(
         Locale.ROOT,
         "created %s: %d entries, %s in %s (%.1f%%), %.2f s%n",
-        target,
+        archive,
         result.files(),
         Format.bytes(result.bytes()),
         Format.bytes(stored),

@@ -19,6 +19,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf extract photos.hpf /tmp/photos"},
     mixinStandardHelpOptions = true)
 final class ExtractCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -32,7 +34,7 @@ final class ExtractCommand implements Callable<Integer> {
     ExtractTarget target = new ExtractTarget(output);
     AtomicLong files = new AtomicLong();
     AtomicLong bytes = new AtomicLong();
-    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive));
+    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive));
         Progress progress = new Progress(spec.commandLine().getErr(), "extracting")) {
       long total = reader.entryCount();
       reader.scan(

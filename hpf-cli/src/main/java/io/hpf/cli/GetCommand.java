@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf get photos.hpf 2024/01/cat.jpg 2024/01/dog.jpg -o /tmp/out"},
     mixinStandardHelpOptions = true)
 final class GetCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -42,7 +44,7 @@ final class GetCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     int code = Main.EXIT_OK;
     ExtractTarget target = new ExtractTarget(output);
-    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
       for (String name : names) {
         EntryInfo info = reader.stat(name);
         if (info == null) {

@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf info photos.hpf", "  hpf info --json photos.hpf"},
     mixinStandardHelpOptions = true)
 final class InfoCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -34,7 +36,7 @@ final class InfoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ArchiveInfo info;
-    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
       info = ArchiveInfo.of(reader);
     }
     PrintWriter out = spec.commandLine().getOut();

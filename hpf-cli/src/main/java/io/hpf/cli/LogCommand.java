@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf log photos.hpf", "  hpf log --json photos.hpf"},
     mixinStandardHelpOptions = true)
 final class LogCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -31,7 +33,7 @@ final class LogCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var out = spec.commandLine().getOut();
-    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
       for (Manifest.HistoryEntry h : reader.manifest().history()) {
         if (json) {
           out.printf(

@@ -27,6 +27,8 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class LsCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -51,7 +53,7 @@ final class LsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var out = spec.commandLine().getOut();
-    try (ArchiveReader reader = ArchiveReader.open(Archives.open(archive))) {
+    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
       Iterator<EntryInfo> it = reader.list(prefix);
       while (it.hasNext()) {
         EntryInfo e = it.next();

@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
       ExtractCommand.class,
       InfoCommand.class,
       VerifyCommand.class,
+      HdfsCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

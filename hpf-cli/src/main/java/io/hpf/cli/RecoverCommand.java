@@ -22,6 +22,10 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf recover --break-lock photos.hpf"},
     mixinStandardHelpOptions = true)
 final class RecoverCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
+  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
+
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -31,7 +35,9 @@ final class RecoverCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (ArchiveWriter writer =
-        ArchiveWriter.open(Archives.open(archive), flags.builder(Codec.ZSTD).build())) {
+        ArchiveWriter.open(
+            storage.locator(hdfs.options()).openArchive(archive),
+            flags.builder(Codec.ZSTD).build())) {
       RecoveryResult r = writer.recovery();
       if (!r.foundAnything()) {
         spec.commandLine()

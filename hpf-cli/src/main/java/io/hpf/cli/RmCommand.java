@@ -26,6 +26,10 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class RmCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
+  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
+
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -47,7 +51,9 @@ final class RmCommand implements Callable<Integer> {
     int count;
     Manifest manifest;
     try (ArchiveWriter writer =
-        ArchiveWriter.open(Archives.open(archive), flags.builder(Codec.ZSTD).build())) {
+        ArchiveWriter.open(
+            storage.locator(hdfs.options()).openArchive(archive),
+            flags.builder(Codec.ZSTD).build())) {
       RecoverCommand.report(spec, writer.recovery());
       if (prefix != null) {
         count = writer.deletePrefix(prefix);

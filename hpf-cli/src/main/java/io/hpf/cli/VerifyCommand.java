@@ -19,6 +19,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf verify photos.hpf"},
     mixinStandardHelpOptions = true)
 final class VerifyCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin StorageFlags storage;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ARCHIVE")
@@ -28,7 +30,7 @@ final class VerifyCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     VerifyReport report;
     try (Progress progress = new Progress(spec.commandLine().getErr(), "verifying")) {
-      report = ArchiveVerifier.verify(Archives.open(archive), progress);
+      report = ArchiveVerifier.verify(storage.open(archive), progress);
     }
     if (report.ok()) {
       spec.commandLine()

@@ -2,8 +2,6 @@ package io.hpf.archive;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,7 +23,7 @@ final class DictionaryTrainer {
   private DictionaryTrainer() {}
 
   /** A dictionary, or null when there is too little to train on or training fails. */
-  static byte[] train(List<Path> files) {
+  static byte[] train(List<? extends SourceFile> files) {
     if (files.size() < MIN_FILES) {
       return null;
     }
@@ -34,7 +32,10 @@ final class DictionaryTrainer {
     int step = Math.max(1, files.size() / 4000);
     for (int i = 0; i < files.size() && budget > 0; i += step) {
       try {
-        byte[] bytes = Files.readAllBytes(files.get(i));
+        byte[] bytes;
+        try (java.io.InputStream in = files.get(i).open()) {
+          bytes = in.readNBytes(16 * MAX_SAMPLE_BYTES + 1);
+        }
         if (bytes.length == 0 || bytes.length > 16 * MAX_SAMPLE_BYTES) {
           continue;
         }

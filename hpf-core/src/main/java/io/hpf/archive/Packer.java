@@ -5,19 +5,11 @@ import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemLoopException;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,14 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * file) and commits once. Entry names are the paths relative to the source, with '/'.
  */
 public final class Packer {
-  private record Source(String name, Path path, long size, long mtimeMillis, int mode) {}
-
   /** Each worker reads every file into its own buffer, grown as needed: no garbage per file. */
   private static final ThreadLocal<byte[][]> READ_BUFFER =
       ThreadLocal.withInitial(() -> new byte[][] {new byte[64 * 1024]});
 
   private Packer() {}
 
+  /** Packs a local directory. */
   public static PackResult pack(
       Path sourceDir,
       Storage target,
@@ -41,19 +32,28 @@ public final class Packer {
       PackOptions options,
       ProgressListener progress)
       throws IOException {
-    requireDirectory(sourceDir);
+    return pack(LocalSourceTree.of(sourceDir), target, writerOptions, options, progress);
+  }
+
+  public static PackResult pack(
+      SourceTree sourceDir,
+      Storage target,
+      WriterOptions writerOptions,
+      PackOptions options,
+      ProgressListener progress)
+      throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
     WriterOptions effective = writerOptions;
-    List<Source> listed = null;
+    List<SourceFile> listed = null;
     if (writerOptions.codec() == Codec.ZSTD
         && writerOptions.dictionary() == null
         && options.trainDictionary()) {
       // Training needs a sample of the whole tree before the first file is compressed.
-      List<Source> all = new ArrayList<>();
-      walk(sourceDir, "", options, skipped, all::add, () -> false);
-      all.sort((x, y) -> x.name.compareTo(y.name));
+      List<SourceFile> all = new ArrayList<>();
+      sourceDir.walk("", options, skipped, all::add, () -> false);
+      all.sort((x, y) -> x.name().compareTo(y.name()));
       listed = all;
-      byte[] dictionary = DictionaryTrainer.train(all.stream().map(Source::path).toList());
+      byte[] dictionary = DictionaryTrainer.train(all);
       if (dictionary != null) {
         effective = writerOptions.withDictionary(dictionary);
       }
@@ -76,25 +76,29 @@ public final class Packer {
       PackOptions options,
       ProgressListener progress)
       throws IOException {
-    requireDirectory(sourceDir);
+    return addTree(writer, LocalSourceTree.of(sourceDir), prefix, options, progress);
+  }
+
+  /** Like {@link #addTree(ArchiveWriter, Path, String, PackOptions, ProgressListener)}. */
+  public static PackResult addTree(
+      ArchiveWriter writer,
+      SourceTree sourceDir,
+      String prefix,
+      PackOptions options,
+      ProgressListener progress)
+      throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
     long before = writer.pendingEntries();
     long bytes = feedWorkers(writer, sourceDir, prefix, null, options, skipped, progress);
     return new PackResult(writer.manifest(), writer.pendingEntries() - before, bytes, skipped);
   }
 
-  private static void requireDirectory(Path sourceDir) throws NoSuchFileException {
-    if (!Files.isDirectory(sourceDir)) {
-      throw new NoSuchFileException(sourceDir + ": not a directory");
-    }
-  }
-
   /** Lists (or replays {@code listed}) on this thread while workers pack; returns bytes listed. */
   private static long feedWorkers(
       ArchiveWriter writer,
-      Path sourceDir,
+      SourceTree sourceDir,
       String prefix,
-      List<Source> listed,
+      List<SourceFile> listed,
       PackOptions options,
       List<String> skipped,
       ProgressListener progress)
@@ -109,13 +113,13 @@ public final class Packer {
     }
     try {
       if (listed != null) {
-        for (Source source : listed) {
+        for (SourceFile source : listed) {
           if (!feed.offer(source)) {
             break;
           }
         }
       } else {
-        walk(sourceDir, prefix, options, skipped, feed::offer, feed::failed);
+        sourceDir.walk(prefix, options, skipped, feed::offer, feed::failed);
       }
     } finally {
       feed.endOfSources();
@@ -132,8 +136,10 @@ public final class Packer {
    * keeps the first failure: after one, the lister stops and the workers drain and exit.
    */
   private static final class Feed {
-    private static final Source END = new Source(null, null, 0, 0, 0);
-    private final java.util.concurrent.BlockingQueue<Source> queue =
+    /** The end marker: one per worker. */
+    private static final SourceFile END = new LocalSourceTree.LocalFile(null, null, 0, 0, 0);
+
+    private final java.util.concurrent.BlockingQueue<SourceFile> queue =
         new java.util.concurrent.ArrayBlockingQueue<>(4096);
     private final int workers;
     private final AtomicLong filesListed = new AtomicLong();
@@ -152,9 +158,9 @@ public final class Packer {
     }
 
     /** Queues a source; false once a worker failed (the lister should stop). */
-    boolean offer(Source source) {
+    boolean offer(SourceFile source) {
       filesListed.incrementAndGet();
-      bytesListed.addAndGet(source.size);
+      bytesListed.addAndGet(source.size());
       try {
         while (!failed()) {
           if (queue.offer(source, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
@@ -193,7 +199,7 @@ public final class Packer {
         ProgressListener progress) {
       // Each worker takes exactly one END, so a worker that failed keeps taking (and skipping)
       // sources until its END: clearing the queue could discard another worker's END.
-      for (Source s = take(); s.path != null; s = take()) { // END has no path
+      for (SourceFile s = take(); s != END; s = take()) {
         if (failed()) {
           continue;
         }
@@ -203,7 +209,7 @@ public final class Packer {
           }
           progress.progress(
               filesDone.get(),
-              bytesDone.addAndGet(s.size),
+              bytesDone.addAndGet(s.size()),
               listingDone ? filesListed.get() : -1,
               listingDone ? bytesListed.get() : -1);
         } catch (Throwable e) {
@@ -212,7 +218,7 @@ public final class Packer {
       }
     }
 
-    private Source take() {
+    private SourceFile take() {
       while (true) {
         try {
           return queue.take();
@@ -265,22 +271,22 @@ public final class Packer {
    * reading the source are told apart from errors writing the archive, which always fail.
    */
   private static boolean addOne(
-      ArchiveWriter writer, Source s, PackOptions options, List<String> skipped)
+      ArchiveWriter writer, SourceFile s, PackOptions options, List<String> skipped)
       throws IOException {
-    EntryMetadata meta = new EntryMetadata(s.mtimeMillis, s.mode, java.util.Map.of());
+    EntryMetadata meta = new EntryMetadata(s.mtimeMillis(), s.mode(), java.util.Map.of());
     byte[] content = null;
     int length = 0;
     InputStream stream = null;
     try {
-      if (s.size <= writer.options().streamThresholdBytes()) {
+      if (s.size() <= writer.options().streamThresholdBytes()) {
         content = READ_BUFFER.get()[0];
-        if (content.length < s.size + 1) {
-          content = new byte[(int) Math.max(s.size + 1, 2L * content.length)];
+        if (content.length < s.size() + 1) {
+          content = new byte[(int) Math.max(s.size() + 1, 2L * content.length)];
           READ_BUFFER.get()[0] = content;
         }
-        length = readFile(s.path, content);
+        length = s.readInto(content);
       } else {
-        stream = Files.newInputStream(s.path);
+        stream = s.open();
       }
     } catch (IOException e) {
       String why =
@@ -288,127 +294,20 @@ public final class Packer {
               ? "permission denied"
               : e instanceof NoSuchFileException ? "vanished while packing" : e.toString();
       if (options.skipUnreadable()) {
-        skipped.add(s.path + ": cannot read (" + why + ")");
+        skipped.add(s.describe() + ": cannot read (" + why + ")");
         return false;
       }
       throw new IOException(
-          s.path + ": cannot read (" + why + "); use --skip-unreadable to skip such files", e);
+          s.describe() + ": cannot read (" + why + "); use --skip-unreadable to skip such files",
+          e);
     }
     if (content != null) {
-      writer.add(s.name, content, length, meta);
+      writer.add(s.name(), content, length, meta);
     } else {
       try (InputStream in = stream) {
-        writer.addStream(s.name, in, s.size, meta, s.path.toString());
+        writer.addStream(s.name(), in, s.size(), meta, s.describe());
       }
     }
     return true;
-  }
-
-  /**
-   * Reads a whole file into {@code buffer} and returns its length. The buffer has room for one byte
-   * more than the size listed, so a file that grew since is noticed, not cut short.
-   */
-  private static int readFile(Path path, byte[] buffer) throws IOException {
-    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path)) {
-      java.nio.ByteBuffer target = java.nio.ByteBuffer.wrap(buffer);
-      while (target.hasRemaining()) {
-        if (channel.read(target) < 0) {
-          return target.position();
-        }
-      }
-      throw new IOException(
-          path + ": file grew while being read (now over " + (buffer.length - 1) + " bytes)");
-    }
-  }
-
-  /** Permission bits from the walk's own attributes (POSIX on Unix), without another stat. */
-  private static int modeOf(BasicFileAttributes attrs) {
-    if (attrs instanceof java.nio.file.attribute.PosixFileAttributes posix) {
-      int mode = 0;
-      for (java.nio.file.attribute.PosixFilePermission p : posix.permissions()) {
-        mode |= 1 << (8 - p.ordinal()); // OWNER_READ is ordinal 0, i.e. bit 8 (0400)
-      }
-      return mode;
-    }
-    return EntryMetadata.DEFAULT_MODE;
-  }
-
-  /** Walks the tree, giving each regular file to {@code sink}; stops early if told to. */
-  private static void walk(
-      Path root,
-      String prefix,
-      PackOptions options,
-      List<String> skipped,
-      java.util.function.Consumer<Source> sink,
-      java.util.function.BooleanSupplier stop)
-      throws IOException {
-    Set<FileVisitOption> visit =
-        options.followSymlinks()
-            ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
-            : EnumSet.noneOf(FileVisitOption.class);
-    Files.walkFileTree(
-        root,
-        visit,
-        Integer.MAX_VALUE,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            if (attrs.isSymbolicLink()) {
-              skipped.add(file + ": symbolic link (use --follow-symlinks to follow)");
-            } else if (!attrs.isRegularFile()) {
-              skipped.add(file + ": not a regular file");
-            } else {
-              String name;
-              try {
-                name = prefix + entryName(root, file);
-              } catch (IOException e) {
-                if (!options.skipUnreadable()) {
-                  throw e;
-                }
-                skipped.add(e.getMessage());
-                return FileVisitResult.CONTINUE;
-              }
-              sink.accept(
-                  new Source(
-                      name,
-                      file,
-                      attrs.size(),
-                      attrs.lastModifiedTime().toMillis(),
-                      modeOf(attrs)));
-            }
-            return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-            if (e instanceof FileSystemLoopException) {
-              throw new IOException(file + ": symbolic link loop", e);
-            }
-            if (options.skipUnreadable()) {
-              skipped.add(file + ": cannot read (" + e.getClass().getSimpleName() + ")");
-              return FileVisitResult.CONTINUE;
-            }
-            throw new IOException(
-                file + ": cannot read; use --skip-unreadable to skip such files", e);
-          }
-        });
-  }
-
-  /** The entry name of a source file; a name that did not decode as UTF-8 is an error. */
-  private static String entryName(Path root, Path file) throws IOException {
-    StringBuilder name = new StringBuilder();
-    for (Path component : root.relativize(file)) {
-      if (name.length() > 0) {
-        name.append('/');
-      }
-      name.append(component.toString());
-    }
-    String result = name.toString();
-    if (result.indexOf('\uFFFD') >= 0) {
-      throw new IOException(
-          file + ": file name is not valid UTF-8 (entry names are UTF-8); rename it");
-    }
-    return result;
   }
 }

@@ -1,0 +1,40 @@
+package io.hpf.cli;
+
+import io.hpf.archive.SourceTree;
+import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.hadoop.StorageLocator;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * Where archives and sources live (a picocli mixin on every command): local paths, file: URIs or
+ * any Hadoop file system URI. Hadoop settings come from $HADOOP_CONF_DIR and -D key=value.
+ */
+final class StorageFlags {
+  @Option(
+      names = "-D",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A Hadoop setting (repeatable), over $HADOOP_CONF_DIR: -D dfs.replication=2, -D"
+              + " fs.defaultFS=hdfs://127.0.0.1:9000.")
+  Map<String, String> properties = new LinkedHashMap<>();
+
+  StorageLocator locator(HadoopStorageOptions options) {
+    return new StorageLocator(properties, options);
+  }
+
+  StorageLocator locator() {
+    return locator(HadoopStorageOptions.DEFAULTS);
+  }
+
+  Storage open(String archive) throws IOException {
+    return locator().openArchive(archive);
+  }
+
+  SourceTree sourceTree(String location) throws IOException {
+    return locator().sourceTree(location);
+  }
+}

@@ -1,0 +1,170 @@
+package io.hpf.archive;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * A local directory tree to pack, walked with {@code java.nio}. Symbolic links are skipped and
+ * listed unless followed; a link loop is an error; names that are not valid UTF-8 are errors.
+ */
+public final class LocalSourceTree implements SourceTree {
+  private final Path root;
+
+  private LocalSourceTree(Path root) {
+    this.root = root;
+  }
+
+  /**
+   * @throws NoSuchFileException if {@code root} is not a directory
+   */
+  public static LocalSourceTree of(Path root) throws NoSuchFileException {
+    if (!Files.isDirectory(root)) {
+      throw new NoSuchFileException(root + ": not a directory");
+    }
+    return new LocalSourceTree(root);
+  }
+
+  @Override
+  public String describe() {
+    return root.toString();
+  }
+
+  /** A local file, read with one channel read into the packer's buffer. */
+  record LocalFile(String name, Path path, long size, long mtimeMillis, int mode)
+      implements SourceFile {
+    @Override
+    public String describe() {
+      return path.toString();
+    }
+
+    @Override
+    public InputStream open() throws IOException {
+      return Files.newInputStream(path);
+    }
+
+    @Override
+    public int readInto(byte[] buffer) throws IOException {
+      return readFile(path, buffer);
+    }
+  }
+
+  @Override
+  public void walk(
+      String prefix,
+      PackOptions options,
+      List<String> skipped,
+      Consumer<SourceFile> sink,
+      BooleanSupplier stop)
+      throws IOException {
+    Set<FileVisitOption> visit =
+        options.followSymlinks()
+            ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
+            : EnumSet.noneOf(FileVisitOption.class);
+    Files.walkFileTree(
+        root,
+        visit,
+        Integer.MAX_VALUE,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            if (attrs.isSymbolicLink()) {
+              skipped.add(file + ": symbolic link (use --follow-symlinks to follow)");
+            } else if (!attrs.isRegularFile()) {
+              skipped.add(file + ": not a regular file");
+            } else {
+              String name;
+              try {
+                name = prefix + entryName(root, file);
+              } catch (IOException e) {
+                if (!options.skipUnreadable()) {
+                  throw e;
+                }
+                skipped.add(e.getMessage());
+                return FileVisitResult.CONTINUE;
+              }
+              sink.accept(
+                  new LocalFile(
+                      name,
+                      file,
+                      attrs.size(),
+                      attrs.lastModifiedTime().toMillis(),
+                      modeOf(attrs)));
+            }
+            return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof FileSystemLoopException) {
+              throw new IOException(file + ": symbolic link loop", e);
+            }
+            if (options.skipUnreadable()) {
+              skipped.add(file + ": cannot read (" + e.getClass().getSimpleName() + ")");
+              return FileVisitResult.CONTINUE;
+            }
+            throw new IOException(
+                file + ": cannot read; use --skip-unreadable to skip such files", e);
+          }
+        });
+  }
+
+  /** The entry name of a source file; a name that did not decode as UTF-8 is an error. */
+  private static String entryName(Path root, Path file) throws IOException {
+    StringBuilder name = new StringBuilder();
+    for (Path component : root.relativize(file)) {
+      if (name.length() > 0) {
+        name.append('/');
+      }
+      name.append(component.toString());
+    }
+    String result = name.toString();
+    if (result.indexOf('\uFFFD') >= 0) {
+      throw new IOException(
+          file + ": file name is not valid UTF-8 (entry names are UTF-8); rename it");
+    }
+    return result;
+  }
+
+  /**
+   * Reads a whole file into {@code buffer} and returns its length. The buffer has room for one byte
+   * more than the size listed, so a file that grew since is noticed, not cut short.
+   */
+  static int readFile(Path path, byte[] buffer) throws IOException {
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path)) {
+      java.nio.ByteBuffer target = java.nio.ByteBuffer.wrap(buffer);
+      while (target.hasRemaining()) {
+        if (channel.read(target) < 0) {
+          return target.position();
+        }
+      }
+      throw new IOException(
+          path + ": file grew while being read (now over " + (buffer.length - 1) + " bytes)");
+    }
+  }
+
+  /** Permission bits from the walk's own attributes (POSIX on Unix), without another stat. */
+  private static int modeOf(BasicFileAttributes attrs) {
+    if (attrs instanceof java.nio.file.attribute.PosixFileAttributes posix) {
+      int mode = 0;
+      for (java.nio.file.attribute.PosixFilePermission p : posix.permissions()) {
+        mode |= 1 << (8 - p.ordinal()); // OWNER_READ is ordinal 0, i.e. bit 8 (0400)
+      }
+      return mode;
+    }
+    return EntryMetadata.DEFAULT_MODE;
+  }
+}

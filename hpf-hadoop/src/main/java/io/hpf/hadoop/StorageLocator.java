@@ -1,0 +1,110 @@
+package io.hpf.hadoop;
+
+import io.hpf.archive.LocalSourceTree;
+import io.hpf.archive.SourceTree;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.Storage;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+
+/**
+ * Turns what a user typed (a local path, {@code file:///...}, {@code hdfs://nn:8020/...}, {@code
+ * s3a://bucket/...}) into storage or a source tree. Local paths use {@code java.nio} directly:
+ * Hadoop's local file system without native libraries starts a process per created file. Hadoop
+ * settings come from {@code $HADOOP_CONF_DIR} ({@code core-site.xml}, {@code hdfs-site.xml}) and
+ * then from {@code -D key=value} properties, which win.
+ */
+public final class StorageLocator {
+  private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
+
+  private final Map<String, String> properties;
+  private final HadoopStorageOptions options;
+  private Configuration configuration;
+
+  public StorageLocator(Map<String, String> properties, HadoopStorageOptions options) {
+    this.properties = Map.copyOf(properties);
+    this.options = options;
+  }
+
+  /** True for a plain path or a {@code file:} URI (read with {@code java.nio}). */
+  public static boolean isLocal(String location) {
+    return !SCHEME.matcher(location).matches() || location.startsWith("file:");
+  }
+
+  static java.nio.file.Path localPath(String location) {
+    return location.startsWith("file:")
+        ? java.nio.file.Path.of(URI.create(location))
+        : java.nio.file.Path.of(location);
+  }
+
+  /** The Hadoop configuration, built on first use (local archives never need it). */
+  public synchronized Configuration configuration() {
+    if (configuration == null) {
+      Configuration conf = new HdfsConfiguration();
+      String confDir = System.getenv("HADOOP_CONF_DIR");
+      if (confDir != null && !confDir.isEmpty()) {
+        for (String file : new String[] {"core-site.xml", "hdfs-site.xml"}) {
+          File site = new File(confDir, file);
+          if (site.isFile()) {
+            conf.addResource(new Path(site.toURI()));
+          }
+        }
+      }
+      properties.forEach(conf::set);
+      configuration = conf;
+    }
+    return configuration;
+  }
+
+  /** A new (not shared) file system instance for a Hadoop location; the caller closes it. */
+  public FileSystem fileSystem(String location) throws IOException {
+    return FileSystem.newInstance(URI.create(location), configuration());
+  }
+
+  /** An existing archive. */
+  public Storage openArchive(String location) throws IOException {
+    if (isLocal(location)) {
+      return LocalStorage.open(localPath(location));
+    }
+    FileSystem fs = fileSystem(location);
+    try {
+      return HadoopStorage.open(fs, new Path(URI.create(location)), options, true);
+    } catch (IOException | RuntimeException e) {
+      fs.close();
+      throw e;
+    }
+  }
+
+  /** An archive directory to create (made if missing). */
+  public Storage createArchive(String location) throws IOException {
+    if (isLocal(location)) {
+      return LocalStorage.createDirectories(localPath(location));
+    }
+    FileSystem fs = fileSystem(location);
+    try {
+      return HadoopStorage.createDirectories(fs, new Path(URI.create(location)), options, true);
+    } catch (IOException | RuntimeException e) {
+      fs.close();
+      throw e;
+    }
+  }
+
+  /**
+   * A directory to pack. The file system of a Hadoop source stays open until the process ends (it
+   * is the shared cached instance).
+   */
+  public SourceTree sourceTree(String location) throws IOException {
+    if (isLocal(location)) {
+      return LocalSourceTree.of(localPath(location));
+    }
+    FileSystem fs = FileSystem.get(URI.create(location), configuration());
+    return HadoopSourceTree.of(fs, new Path(URI.create(location)));
+  }
+}
