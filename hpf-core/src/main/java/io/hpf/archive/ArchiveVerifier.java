@@ -274,7 +274,11 @@ public final class ArchiveVerifier {
       byte[] header = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);
       FileFraming.checkHeader(path, header, 0, header.length, FormatConstants.KIND_PART);
       long at = FormatConstants.FILE_HEADER_BYTES;
-      while (at < part.committedLength()) {
+      while (true) {
+        at = io.hpf.format.EntryCodec.skipPadding(file, at, part.committedLength());
+        if (at >= part.committedLength()) {
+          break;
+        }
         int probe = (int) Math.min(part.committedLength() - at, 1 << 16);
         byte[] head = file.readFully(at, probe);
         int headerLength = probe >= 8 ? io.hpf.format.ByteReader.getU32(head, 4) : 0;

@@ -36,7 +36,12 @@ final class PartPool {
       return part;
     }
     int partId = nextPartId.getAndIncrement();
-    part = new PartWriter(storage, partId, new ContentCompressor(options.codec(), dictionary));
+    part =
+        new PartWriter(
+            storage,
+            partId,
+            new ContentCompressor(options.codec(), dictionary),
+            options.blockAlignment());
     synchronized (all) {
       all.add(part);
     }

@@ -30,15 +30,23 @@ final class PartWriter {
   private final AppendableFile file;
   private final ContentCompressor compressor;
   private final List<EntryInfo> rows = new ArrayList<>();
+  private final long blockSize;
+  private long paddingBytes;
   private long committedLength;
   private boolean broken;
   private boolean finished;
 
-  PartWriter(Storage storage, int partId, ContentCompressor compressor) throws IOException {
+  /**
+   * @param blockAlignment {@link WriterOptions#blockAlignment()}
+   */
+  PartWriter(Storage storage, int partId, ContentCompressor compressor, long blockAlignment)
+      throws IOException {
     this.partId = partId;
     this.fileName = FormatConstants.partFileName(partId);
     this.file = storage.create(fileName);
     this.compressor = compressor;
+    this.blockSize =
+        blockAlignment == WriterOptions.ALIGN_TO_STORAGE_BLOCKS ? file.blockSize() : blockAlignment;
     file.write(FileFraming.header(FormatConstants.KIND_PART));
     committedLength = file.position();
   }
@@ -63,6 +71,33 @@ final class PartWriter {
     return rows;
   }
 
+  /** Zero bytes written so far to keep entries from straddling block boundaries. */
+  long paddingBytes() {
+    return paddingBytes;
+  }
+
+  /**
+   * Pads with zero bytes to the next block boundary if an entry of {@code entryLength} bytes
+   * written next would straddle one and fits in a block (FORMAT.md "Part file"), so that reading it
+   * touches one block: one DataNode, one round trip. A larger entry straddles anyway.
+   */
+  private void alignFor(long entryLength) throws IOException {
+    if (blockSize <= 0 || entryLength > blockSize) {
+      return;
+    }
+    long inBlock = committedLength % blockSize;
+    if (inBlock == 0 || inBlock + entryLength <= blockSize) {
+      return;
+    }
+    long pad = blockSize - inBlock;
+    byte[] zeros = new byte[(int) Math.min(pad, 64 * 1024)];
+    for (long left = pad; left > 0; left -= zeros.length) {
+      file.write(zeros, 0, (int) Math.min(zeros.length, left));
+    }
+    paddingBytes += pad;
+    committedLength += pad;
+  }
+
   /** Compresses (if it shrinks) and appends {@code content[0, length)}, held in memory. */
   EntryInfo append(String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
       throws IOException {
@@ -82,6 +117,12 @@ final class PartWriter {
             meta.mode(),
             meta.attributes());
     int crc = EntryCodec.crc32c(content, 0, length);
+    try {
+      alignFor((long) header.size() + storedLength + EntryCodec.TRAILER_BYTES);
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
     long offset = committedLength;
     try {
       file.write(header.array(), 0, header.size());
@@ -113,9 +154,11 @@ final class PartWriter {
             meta.mtimeMillis(),
             meta.mode(),
             meta.attributes());
-    long offset = committedLength;
     CRC32C crc = new CRC32C();
+    long offset;
     try {
+      alignFor(header.size() + length + EntryCodec.TRAILER_BYTES);
+      offset = committedLength;
       file.write(header.array(), 0, header.size());
       byte[] buffer = new byte[1 << 20];
       long left = length;
@@ -154,8 +197,10 @@ final class PartWriter {
    * checked by the caller. Returns the row with its new place.
    */
   EntryInfo appendCopy(EntryInfo old, byte[] entryBytes, int length) throws IOException {
-    long offset = committedLength;
+    long offset;
     try {
+      alignFor(length);
+      offset = committedLength;
       file.write(entryBytes, 0, length);
     } catch (IOException | RuntimeException e) {
       broken = true;

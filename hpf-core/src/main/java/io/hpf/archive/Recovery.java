@@ -95,13 +95,17 @@ final class Recovery {
       return 0;
     }
     long at = FormatConstants.FILE_HEADER_BYTES;
-    while (at + FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8 <= length) {
-      EntryInfo row = readOne(path, partId, file, at, length, snapshot);
+    while (true) {
+      long next = io.hpf.format.EntryCodec.skipPadding(file, at, length);
+      if (next + FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8 > length) {
+        break; // only padding or a partial header is left: the end of the last entry counts
+      }
+      EntryInfo row = readOne(path, partId, file, next, length, snapshot);
       if (row == null) {
         break;
       }
       rows.add(row);
-      at += row.entryLength();
+      at = next + row.entryLength();
     }
     return at;
   }

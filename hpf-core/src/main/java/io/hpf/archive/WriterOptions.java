@@ -18,6 +18,11 @@ import io.hpf.format.Codec;
  *     part bytes (0 to 1; above 1 never)
  * @param gracePeriodMillis files a commit made unreferenced are deleted only this long after, so
  *     that readers of older generations keep reading
+ * @param autoCompact run the tiered compaction policy after each commit
+ * @param blockAlignment keep entries no larger than a block from straddling a block boundary of
+ *     their part file, by padding before them (FORMAT.md "Part file"): {@link
+ *     #ALIGN_TO_STORAGE_BLOCKS} (the default) uses the storage's block size (an HDFS block; local
+ *     disk has none), 0 never pads, a positive value is the block size to align to
  */
 public record WriterOptions(
     Codec codec,
@@ -30,7 +35,11 @@ public record WriterOptions(
     int maxSegments,
     double reclaimRatio,
     long gracePeriodMillis,
-    boolean autoCompact) {
+    boolean autoCompact,
+    long blockAlignment) {
+
+  /** {@link #blockAlignment()}: align to the block size the storage reports for each part file. */
+  public static final long ALIGN_TO_STORAGE_BLOCKS = -1;
 
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
@@ -60,6 +69,10 @@ public record WriterOptions(
       throw new IllegalArgumentException(
           "max segments must be at least 1, reclaim ratio and grace period not negative");
     }
+    if (blockAlignment < ALIGN_TO_STORAGE_BLOCKS) {
+      throw new IllegalArgumentException(
+          "block alignment must be -1, 0 or a size: " + blockAlignment);
+    }
     dictionary = dictionary == null ? null : dictionary.clone();
   }
 
@@ -81,7 +94,8 @@ public record WriterOptions(
         maxSegments,
         reclaimRatio,
         gracePeriodMillis,
-        autoCompact);
+        autoCompact,
+        blockAlignment);
   }
 
   public static Builder builder() {
@@ -104,6 +118,7 @@ public record WriterOptions(
     private double reclaimRatio = DEFAULT_RECLAIM_RATIO;
     private long gracePeriodMillis = DEFAULT_GRACE_PERIOD_MILLIS;
     private boolean autoCompact = true;
+    private long blockAlignment = ALIGN_TO_STORAGE_BLOCKS;
 
     public Builder codec(Codec value) {
       codec = value;
@@ -160,6 +175,11 @@ public record WriterOptions(
       return this;
     }
 
+    public Builder blockAlignment(long value) {
+      blockAlignment = value;
+      return this;
+    }
+
     public WriterOptions build() {
       return new WriterOptions(
           codec,
@@ -172,7 +192,8 @@ public record WriterOptions(
           maxSegments,
           reclaimRatio,
           gracePeriodMillis,
-          autoCompact);
+          autoCompact,
+          blockAlignment);
     }
   }
 }

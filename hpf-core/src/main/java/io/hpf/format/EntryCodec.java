@@ -59,6 +59,32 @@ public final class EntryCodec {
     return out;
   }
 
+  /** Bytes of the trailer after the stored content. */
+  public static final int TRAILER_BYTES = 4;
+
+  /**
+   * Where the next entry starts at or after {@code at} in a part file, skipping padding: zero bytes
+   * written so that an entry does not straddle a block boundary (FORMAT.md "Part file"). An entry
+   * starts with its magic, whose first byte is not zero. Returns {@code limit} if only padding is
+   * left before it.
+   */
+  public static long skipPadding(io.hpf.store.ReadableFile file, long at, long limit)
+      throws java.io.IOException {
+    int step = 8; // usually there is no padding: the first byte is an entry's
+    while (at < limit) {
+      int n = (int) Math.min(limit - at, step);
+      byte[] bytes = file.readFully(at, n);
+      for (int i = 0; i < n; i++) {
+        if (bytes[i] != 0) {
+          return at + i;
+        }
+      }
+      at += n;
+      step = 64 * 1024;
+    }
+    return limit;
+  }
+
   /** The 4-byte trailer: the CRC32C of the raw content. */
   public static byte[] trailer(int contentCrc) {
     return new ByteWriter(4).u32(contentCrc).toByteArray();

@@ -9,7 +9,7 @@ public final class FormatConstants {
   private FormatConstants() {}
 
   /** FORMAT.md "Versions": the version this code writes. */
-  public static final int VERSION_CURRENT = 1;
+  public static final int VERSION_CURRENT = 2;
 
   /** FORMAT.md "Versions": the oldest version this code reads. */
   public static final int VERSION_MIN_READABLE = 1;

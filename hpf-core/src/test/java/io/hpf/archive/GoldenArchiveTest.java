@@ -16,7 +16,16 @@ class GoldenArchiveTest {
   private static final Path GOLDEN = Path.of("src/test/resources/golden");
 
   @ParameterizedTest
-  @ValueSource(strings = {"v1/lz4.hpf", "v1/zstd-dictionary.hpf", "v1/none.hpf"})
+  @ValueSource(
+      strings = {
+        "v1/lz4.hpf",
+        "v1/zstd-dictionary.hpf",
+        "v1/none.hpf",
+        "v2/lz4.hpf",
+        "v2/zstd-dictionary.hpf",
+        "v2/none.hpf",
+        "v2/none-aligned-1k.hpf"
+      })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
     Map<String, byte[]> model = GoldenArchives.model();

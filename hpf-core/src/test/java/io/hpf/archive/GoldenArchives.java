@@ -18,11 +18,16 @@ import java.util.SplittableRandom;
  * <pre>
  * mvn -q -pl hpf-core test-compile exec:java ... or from an IDE:
  * java -cp hpf-core/target/classes:hpf-core/target/test-classes:DEPS \
- *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v1
+ *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v2
  * </pre>
  */
 public final class GoldenArchives {
-  static final String[] ARCHIVES = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
+  /** The golden archives of each version: version 2 added padding before entries. */
+  static final String[] ARCHIVES_V1 = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
+
+  static final String[] ARCHIVES = {
+    "lz4.hpf", "zstd-dictionary.hpf", "none.hpf", "none-aligned-1k.hpf"
+  };
 
   private GoldenArchives() {}
 
@@ -55,6 +60,9 @@ public final class GoldenArchives {
     WriterOptions.Builder b = WriterOptions.builder().bucketCapacity(16);
     if (archive.equals("lz4.hpf")) {
       return b.codec(Codec.LZ4).build();
+    }
+    if (archive.equals("none-aligned-1k.hpf")) {
+      return b.codec(Codec.NONE).blockAlignment(1024).build();
     }
     if (archive.equals("none.hpf")) {
       return b.codec(Codec.NONE).build();

@@ -21,6 +21,7 @@ public final class CrashWriterMain {
         .codec(Codec.LZ4)
         .bucketCapacity(64)
         .maxPartBytes(32 * 1024)
+        .blockAlignment(4096) // padding between entries, which recovery must step over
         .maxSegments(4)
         .gracePeriodMillis(0)
         .replace(replace)
