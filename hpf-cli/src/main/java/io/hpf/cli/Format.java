@@ -42,4 +42,16 @@ final class Format {
     }
     return out.append('"').toString();
   }
+
+  /**
+   * "12.0x fewer objects" or "2.2x more objects" for going from {@code before} to {@code after}.
+   */
+  static String objectRatio(long before, long after) {
+    if (after == 0 || before == 0) {
+      return after + " objects instead of " + before;
+    }
+    return before >= after
+        ? String.format(java.util.Locale.ROOT, "%.1fx fewer objects", (double) before / after)
+        : String.format(java.util.Locale.ROOT, "%.1fx more objects", (double) after / before);
+  }
 }

@@ -3,6 +3,10 @@ package io.hpf.cli;
 import io.hpf.archive.ArchiveInfo;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.format.Codec;
+import io.hpf.hadoop.ArchiveCosts;
+import io.hpf.hadoop.HadoopStorage;
+import io.hpf.hadoop.NameNodeCost;
+import io.hpf.store.Storage;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Locale;
@@ -18,7 +22,9 @@ import picocli.CommandLine.Spec;
     name = "info",
     description = {
       "Summarizes an archive: generation, entries, sizes by kind of file,",
-      "compression, and the shape of the index."
+      "compression, the shape of the index, and the NameNode objects (files, directories,",
+      "blocks) the archive costs against its entries as plain files (150 bytes of NameNode",
+      "heap per object; local archives are costed with 128 MiB blocks)."
     },
     footer = {"", "Examples:", "  hpf info photos.hpf", "  hpf info --json photos.hpf"},
     mixinStandardHelpOptions = true)
@@ -36,12 +42,28 @@ final class InfoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ArchiveInfo info;
-    try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
+    NameNodeCost archiveCost;
+    NameNodeCost plainCost;
+    try (Storage opened = storage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(opened)) {
       info = ArchiveInfo.of(reader);
+      long blockSize =
+          opened instanceof HadoopStorage hadoop
+              ? hadoop.fileSystem().getDefaultBlockSize(hadoop.directory())
+              : NameNodeCost.DEFAULT_BLOCK_SIZE;
+      archiveCost = ArchiveCosts.ofArchive(opened, blockSize);
+      plainCost = ArchiveCosts.ofEntriesAsFiles(reader, blockSize);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(toJson(info));
+      String base = toJson(info);
+      out.println(
+          base.substring(0, base.length() - 1)
+              + ",\"nameNode\":"
+              + costJson(archiveCost)
+              + ",\"nameNodeAsPlainFiles\":"
+              + costJson(plainCost)
+              + "}");
     } else {
       var m = info.manifest();
       out.printf(Locale.ROOT, "archive      %s%n", archive);
@@ -77,8 +99,37 @@ final class InfoCommand implements Callable<Integer> {
           m.segments().size(),
           info.maxGlobalDepth(),
           info.perfectHashBitsPerKey());
+      out.printf(Locale.ROOT, "namenode     %s%n", describe(archiveCost));
+      out.printf(
+          Locale.ROOT,
+          "  as files   %s: %s%n",
+          describe(plainCost),
+          "the archive: " + Format.objectRatio(plainCost.objects(), archiveCost.objects()));
     }
     return Main.EXIT_OK;
+  }
+
+  /** "12 objects (10 files, 1 dir, 1 blocks), ~1.8 KiB of heap". */
+  static String describe(NameNodeCost cost) {
+    return String.format(
+        Locale.ROOT,
+        "%d objects (%d files, %d directories, %d blocks), ~%s of heap",
+        cost.objects(),
+        cost.files(),
+        cost.directories(),
+        cost.blocks(),
+        Format.bytes(cost.heapBytes()));
+  }
+
+  static String costJson(NameNodeCost cost) {
+    return String.format(
+        Locale.ROOT,
+        "{\"files\":%d,\"directories\":%d,\"blocks\":%d,\"objects\":%d,\"heapBytes\":%d}",
+        cost.files(),
+        cost.directories(),
+        cost.blocks(),
+        cost.objects(),
+        cost.heapBytes());
   }
 
   private static double percent(long part, long whole) {

@@ -33,6 +33,8 @@ import picocli.CommandLine.Command;
       ExtractCommand.class,
       InfoCommand.class,
       VerifyCommand.class,
+      AnalyzeCommand.class,
+      CacheCommand.class,
       HdfsCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -1,42 +1,15 @@
 package io.hpf.crash;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.ArchiveVerifier;
-import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.VerifyReport;
-import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * Kills a real writer process (SIGKILL) at random moments during adds, replaces, deletes and
- * compactions. After each kill: the archive opens, shows exactly the last committed step's content
- * (or the next step's, when the kill came between its commit and its "STEP" line), every committed
- * entry reads back byte for byte, and the next writer's recovery keeps that and adds only complete
- * entries the dead writer had added.
- */
+/** Crash trials (see {@link CrashTrials}) on local disk. */
 class CrashTest {
-  private static final int STEPS = 400;
   @TempDir Path temp;
 
   @Test
@@ -52,131 +25,11 @@ class CrashTest {
 
   private void runTrials(int trials, long firstSeed) throws Exception {
     for (int t = 0; t < trials; t++) {
-      trial(firstSeed + t);
+      long seed = firstSeed + t;
+      Path dir = temp.resolve("crash-" + seed + ".hpf");
+      CrashTrials.trial(
+          LocalStorage.createDirectories(dir), dir.toString(), CrashWriterMain.class, 500, seed);
     }
-  }
-
-  private void trial(long seed) throws Exception {
-    Path dir = temp.resolve("crash-" + seed + ".hpf");
-    LocalStorage storage = LocalStorage.createDirectories(dir);
-    try (ArchiveWriter writer = ArchiveWriter.create(storage, CrashWriterMain.options(false))) {
-      writer.commit();
-    }
-    CrashScenario scenario = new CrashScenario(seed, STEPS);
-    Process child =
-        new ProcessBuilder(
-                javaCommand(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashWriterMain.class.getName(),
-                dir.toString(),
-                Long.toString(seed),
-                Integer.toString(STEPS))
-            .redirectErrorStream(true)
-            .start();
-    AtomicInteger lastStep = new AtomicInteger();
-    StringBuilder otherOutput = new StringBuilder();
-    Thread pump =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                  if (line.startsWith("STEP ")) {
-                    lastStep.set(Integer.parseInt(line.substring(5)));
-                  } else {
-                    otherOutput.append(line).append('\n');
-                  }
-                }
-              } catch (java.io.IOException e) {
-                // The child was killed.
-              }
-            });
-    pump.start();
-    // Kill after the JVM has started and some steps ran: 0.5 to 3 seconds in.
-    long killAfter = 500 + new SplittableRandom(seed).nextLong(2500);
-    boolean exited = child.waitFor(killAfter, TimeUnit.MILLISECONDS);
-    if (!exited) {
-      child.destroyForcibly(); // SIGKILL
-      child.waitFor();
-    }
-    pump.join();
-    if (exited && child.exitValue() != 0) {
-      fail("writer process failed on its own (seed " + seed + "):\n" + otherOutput);
-    }
-    int k = lastStep.get();
-
-    int committed;
-    try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      committed = matchingStep(reader, scenario, k, seed);
-    }
-    // The next writer recovers (breaking the dead writer's lock, as a user would be told to).
-    try (ArchiveWriter writer =
-        ArchiveWriter.open(
-            storage,
-            io.hpf.archive.WriterOptions.builder().breakLock(true).gracePeriodMillis(0).build())) {
-      assertTrue(writer.recovery().notes().stream().noneMatch(String::isEmpty));
-    }
-    try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      TreeMap<String, byte[]> model = scenario.modelAfter(committed);
-      Map<String, byte[]> mayAppear =
-          committed < STEPS ? scenario.steps().get(committed).adds() : Map.of();
-      for (Map.Entry<String, byte[]> e : model.entrySet()) {
-        assertArrayEquals(
-            e.getValue(),
-            reader.get(e.getKey()),
-            "seed " + seed + ": committed entry changed or lost: " + e.getKey());
-      }
-      for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
-        String name = it.next().name();
-        if (!model.containsKey(name)) {
-          assertTrue(
-              mayAppear.containsKey(name),
-              "seed " + seed + ": an entry that was never added appeared: " + name);
-          assertArrayEquals(mayAppear.get(name), reader.get(name));
-        }
-      }
-    }
-    VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
-    assertTrue(report.ok(), () -> "seed " + seed + ": " + report.problems());
-  }
-
-  /** The step whose model the archive shows: k, or k+1 if killed before printing it. */
-  private static int matchingStep(ArchiveReader reader, CrashScenario scenario, int k, long seed)
-      throws Exception {
-    List<String> names = new ArrayList<>();
-    reader.list("").forEachRemaining(e -> names.add(e.name()));
-    for (int candidate : new int[] {k, k + 1}) {
-      if (candidate > STEPS) {
-        continue;
-      }
-      TreeMap<String, byte[]> model = scenario.modelAfter(candidate);
-      if (names.equals(new ArrayList<>(model.keySet()))) {
-        boolean same = true;
-        for (Map.Entry<String, byte[]> e : model.entrySet()) {
-          same &= java.util.Arrays.equals(e.getValue(), reader.get(e.getKey()));
-        }
-        if (same) {
-          return candidate;
-        }
-      }
-    }
-    fail(
-        "seed "
-            + seed
-            + ": after the kill the archive matches neither step "
-            + k
-            + " nor "
-            + (k + 1)
-            + " ("
-            + names.size()
-            + " entries)");
-    return -1;
-  }
-
-  private static String javaCommand() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   @Test

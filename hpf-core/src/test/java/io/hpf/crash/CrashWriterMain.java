@@ -15,7 +15,7 @@ import java.util.Map;
 public final class CrashWriterMain {
   private CrashWriterMain() {}
 
-  static WriterOptions options(boolean replace) {
+  public static WriterOptions options(boolean replace) {
     // Small buckets, parts and segment limits, so that every mechanism runs often.
     return WriterOptions.builder()
         .codec(Codec.LZ4)
@@ -29,8 +29,12 @@ public final class CrashWriterMain {
   }
 
   public static void main(String[] args) throws Exception {
-    LocalStorage storage = LocalStorage.open(Path.of(args[0]));
-    CrashScenario scenario = new CrashScenario(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+    run(LocalStorage.open(Path.of(args[0])), Long.parseLong(args[1]), Integer.parseInt(args[2]));
+  }
+
+  /** Runs the scenario of {@code seed} against {@code storage}, printing "STEP n" after each. */
+  public static void run(io.hpf.store.Storage storage, long seed, int steps) throws Exception {
+    CrashScenario scenario = new CrashScenario(seed, steps);
     for (CrashScenario.Step step : scenario.steps()) {
       boolean replace = step.kind() == CrashScenario.Kind.REPLACE;
       try (ArchiveWriter writer = ArchiveWriter.open(storage, options(replace))) {

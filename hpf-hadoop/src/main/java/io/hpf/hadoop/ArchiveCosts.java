@@ -1,0 +1,64 @@
+package io.hpf.hadoop;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.format.EntryInfo;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+import org.apache.hadoop.fs.FileStatus;
+
+/** The NameNode cost of an archive, and of its entries were they plain files. */
+public final class ArchiveCosts {
+  private ArchiveCosts() {}
+
+  /**
+   * The archive's own cost: its directory, its files and their blocks. On HDFS the blocks are the
+   * real ones (each file's own block size); elsewhere they are what the files would take with
+   * {@code blockSize}.
+   */
+  public static NameNodeCost ofArchive(Storage storage, long blockSize) throws IOException {
+    long files = 0;
+    long blocks = 0;
+    if (storage instanceof HadoopStorage hadoop) {
+      for (FileStatus status : hadoop.fileSystem().listStatus(hadoop.directory())) {
+        if (status.isFile()) {
+          files++;
+          blocks += NameNodeCost.blocksOf(status.getLen(), status.getBlockSize());
+        }
+      }
+    } else {
+      for (StoredFile file : storage.list()) {
+        files++;
+        blocks += NameNodeCost.blocksOf(file.lengthBytes(), blockSize);
+      }
+    }
+    return new NameNodeCost(files, 1, blocks);
+  }
+
+  /**
+   * What the live entries would cost as plain files under one directory: a file each, a block per
+   * {@code blockSize} of content, and a directory for every distinct parent path.
+   */
+  public static NameNodeCost ofEntriesAsFiles(ArchiveReader reader, long blockSize)
+      throws IOException {
+    long files = 0;
+    long blocks = 0;
+    Set<String> directories = new HashSet<>();
+    directories.add("");
+    for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
+      EntryInfo entry = it.next();
+      files++;
+      blocks += NameNodeCost.blocksOf(entry.rawLength(), blockSize);
+      String name = entry.name();
+      for (int slash = name.lastIndexOf('/'); slash > 0; slash = name.lastIndexOf('/', slash - 1)) {
+        if (!directories.add(name.substring(0, slash))) {
+          break; // its ancestors are in already
+        }
+      }
+    }
+    return new NameNodeCost(files, directories.size(), blocks);
+  }
+}

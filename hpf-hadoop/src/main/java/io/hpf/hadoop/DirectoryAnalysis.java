@@ -1,0 +1,121 @@
+package io.hpf.hadoop;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Counts what a directory tree of a Hadoop file system costs the NameNode (papers 001/002), how
+ * much of that is small files, and what packing the small files into one archive would leave.
+ *
+ * @param sizeHistogram files by size class: up to 4 KiB, 64 KiB, 1 MiB, 16 MiB, 128 MiB, larger
+ */
+public record DirectoryAnalysis(
+    Path root,
+    NameNodeCost current,
+    long bytes,
+    long smallFiles,
+    long smallBytes,
+    NameNodeCost smallFilesCost,
+    NameNodeCost archiveCost,
+    long smallThresholdBytes,
+    long[] sizeHistogram) {
+
+  public static final long[] SIZE_CLASSES = {4L << 10, 64L << 10, 1L << 20, 16L << 20, 128L << 20};
+
+  /** Parts of the archive that would hold the small files: hpf's default part size. */
+  static final long PART_BYTES = 1L << 30;
+
+  /** Records per index bucket file: hpf's default. */
+  static final long BUCKET_RECORDS = 65_536;
+
+  /**
+   * Walks {@code root} (one listing per directory). A file is small if it is under {@code
+   * smallThresholdBytes}.
+   */
+  public static DirectoryAnalysis of(FileSystem fs, Path root, long smallThresholdBytes)
+      throws IOException {
+    Path qualified = fs.makeQualified(root);
+    long files = 0;
+    long directories = 0;
+    long blocks = 0;
+    long bytes = 0;
+    long smallFiles = 0;
+    long smallBytes = 0;
+    long smallBlocks = 0;
+    long[] histogram = new long[SIZE_CLASSES.length + 1];
+    long defaultBlockSize = fs.getDefaultBlockSize(qualified);
+    Deque<Path> pending = new ArrayDeque<>();
+    FileStatus rootStatus = fs.getFileStatus(qualified);
+    if (!rootStatus.isDirectory()) {
+      throw new IOException(qualified + ": not a directory");
+    }
+    pending.push(qualified);
+    while (!pending.isEmpty()) {
+      Path dir = pending.pop();
+      directories++;
+      for (FileStatus status : fs.listStatus(dir)) {
+        if (status.isDirectory()) {
+          pending.push(status.getPath());
+          continue;
+        }
+        long length = status.getLen();
+        long blockSize = status.getBlockSize() > 0 ? status.getBlockSize() : defaultBlockSize;
+        long fileBlocks = NameNodeCost.blocksOf(length, blockSize);
+        files++;
+        bytes += length;
+        blocks += fileBlocks;
+        int sizeClass = 0;
+        while (sizeClass < SIZE_CLASSES.length && length > SIZE_CLASSES[sizeClass]) {
+          sizeClass++;
+        }
+        histogram[sizeClass]++;
+        if (length < smallThresholdBytes) {
+          smallFiles++;
+          smallBytes += length;
+          smallBlocks += fileBlocks;
+        }
+      }
+    }
+    NameNodeCost current = new NameNodeCost(files, directories, blocks);
+    NameNodeCost small = new NameNodeCost(smallFiles, 0, smallBlocks);
+    return new DirectoryAnalysis(
+        qualified,
+        current,
+        bytes,
+        smallFiles,
+        smallBytes,
+        small,
+        archiveOf(smallFiles, smallBytes, defaultBlockSize),
+        smallThresholdBytes,
+        histogram);
+  }
+
+  /**
+   * An archive of {@code entries} entries and {@code bytes} content (stored uncompressed, the worst
+   * case): part files of 1 GiB, one bucket file per 65,536 entries, a catalog, a manifest, a
+   * dictionary, and its directory.
+   */
+  static NameNodeCost archiveOf(long entries, long bytes, long blockSize) {
+    if (entries == 0) {
+      return NameNodeCost.NONE;
+    }
+    long parts = Math.max(1, (bytes + PART_BYTES - 1) / PART_BYTES);
+    long buckets = Math.max(1, (entries + BUCKET_RECORDS - 1) / BUCKET_RECORDS);
+    long indexFiles = buckets + 3;
+    long partBlocks = NameNodeCost.blocksOf(bytes, blockSize) + parts; // each part ends a block
+    return new NameNodeCost(parts + indexFiles, 1, partBlocks + indexFiles);
+  }
+
+  /** The cost once the small files are packed: the rest, plus the archive. */
+  public NameNodeCost afterPacking() {
+    return new NameNodeCost(
+            current.files() - smallFilesCost.files(),
+            current.directories(),
+            current.blocks() - smallFilesCost.blocks())
+        .plus(archiveCost);
+  }
+}
