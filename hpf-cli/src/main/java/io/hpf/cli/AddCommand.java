@@ -96,7 +96,7 @@ final class AddCommand implements Callable<Integer> {
     Manifest manifest;
     try (ArchiveWriter writer =
             ArchiveWriter.open(
-                storage.locator(hdfs.options()).openArchive(archive),
+                storage.openForWriting(archive, hdfs),
                 flags.builder(Codec.parse(codec)).replace(replace).build());
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       RecoverCommand.report(spec, writer.recovery());
@@ -128,6 +128,7 @@ final class AddCommand implements Callable<Integer> {
       }
       manifest = writer.commit();
     }
+    storage.resetLazyPersistIfUsed(hdfs);
     spec.commandLine()
         .getOut()
         .printf(

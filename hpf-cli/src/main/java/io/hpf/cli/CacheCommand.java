@@ -53,48 +53,50 @@ final class CacheCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (FileSystem fs = FileSystem.newInstance(uri, storage.locator().configuration())) {
       IndexCache cache = new IndexCache(fs, new Path(uri));
-      switch (action) {
-        case "add" -> {
-          int added = cache.add(pool);
-          out.println(
-              "cached index files of "
-                  + archive
-                  + ": "
-                  + added
-                  + " directive(s) added, "
-                  + cache.list().size()
-                  + " in place");
-        }
-        case "remove" -> out.println("removed " + cache.remove() + " directive(s)");
-        case "status" -> {
-          var directives = cache.list();
-          long needed = 0;
-          long cached = 0;
-          for (IndexCache.Directive d : directives) {
-            out.println(
-                "  "
-                    + d.path()
-                    + ": "
-                    + Format.bytes(d.bytesCached())
-                    + " of "
-                    + Format.bytes(d.bytesNeeded())
-                    + " cached");
-            needed += d.bytesNeeded();
-            cached += d.bytesCached();
-          }
-          out.println(
-              directives.size()
-                  + " directive(s), "
-                  + Format.bytes(cached)
-                  + " of "
-                  + Format.bytes(needed)
-                  + " cached");
-        }
-        default ->
-            throw new picocli.CommandLine.ParameterException(
-                spec.commandLine(), "ACTION must be add, remove or status, not '" + action + "'");
+      // Not a string switch: that hashes with String.hashCode, which the build forbids.
+      if (action.equals("add")) {
+        int added = cache.add(pool);
+        out.println(
+            "cached index files of "
+                + archive
+                + ": "
+                + added
+                + " directive(s) added, "
+                + cache.list().size()
+                + " in place");
+      } else if (action.equals("remove")) {
+        out.println("removed " + cache.remove() + " directive(s)");
+      } else if (action.equals("status")) {
+        printStatus(out, cache.list());
+      } else {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "ACTION must be add, remove or status, not '" + action + "'");
       }
     }
     return Main.EXIT_OK;
+  }
+
+  private static void printStatus(PrintWriter out, java.util.List<IndexCache.Directive> list) {
+    long needed = 0;
+    long cached = 0;
+    for (IndexCache.Directive d : list) {
+      out.println(
+          "  "
+              + d.path()
+              + ": "
+              + Format.bytes(d.bytesCached())
+              + " of "
+              + Format.bytes(d.bytesNeeded())
+              + " cached");
+      needed += d.bytesNeeded();
+      cached += d.bytesCached();
+    }
+    out.println(
+        list.size()
+            + " directive(s), "
+            + Format.bytes(cached)
+            + " of "
+            + Format.bytes(needed)
+            + " cached");
   }
 }

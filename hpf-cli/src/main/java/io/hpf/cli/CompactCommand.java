@@ -39,8 +39,7 @@ final class CompactCommand implements Callable<Integer> {
     CompactionResult result;
     try (ArchiveWriter writer =
         ArchiveWriter.open(
-            storage.locator(hdfs.options()).openArchive(archive),
-            flags.builder(Codec.ZSTD).build())) {
+            storage.openForWriting(archive, hdfs), flags.builder(Codec.ZSTD).build())) {
       RecoverCommand.report(spec, writer.recovery());
       result = writer.compact(reclaim);
     }

@@ -33,7 +33,8 @@ final class HdfsWriteFlags {
       names = "--lazy-persist",
       description =
           "Write with the LAZY_PERSIST storage policy (first replica in DataNode memory, saved to"
-              + " disk lazily), set back to HOT when done.")
+              + " disk lazily): set on the archive directory while writing, its old policy back"
+              + " after. Files written meanwhile keep LAZY_PERSIST (HDFS does not let it change).")
   boolean lazyPersist;
 
   HadoopStorageOptions options() {

@@ -36,8 +36,7 @@ final class RecoverCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     try (ArchiveWriter writer =
         ArchiveWriter.open(
-            storage.locator(hdfs.options()).openArchive(archive),
-            flags.builder(Codec.ZSTD).build())) {
+            storage.openForWriting(archive, hdfs), flags.builder(Codec.ZSTD).build())) {
       RecoveryResult r = writer.recovery();
       if (!r.foundAnything()) {
         spec.commandLine()

@@ -52,8 +52,7 @@ final class RmCommand implements Callable<Integer> {
     Manifest manifest;
     try (ArchiveWriter writer =
         ArchiveWriter.open(
-            storage.locator(hdfs.options()).openArchive(archive),
-            flags.builder(Codec.ZSTD).build())) {
+            storage.openForWriting(archive, hdfs), flags.builder(Codec.ZSTD).build())) {
       RecoverCommand.report(spec, writer.recovery());
       if (prefix != null) {
         count = writer.deletePrefix(prefix);

@@ -1,6 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.SourceTree;
+import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.store.Storage;
@@ -28,6 +29,21 @@ final class StorageFlags {
 
   StorageLocator locator() {
     return locator(HadoopStorageOptions.DEFAULTS);
+  }
+
+  private Storage lastWritable;
+
+  /** An archive to change, with the HDFS write options; see {@link #resetLazyPersistIfUsed}. */
+  Storage openForWriting(String archive, HdfsWriteFlags hdfs) throws IOException {
+    lastWritable = locator(hdfs.options()).openArchive(archive);
+    return lastWritable;
+  }
+
+  /** After a write with --lazy-persist: the archive directory gets its old policy back. */
+  void resetLazyPersistIfUsed(HdfsWriteFlags hdfs) throws IOException {
+    if (hdfs.lazyPersist && lastWritable instanceof HadoopStorage hadoop) {
+      hadoop.resetLazyPersist();
+    }
   }
 
   Storage open(String archive) throws IOException {

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.testing.ArchiveModel;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,18 +24,8 @@ class CliTest {
   private Path archive;
   private TreeMap<String, byte[]> model;
 
-  private record Run(int code, byte[] out, String err) {
-    String text() {
-      return new String(out, StandardCharsets.UTF_8);
-    }
-  }
-
-  private static Run hpf(Object... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] strings = java.util.Arrays.stream(args).map(String::valueOf).toArray(String[]::new);
-    int code = Main.run(strings, out, err);
-    return new Run(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+  private static CliRun hpf(Object... args) {
+    return CliRun.hpf(args);
   }
 
   @BeforeEach
@@ -50,7 +38,7 @@ class CliTest {
       Files.write(file, e.getValue());
     }
     archive = temp.resolve("a.hpf");
-    Run create = hpf("create", "--threads", 2, archive, source);
+    CliRun create = hpf("create", "--threads", 2, archive, source);
     assertEquals(0, create.code(), create.err());
     assertTrue(create.text().contains("300 entries"), create.text());
   }
@@ -58,7 +46,7 @@ class CliTest {
   @Test
   void catWritesExactBytes() {
     for (String name : List.of(model.firstKey(), model.lastKey())) {
-      Run cat = hpf("cat", archive, name);
+      CliRun cat = hpf("cat", archive, name);
       assertEquals(0, cat.code(), cat.err());
       assertArrayEquals(model.get(name), cat.out());
     }
@@ -66,7 +54,7 @@ class CliTest {
 
   @Test
   void lsListsInOrderWithPrefixAndJson() {
-    Run ls = hpf("ls", archive);
+    CliRun ls = hpf("ls", archive);
     assertEquals(String.join("\n", model.keySet()) + "\n", ls.text());
     String prefix = model.firstKey().substring(0, 2);
     List<String> expected = model.keySet().stream().filter(n -> n.startsWith(prefix)).toList();
@@ -81,7 +69,7 @@ class CliTest {
   void getExtractsNamedEntriesAndReportsMissingOnes() throws IOException {
     Path out = temp.resolve("got");
     String name = model.lastKey();
-    Run get = hpf("get", archive, name, "not/there", "-o", out);
+    CliRun get = hpf("get", archive, name, "not/there", "-o", out);
     assertEquals(1, get.code());
     assertTrue(get.err().contains("not found: 'not/there'"), get.err());
     assertArrayEquals(model.get(name), Files.readAllBytes(out.resolve(name)));
@@ -90,7 +78,7 @@ class CliTest {
   @Test
   void extractRecreatesTheTree() throws IOException {
     Path out = temp.resolve("x");
-    Run extract = hpf("extract", archive, out);
+    CliRun extract = hpf("extract", archive, out);
     assertEquals(0, extract.code(), extract.err());
     for (Map.Entry<String, byte[]> e : model.entrySet()) {
       assertArrayEquals(e.getValue(), Files.readAllBytes(out.resolve(e.getKey())), e.getKey());
@@ -111,10 +99,10 @@ class CliTest {
 
   @Test
   void infoAndVerify() {
-    Run info = hpf("info", "--json", archive);
+    CliRun info = hpf("info", "--json", archive);
     assertEquals(0, info.code());
     assertTrue(info.text().contains("\"entries\":300"), info.text());
-    Run verify = hpf("verify", archive);
+    CliRun verify = hpf("verify", archive);
     assertEquals(0, verify.code(), verify.err());
     assertTrue(verify.text().startsWith("OK: 300 entries"), verify.text());
   }
@@ -125,7 +113,7 @@ class CliTest {
     byte[] bytes = Files.readAllBytes(part);
     bytes[bytes.length / 2] ^= 0x40;
     Files.write(part, bytes);
-    Run verify = hpf("verify", archive);
+    CliRun verify = hpf("verify", archive);
     assertEquals(1, verify.code());
     assertTrue(verify.err().contains("part-00000001.hpfp"), verify.err());
   }
@@ -133,19 +121,19 @@ class CliTest {
   @Test
   void exitCodes() {
     assertEquals(1, hpf("cat", archive, "missing").code());
-    Run usage = hpf("cat", archive);
+    CliRun usage = hpf("cat", archive);
     assertEquals(2, usage.code());
     assertTrue(usage.err().contains("Missing required parameter"), usage.err());
     assertEquals(2, hpf("frobnicate").code());
     assertEquals(2, hpf("create", "--codec").code());
-    Run badCodec = hpf("create", "--codec", "gzip", temp.resolve("b.hpf"), source);
+    CliRun badCodec = hpf("create", "--codec", "gzip", temp.resolve("b.hpf"), source);
     assertEquals(1, badCodec.code());
     assertTrue(badCodec.err().contains("unknown codec 'gzip'"), badCodec.err());
     assertFalse(Files.exists(temp.resolve("b.hpf")), "a failed create leaves no directory");
-    Run exists = hpf("create", archive, source);
+    CliRun exists = hpf("create", archive, source);
     assertEquals(1, exists.code());
     assertTrue(exists.err().contains("already an archive"), exists.err());
-    Run notArchive = hpf("ls", source);
+    CliRun notArchive = hpf("ls", source);
     assertEquals(1, notArchive.code());
     assertTrue(notArchive.err().contains("not an hpf archive"), notArchive.err());
     assertFalse(notArchive.err().contains("Exception"), "no stack trace: " + notArchive.err());
@@ -157,12 +145,12 @@ class CliTest {
     Files.createDirectories(more.resolve("sub"));
     Files.write(more.resolve("sub/new.txt"), new byte[] {5, 6});
     Path single = Files.write(temp.resolve("single.bin"), new byte[] {7});
-    Run add = hpf("add", "--prefix", "x/", archive, more, single);
+    CliRun add = hpf("add", "--prefix", "x/", archive, more, single);
     assertEquals(0, add.code(), add.err());
     assertArrayEquals(new byte[] {5, 6}, hpf("cat", archive, "x/sub/new.txt").out());
     assertArrayEquals(new byte[] {7}, hpf("cat", archive, "x/single.bin").out());
 
-    Run again = hpf("add", "--prefix", "x/", archive, single);
+    CliRun again = hpf("add", "--prefix", "x/", archive, single);
     assertEquals(1, again.code());
     assertTrue(
         again.err().contains("already has 1 of the added names ('x/single.bin')"), again.err());
@@ -173,19 +161,19 @@ class CliTest {
     String victim = model.firstKey();
     assertEquals(0, hpf("rm", archive, victim).code());
     assertEquals(1, hpf("cat", archive, victim).code());
-    Run missing = hpf("rm", archive, "no/such");
+    CliRun missing = hpf("rm", archive, "no/such");
     assertEquals(1, missing.code());
     assertTrue(missing.err().contains("not found: 'no/such'"), missing.err());
     assertEquals(0, hpf("rm", "--prefix", "x/", archive).code());
     assertEquals(2, hpf("rm", archive).code(), "names or --prefix is required");
 
-    Run compact = hpf("compact", "--reclaim", archive);
+    CliRun compact = hpf("compact", "--reclaim", archive);
     assertEquals(0, compact.code(), compact.err());
     assertTrue(compact.text().contains("to 1"), compact.text());
     assertEquals(0, hpf("verify", archive).code());
     assertEquals(model.size() - 1, hpf("ls", archive).text().lines().count());
 
-    Run recover = hpf("recover", archive);
+    CliRun recover = hpf("recover", archive);
     assertEquals(0, recover.code(), recover.err());
     assertTrue(recover.text().contains("nothing to recover"), recover.text());
     List<String> log = hpf("log", archive).text().lines().toList();
@@ -197,7 +185,7 @@ class CliTest {
   @Test
   void aSecondWriterSeesTheLockHolder() throws IOException {
     Files.writeString(archive.resolve("hpf.lock"), "host elsewhere, pid 42, since yesterday");
-    Run locked = hpf("add", archive, source);
+    CliRun locked = hpf("add", archive, source);
     assertEquals(1, locked.code());
     assertTrue(locked.err().contains("host elsewhere, pid 42"), locked.err());
     assertTrue(locked.err().contains("--break-lock"), locked.err());
@@ -210,7 +198,7 @@ class CliTest {
         List.of(
             "create", "ls", "cat", "get", "extract", "info", "verify", "add", "rm", "compact",
             "recover", "log")) {
-      Run help = hpf(command, "--help");
+      CliRun help = hpf(command, "--help");
       assertEquals(0, help.code());
       assertTrue(help.text().contains("Examples:"), command);
     }

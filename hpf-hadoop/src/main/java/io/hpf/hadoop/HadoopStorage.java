@@ -11,8 +11,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -32,13 +31,17 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
  * may then see).
  */
 public final class HadoopStorage implements Storage {
-  private static final String LAZY_PERSIST_RESET_POLICY = "HOT";
+  private static final String LAZY_PERSIST = "LAZY_PERSIST";
 
   private final FileSystem fs;
   private final Path directory;
   private final HadoopStorageOptions options;
   private final boolean ownsFileSystem;
-  private final Set<String> createdLazy = ConcurrentHashMap.newKeySet();
+
+  /** The directory's own storage policy before LAZY_PERSIST was set on it, once it was. */
+  private BlockStoragePolicySpi policyBeforeLazy;
+
+  private boolean lazyPolicySet;
 
   private HadoopStorage(
       FileSystem fs, Path directory, HadoopStorageOptions options, boolean ownsFileSystem) {
@@ -130,10 +133,10 @@ public final class HadoopStorage implements Storage {
     }
     short replication =
         options.replication() == 0 ? fs.getDefaultReplication(path) : options.replication();
-    EnumSet<CreateFlag> flags = EnumSet.of(CreateFlag.CREATE);
     if (options.lazyPersist()) {
-      flags.add(CreateFlag.LAZY_PERSIST);
+      setLazyPersistPolicy();
     }
+    EnumSet<CreateFlag> flags = EnumSet.of(CreateFlag.CREATE);
     FSDataOutputStream out;
     try {
       out =
@@ -148,9 +151,6 @@ public final class HadoopStorage implements Storage {
     } catch (FileAlreadyExistsException e) {
       // The core relies on the java.nio type to tell "exists" apart from other failures.
       throw new java.nio.file.FileAlreadyExistsException(describe(name));
-    }
-    if (options.lazyPersist()) {
-      createdLazy.add(name);
     }
     return new HadoopAppendableFile(describe(name), out, blockSize);
   }
@@ -194,17 +194,35 @@ public final class HadoopStorage implements Storage {
   }
 
   /**
-   * Sets the files this storage created with LAZY_PERSIST back to the default policy, so that later
-   * writes and the balancer treat them as ordinary files. Called once a writer is done.
+   * LAZY_PERSIST is set on the archive directory, not given to each file: a file created with the
+   * LAZY_PERSIST flag keeps that policy for good, while files that inherit it from their directory
+   * follow the directory when it is reset.
    */
-  public void resetLazyPersist() throws IOException {
-    for (String name : createdLazy) {
-      Path path = resolve(name);
-      if (fs.exists(path)) {
-        fs.setStoragePolicy(path, LAZY_PERSIST_RESET_POLICY);
-      }
+  private synchronized void setLazyPersistPolicy() throws IOException {
+    if (!lazyPolicySet) {
+      policyBeforeLazy = fs.getStoragePolicy(directory);
+      fs.setStoragePolicy(directory, LAZY_PERSIST);
+      lazyPolicySet = true;
     }
-    createdLazy.clear();
+  }
+
+  /**
+   * Gives the archive directory back the storage policy it had before this storage wrote with
+   * LAZY_PERSIST, so its files are ordinary files again (replicated to disk, movable by the mover).
+   * Called once a writer is done; does nothing if nothing was written lazily.
+   */
+  public synchronized void resetLazyPersist() throws IOException {
+    if (lazyPolicySet) {
+      Path parent = directory.getParent();
+      if (parent != null
+          && policyBeforeLazy != null
+          && policyBeforeLazy.getName().equals(fs.getStoragePolicy(parent).getName())) {
+        fs.unsetStoragePolicy(directory); // it had inherited its policy: inherit again
+      } else if (policyBeforeLazy != null) {
+        fs.setStoragePolicy(directory, policyBeforeLazy.getName());
+      }
+      lazyPolicySet = false;
+    }
   }
 
   @Override

@@ -9,8 +9,9 @@ package io.hpf.hadoop;
  * @param indexBlockSize block size of index, catalog, dictionary and manifest files; 0 for the
  *     default. These files are read in small pieces, so a large block buys nothing.
  * @param lazyPersist create files with the LAZY_PERSIST storage policy (first replica in DataNode
- *     memory, written to disk lazily); the policy is set on the archive directory while a writer is
- *     open and reset when it closes
+ *     memory, written to disk lazily): set on the archive directory when the first file is created
+ *     and given back by {@link HadoopStorage#resetLazyPersist()}; the files written meanwhile keep
+ *     it (HDFS 3 refuses to change LAZY_PERSIST on a file, and hpf never appends to a closed file)
  */
 public record HadoopStorageOptions(
     short replication, long partBlockSize, long indexBlockSize, boolean lazyPersist) {

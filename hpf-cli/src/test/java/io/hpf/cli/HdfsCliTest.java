@@ -1,0 +1,140 @@
+package io.hpf.cli;
+
+import static io.hpf.cli.CliRun.hpf;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.hadoop.MiniHdfs;
+import io.hpf.testing.ArchiveModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands with hdfs:// URIs, against a real in-process HDFS. */
+class HdfsCliTest {
+  @TempDir static Path base;
+  private static MiniHdfs hdfs;
+  private static String uri;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    hdfs = MiniHdfs.start(base.resolve("dfs"), 1, 1);
+    uri = hdfs.fs().getUri().toString();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (hdfs != null) {
+      hdfs.close();
+    }
+  }
+
+  private static TreeMap<String, byte[]> writeLocalTree(Path dir, long seed) throws Exception {
+    TreeMap<String, byte[]> model = ArchiveModel.random(200, seed);
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      Path file = dir.resolve(e.getKey());
+      Files.createDirectories(file.getParent());
+      Files.write(file, e.getValue());
+    }
+    return model;
+  }
+
+  private static void assertArchiveHolds(String archive, TreeMap<String, byte[]> model) {
+    CliRun ls = hpf("ls", archive);
+    assertEquals(0, ls.code(), ls.err());
+    assertEquals(List.copyOf(model.keySet()), List.of(ls.text().split("\n")));
+    for (String name : List.of(model.firstKey(), model.lastKey())) {
+      CliRun cat = hpf("cat", archive, name);
+      assertEquals(0, cat.code(), cat.err());
+      assertArrayEquals(model.get(name), cat.out(), name);
+    }
+    CliRun verify = hpf("verify", archive);
+    assertEquals(0, verify.code(), verify.err() + verify.text());
+  }
+
+  @Test
+  void createFromLocalDiskWithHdfsOptionsThenReadEverything() throws Exception {
+    TreeMap<String, byte[]> model = writeLocalTree(base.resolve("local"), 1);
+    String archive = uri + "/data/local.hpf";
+    CliRun create =
+        hpf(
+            "create",
+            "-D",
+            "dfs.replication=1",
+            "--block-size",
+            "1",
+            "--index-block-size",
+            "1",
+            archive,
+            base.resolve("local"));
+    assertEquals(0, create.code(), create.err());
+    for (FileStatus status : hdfs.fs().listStatus(new org.apache.hadoop.fs.Path(archive))) {
+      assertEquals(1, status.getReplication());
+      assertEquals(1L << 20, status.getBlockSize());
+    }
+    assertArchiveHolds(archive, model);
+    CliRun info = hpf("info", "--json", archive);
+    assertEquals(0, info.code(), info.err());
+    assertTrue(info.text().contains("\"nameNodeAsPlainFiles\":{\"files\":200,"), info.text());
+  }
+
+  @Test
+  void createAndAddFromDirectoriesAlreadyOnHdfs() throws Exception {
+    DistributedFileSystem fs = hdfs.fs();
+    TreeMap<String, byte[]> first = ArchiveModel.random(150, 2);
+    TreeMap<String, byte[]> second = ArchiveModel.random(50, 3);
+    for (var set : List.of(Map.entry("in1", first), Map.entry("in2", second))) {
+      for (Map.Entry<String, byte[]> e : set.getValue().entrySet()) {
+        try (FSDataOutputStream out =
+            fs.create(new org.apache.hadoop.fs.Path("/" + set.getKey() + "/" + e.getKey()))) {
+          out.write(e.getValue());
+        }
+      }
+    }
+    String archive = uri + "/data/from-hdfs.hpf";
+    CliRun create = hpf("create", archive, uri + "/in1/");
+    assertEquals(0, create.code(), create.err());
+    CliRun add = hpf("add", "--prefix", "more/", archive, uri + "/in2");
+    assertEquals(0, add.code(), add.err());
+    TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
+    model.putAll(first);
+    second.forEach((k, v) -> model.put("more/" + k, v));
+    assertArchiveHolds(archive, model);
+
+    CliRun analyze = hpf("analyze", uri + "/in1");
+    assertEquals(0, analyze.code(), analyze.err());
+    assertTrue(analyze.text().contains("150 files"), analyze.text());
+  }
+
+  @Test
+  void cacheDirectivesForIndexFiles() throws Exception {
+    String archive = uri + "/data/cached.hpf";
+    writeLocalTree(base.resolve("cached"), 4);
+    assertEquals(0, hpf("create", archive, base.resolve("cached")).code());
+    CliRun add = hpf("cache", "add", archive);
+    assertEquals(0, add.code(), add.err());
+    CliRun status = hpf("cache", "status", archive);
+    assertTrue(status.text().contains(".hpfx"), status.text());
+    assertTrue(!status.text().contains(".hpfp"), status.text());
+    CliRun remove = hpf("cache", "remove", archive);
+    assertEquals(0, remove.code(), remove.err());
+    assertEquals(1, hpf("cache", "add", base.resolve("cached").toString()).code(), "local: no");
+  }
+
+  @Test
+  void errorsNameTheArchive() {
+    CliRun ls = hpf("ls", uri + "/no/such.hpf");
+    assertEquals(1, ls.code());
+    assertTrue(ls.err().contains("/no/such.hpf") && ls.err().contains("no such"), ls.err());
+  }
+}

@@ -1,0 +1,255 @@
+package io.hpf.hadoop;
+
+import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveVerifier;
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.PackOptions;
+import io.hpf.archive.Packer;
+import io.hpf.archive.ProgressListener;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.FormatConstants;
+import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.TestArchives;
+import java.io.FileNotFoundException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What HDFS adds: block placement, the HPF paper's options, NameNode costs, warm reads. */
+class HdfsArchiveTest {
+  @TempDir static Path base;
+  private static MiniHdfs hdfs;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    hdfs = MiniHdfs.start(base, 1, 1);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (hdfs != null) {
+      hdfs.close();
+    }
+  }
+
+  private static HadoopStorage storage(String name, HadoopStorageOptions options) throws Exception {
+    return HadoopStorage.createDirectories(hdfs.fs(), hdfs.freshPath(name), options, false);
+  }
+
+  @Test
+  void entriesDoNotStraddleHdfsBlocksOfTheChosenSize() throws Exception {
+    long blockSize = 64 * 1024;
+    HadoopStorage storage =
+        storage("aligned.hpf", HadoopStorageOptions.DEFAULTS.withPartBlockSize(blockSize));
+    TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
+    SplittableRandom random = new SplittableRandom(5);
+    for (int i = 0; i < 400; i++) {
+      int size = random.nextInt(20) == 0 ? 70_000 + random.nextInt(50_000) : random.nextInt(9000);
+      model.put("f/" + i, ArchiveModel.content(random, size));
+    }
+    TestArchives.write(storage, model, WriterOptions.builder().codec(Codec.NONE).build(), 2);
+    DistributedFileSystem fs = hdfs.fs();
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertMatchesModel(reader, model);
+      int checked = 0;
+      for (String name : model.keySet()) {
+        EntryInfo row = reader.stat(name);
+        org.apache.hadoop.fs.Path part =
+            new org.apache.hadoop.fs.Path(
+                storage.directory(), FormatConstants.partFileName(row.partId()));
+        FileStatus status = fs.getFileStatus(part);
+        assertEquals(blockSize, status.getBlockSize());
+        if (row.entryLength() <= blockSize) {
+          // HDFS itself says the entry's bytes lie in one block.
+          BlockLocation[] blocks =
+              fs.getFileBlockLocations(status, row.offset(), row.entryLength());
+          assertEquals(1, blocks.length, name + " at " + row.offset() + " spans blocks");
+          checked++;
+        }
+      }
+      assertTrue(checked > 300);
+    }
+    assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
+  }
+
+  @Test
+  void replicationAndBlockSizesApplyToPartAndIndexFiles() throws Exception {
+    HadoopStorage storage =
+        storage("options.hpf", new HadoopStorageOptions((short) 1, 1L << 20, 256 * 1024, false));
+    TestArchives.write(storage, ArchiveModel.random(300, 3), WriterOptions.builder().build(), 1);
+    for (FileStatus status : hdfs.fs().listStatus(storage.directory())) {
+      String name = status.getPath().getName();
+      assertEquals(1, status.getReplication(), name);
+      assertEquals(
+          FormatConstants.isPartFileName(name) ? 1L << 20 : 256 * 1024,
+          status.getBlockSize(),
+          name);
+    }
+  }
+
+  @Test
+  void lazyPersistWhileCreatingThenHot() throws Exception {
+    HadoopStorage storage =
+        storage("lazy.hpf", HadoopStorageOptions.DEFAULTS.withLazyPersist(true));
+    TreeMap<String, byte[]> model = ArchiveModel.random(100, 4);
+    TestArchives.write(storage, model, WriterOptions.builder().build(), 1);
+    DistributedFileSystem fs = hdfs.fs();
+    FileStatus[] files = fs.listStatus(storage.directory());
+    assertTrue(files.length >= 4);
+    for (FileStatus status : files) {
+      assertEquals(
+          "LAZY_PERSIST",
+          fs.getStoragePolicy(status.getPath()).getName(),
+          status.getPath().getName());
+    }
+    storage.resetLazyPersist();
+    // The directory is back to the default; files written lazily keep LAZY_PERSIST (HDFS 3 does
+    // not let it change, and hpf never appends to a file it closed), later files are HOT.
+    assertEquals("HOT", fs.getStoragePolicy(storage.directory()).getName());
+    HadoopStorage later =
+        HadoopStorage.open(fs, storage.directory(), HadoopStorageOptions.DEFAULTS, false);
+    try (ArchiveWriter writer = ArchiveWriter.open(later, WriterOptions.builder().build())) {
+      writer.add("later", new byte[] {1, 2}, EntryMetadata.of(0));
+      writer.commit();
+    }
+    model.put("later", new byte[] {1, 2});
+    int hot = 0;
+    for (FileStatus status : fs.listStatus(storage.directory())) {
+      if (!java.util.Arrays.asList(files).contains(status)) {
+        assertEquals("HOT", fs.getStoragePolicy(status.getPath()).getName());
+        hot++;
+      }
+    }
+    assertTrue(hot >= 3, "files written after the reset");
+    try (ArchiveReader reader = ArchiveReader.open(later)) {
+      assertMatchesModel(reader, model);
+    }
+  }
+
+  @Test
+  void aWarmGetAsksTheNameNodeNothing() throws Exception {
+    HadoopStorage storage = storage("warm.hpf", HadoopStorageOptions.DEFAULTS);
+    TreeMap<String, byte[]> model = ArchiveModel.random(2000, 6);
+    TestArchives.write(
+        storage, model, WriterOptions.builder().codec(Codec.LZ4).bucketCapacity(100).build(), 2);
+    List<String> names = List.copyOf(model.keySet());
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      for (String name : names) {
+        reader.get(name); // warms: opens every part and bucket file once
+      }
+      long before = MiniHdfs.nameNodeFileOps();
+      SplittableRandom random = new SplittableRandom(7);
+      for (int i = 0; i < 3000; i++) {
+        String name = names.get(random.nextInt(names.size()));
+        assertArrayEquals(model.get(name), reader.get(name), name);
+        reader.exists("missing-" + i);
+      }
+      assertEquals(before, MiniHdfs.nameNodeFileOps(), "NameNode operations during warm gets");
+    }
+  }
+
+  /** What the NameNode itself holds for a subtree: inodes (files and directories) and blocks. */
+  private static NameNodeCost nameNodeCount(org.apache.hadoop.fs.Path dir) throws Exception {
+    DistributedFileSystem fs = hdfs.fs();
+    ContentSummary summary = fs.getContentSummary(dir);
+    long blocks = 0;
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
+    while (files.hasNext()) {
+      blocks += files.next().getBlockLocations().length;
+    }
+    return new NameNodeCost(summary.getFileCount(), summary.getDirectoryCount(), blocks);
+  }
+
+  @Test
+  void archiveCostsMatchWhatTheNameNodeCounts() throws Exception {
+    DistributedFileSystem fs = hdfs.fs();
+    TreeMap<String, byte[]> model = ArchiveModel.random(500, 8);
+    HadoopStorage storage =
+        storage("cost.hpf", HadoopStorageOptions.DEFAULTS.withPartBlockSize(64 * 1024));
+    TestArchives.write(storage, model, WriterOptions.builder().build(), 2);
+    NameNodeCost archive = ArchiveCosts.ofArchive(storage, fs.getDefaultBlockSize());
+    assertEquals(nameNodeCount(storage.directory()), archive);
+    assertTrue(archive.blocks() > archive.files(), "64 KiB part blocks: parts take several");
+
+    // The same entries as plain files, written for real: the model's count is the real one.
+    org.apache.hadoop.fs.Path plain = hdfs.freshPath("plain");
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path(plain, e.getKey()))) {
+        out.write(e.getValue());
+      }
+    }
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(
+          nameNodeCount(plain), ArchiveCosts.ofEntriesAsFiles(reader, fs.getDefaultBlockSize()));
+    }
+  }
+
+  @Test
+  void packsADirectoryThatIsAlreadyOnHdfs() throws Exception {
+    DistributedFileSystem fs = hdfs.fs();
+    org.apache.hadoop.fs.Path incoming = hdfs.freshPath("incoming");
+    TreeMap<String, byte[]> model = ArchiveModel.random(300, 9);
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      try (FSDataOutputStream out =
+          fs.create(new org.apache.hadoop.fs.Path(incoming, e.getKey()))) {
+        out.write(e.getValue());
+      }
+    }
+    HadoopStorage target = storage("packed.hpf", HadoopStorageOptions.DEFAULTS);
+    Packer.pack(
+        HadoopSourceTree.of(fs, incoming),
+        target,
+        WriterOptions.builder().build(),
+        new PackOptions(2, false, false, true),
+        ProgressListener.NONE);
+    try (ArchiveReader reader = ArchiveReader.open(target)) {
+      assertMatchesModel(reader, model);
+    }
+    assertThrows(
+        FileNotFoundException.class,
+        () -> HadoopSourceTree.of(fs, new org.apache.hadoop.fs.Path("/no/such/dir")));
+  }
+
+  @Test
+  void indexCacheDirectivesCoverIndexFilesOnly() throws Exception {
+    HadoopStorage storage = storage("cached.hpf", HadoopStorageOptions.DEFAULTS);
+    TestArchives.write(
+        storage,
+        ArchiveModel.random(300, 10),
+        WriterOptions.builder().bucketCapacity(50).build(),
+        1);
+    IndexCache cache = new IndexCache(hdfs.fs(), storage.directory());
+    int added = cache.add("hpf-test");
+    long indexFiles =
+        storage.list().stream().filter(f -> !FormatConstants.isPartFileName(f.name())).count();
+    assertEquals(indexFiles, added);
+    assertEquals(0, cache.add("hpf-test"), "a second add finds every file covered");
+    for (IndexCache.Directive d : cache.list()) {
+      assertTrue(!FormatConstants.isPartFileName(Path.of(d.path()).getFileName().toString()));
+    }
+    assertEquals(indexFiles, cache.remove());
+    assertEquals(0, cache.list().size());
+  }
+}
