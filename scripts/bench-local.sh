@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 mvn -B -q -ntp package -Pquick
 export HPF_COMMIT LC_ALL=C.UTF-8
 HPF_COMMIT=$(git rev-parse --short HEAD)
-jar=$(mktemp -d)/hpf-bench.jar
-cp hpf-bench/target/hpf-bench.jar "$jar"    # a rebuild during the run cannot disturb it
+snapshot=$(mktemp -d)
+cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/  # a rebuild cannot disturb it
+jar="$snapshot/hpf-bench.jar"
 work=$(mktemp -d)
 mkdir -p bench-results
 rm -f bench-results/{perfect-hash,warm-get,change,create}.jsonl

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The HDFS benchmarks of docs/BENCHMARKS.md in one run, writing bench-results/hdfs.jsonl: a real
+# HDFS (NameNode and DataNode processes, `hpf hdfs start`) in a scratch directory; for 10k
+# kernel source files (3 repetitions) and 100k generated log files (1 repetition): hdfs dfs -put
+# against hpf create, the HAR archive job, NameNode objects, random gets. Then prints the tables.
+# Usage: scripts/bench-hdfs.sh [work-dir]     (about 40 minutes on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-corpora.sh
+(command -v mvn >/dev/null && command -v java >/dev/null) || ./scripts/install-build-tools.sh
+mvn -B -q -ntp package -Pquick
+./hpf --version >/dev/null # builds the launcher's jar now, not during a timed run
+export HPF_COMMIT LC_ALL=C.UTF-8
+HPF_COMMIT=$(git rev-parse --short HEAD)
+work=${1:-$(mktemp -d)}
+mkdir -p "$work" bench-results
+snapshot="$work/bench-jar"
+rm -rf "$snapshot" && mkdir -p "$snapshot"
+cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/
+home="$work/hdfs"
+./hpf hdfs stop --home "$home" >/dev/null 2>&1 || true
+rm -rf "$home"
+./hpf hdfs start --home "$home"
+trap './hpf hdfs stop --home "$home"' EXIT
+export HADOOP_CONF_DIR="$home/conf"
+uri=$(./hpf hdfs status --home "$home" --uri)
+
+# Datasets: the first 10,000 kernel files in name order, and 100,000 generated log files.
+if [ ! -d "$work/kernel-10k" ]; then
+  mkdir -p "$work/kernel-10k"
+  (cd bench-data/linux-source-6.1 && find . -type f | LC_ALL=C sort | head -10000 |
+    xargs -d '\n' cp --parents -p -t "$work/kernel-10k")
+fi
+[ -d "$work/logs-100k" ] || python3 scripts/gen-logs.py 100000 "$work/logs-100k"
+
+rm -f bench-results/hdfs.jsonl
+java -Xmx2g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.HdfsBenchmark \
+  bench-results/hdfs.jsonl "$uri" ./hpf kernel-10k "$work/kernel-10k" 3 2000
+java -Xmx2g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.HdfsBenchmark \
+  bench-results/hdfs.jsonl "$uri" ./hpf logs-100k "$work/logs-100k" 1 2000
+./scripts/bench-report.py
