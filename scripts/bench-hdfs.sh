@@ -28,7 +28,7 @@ uri=$(./hpf hdfs status --home "$home" --uri)
 # Datasets: the first 10,000 kernel files in name order, and 100,000 generated log files.
 if [ ! -d "$work/kernel-10k" ]; then
   mkdir -p "$work/kernel-10k"
-  (cd bench-data/linux-source-6.1 && find . -type f | LC_ALL=C sort | head -10000 |
+  (cd bench-data/linux-source-6.1 && find . -type f | LC_ALL=C sort | awk 'NR <= 10000' |
     xargs -d '\n' cp --parents -p -t "$work/kernel-10k")
 fi
 [ -d "$work/logs-100k" ] || python3 scripts/gen-logs.py 100000 "$work/logs-100k"

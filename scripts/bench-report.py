@@ -81,12 +81,55 @@ def change(rows):
                   f"{r['p50_us']:.1f} | {r['p99_us']:.1f} |")
 
 
+def hdfs(rows):
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    for name in datasets:
+        group = [r for r in rows if r["dataset"] == name]
+        first = group[0]
+        print(f"\n**{name}**: {first['files']:,} files, {first['bytes'] / 2**20:,.0f} MiB\n")
+        creates = defaultdict(list)
+        for r in group:
+            if r["benchmark"] == "hdfs-create":
+                creates[r["system"]].append(r["seconds"])
+        put = statistics.median(creates["hdfs-dfs-put"])
+        print("| creation | runs | median s (min–max) | files/s | hpf create is faster by |")
+        print("|---|---:|---:|---:|---:|")
+        hpf = statistics.median(creates["hpf-create"])
+        har_total = put + statistics.median(creates.get("har-archive-job", [float("nan")]))
+        for system, seconds in creates.items():
+            med = statistics.median(seconds)
+            print(f"| {system} | {len(seconds)} | {med:.1f} ({min(seconds):.1f}–{max(seconds):.1f}) | "
+                  f"{first['files'] / med:,.0f} | {med / hpf:.1f}× |")
+        print(f"| HAR: upload + archive job | | {har_total:.1f} | {first['files'] / har_total:,.0f} | "
+              f"{har_total / hpf:.1f}× |")
+        objects = {r["system"]: r for r in group if r["benchmark"] == "hdfs-namenode-objects"}
+        if objects:
+            plain = objects["plain"]["nnObjects"]
+            print("\n| stored as | files | dirs | blocks | NameNode objects | heap (150 B/object) | "
+                  "fewer objects than plain | bytes stored |")
+            print("|---|---:|---:|---:|---:|---:|---:|---:|")
+            for system, r in objects.items():
+                print(f"| {system} | {r['nnFiles']:,} | {r['nnDirectories']:,} | {r['nnBlocks']:,} | "
+                      f"{r['nnObjects']:,} | {r['nnHeapBytesModel'] / 2**10:,.1f} KiB | "
+                      f"{plain / r['nnObjects']:,.0f}× | {r['bytesStored'] / 2**20:,.1f} MiB |")
+        gets = {r["system"]: r for r in group if r["benchmark"] == "hdfs-get"}
+        if gets:
+            plain = gets["plain-open-read-close"]["microsPerGetMedian"]
+            print("\n| random get (uniform) | gets per round | µs per get (median of rounds) | "
+                  "vs plain HDFS files |")
+            print("|---|---:|---:|---:|")
+            for system, r in gets.items():
+                print(f"| {system} | {r['getsPerRound']:,} | {r['microsPerGetMedian']:,.0f} | "
+                      f"{plain / r['microsPerGetMedian']:.2f}× |")
+
+
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else "bench-results"
     for title, name, table in (("Perfect hash", "perfect-hash.jsonl", perfect_hash),
                                ("Warm random get", "warm-get.jsonl", warm_get),
                                ("Archives that change", "change.jsonl", change),
-                               ("Create", "create.jsonl", create)):
+                               ("Create", "create.jsonl", create),
+                               ("HDFS", "hdfs.jsonl", hdfs)):
         rows = load(directory, name)
         if rows:
             print(f"\n### {title}\n")

@@ -43,6 +43,13 @@ public final class HadoopStorage implements Storage {
 
   private boolean lazyPolicySet;
 
+  /** Bytes of index-file pages this storage may still keep in memory (PageCachedFile). */
+  private final java.util.concurrent.atomic.AtomicLong indexCacheBudget =
+      new java.util.concurrent.atomic.AtomicLong(INDEX_CACHE_BYTES);
+
+  /** 256 MiB of index pages: the records of about 8 million entries. */
+  static final long INDEX_CACHE_BYTES = 256L << 20;
+
   private HadoopStorage(
       FileSystem fs, Path directory, HadoopStorageOptions options, boolean ownsFileSystem) {
     this.fs = fs;
@@ -116,7 +123,11 @@ public final class HadoopStorage implements Storage {
           in instanceof HdfsDataInputStream hdfs
               ? hdfs.getVisibleLength()
               : fs.getFileStatus(path).getLen();
-      return new HadoopReadableFile(describe(name), in, length);
+      ReadableFile file = new HadoopReadableFile(describe(name), in, length);
+      // Index files (never parts, which are large and read once per entry) keep their pages.
+      return FormatConstants.isPartFileName(name)
+          ? file
+          : new PageCachedFile(file, indexCacheBudget);
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;

@@ -65,7 +65,19 @@ public final class StorageLocator {
 
   /** A new (not shared) file system instance for a Hadoop location; the caller closes it. */
   public FileSystem fileSystem(String location) throws IOException {
-    return FileSystem.newInstance(URI.create(location), configuration());
+    try {
+      return FileSystem.newInstance(URI.create(location), configuration());
+    } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
+      throw noFileSystem(location, e);
+    }
+  }
+
+  private static IOException noFileSystem(String location, Exception e) {
+    return new IOException(
+        location
+            + ": no file system for this scheme on the classpath (s3a:// needs hadoop-aws and the"
+            + " AWS SDK, abfs:// hadoop-azure: add their jars with HPF_CLASSPATH)",
+        e);
   }
 
   /** An existing archive. */
@@ -104,7 +116,12 @@ public final class StorageLocator {
     if (isLocal(location)) {
       return LocalSourceTree.of(localPath(location));
     }
-    FileSystem fs = FileSystem.get(URI.create(location), configuration());
+    FileSystem fs;
+    try {
+      fs = FileSystem.get(URI.create(location), configuration());
+    } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
+      throw noFileSystem(location, e);
+    }
     return HadoopSourceTree.of(fs, new Path(URI.create(location)));
   }
 }
