@@ -1,6 +1,7 @@
 package io.hpf.bench;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.hadoop.ArchiveCosts;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.NameNodeCost;
@@ -15,11 +16,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * hpf against plain files and HAR on a real HDFS (NameNode and DataNode processes, as {@code hpf
@@ -121,7 +119,7 @@ public final class HdfsBenchmark {
     stored.put("har", new org.apache.hadoop.fs.Path(root, "har/" + name + ".har"));
     stored.put("hpf", new org.apache.hadoop.fs.Path(root, "hpf-1.hpf"));
     for (Map.Entry<String, org.apache.hadoop.fs.Path> e : stored.entrySet()) {
-      NameNodeCost cost = count(fs, e.getValue());
+      NameNodeCost cost = ArchiveCosts.counted(fs, e.getValue());
       Map<String, Object> m = new LinkedHashMap<>(base);
       m.put("benchmark", "hdfs-namenode-objects");
       m.put("system", e.getKey());
@@ -225,17 +223,6 @@ public final class HdfsBenchmark {
       int n = in.readNBytes(buffer, 0, buffer.length);
       return java.util.Arrays.copyOf(buffer, n);
     }
-  }
-
-  /** Files, directories and blocks under {@code dir}, as the NameNode answers. */
-  static NameNodeCost count(FileSystem fs, org.apache.hadoop.fs.Path dir) throws IOException {
-    ContentSummary summary = fs.getContentSummary(dir);
-    long blocks = 0;
-    RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
-    while (files.hasNext()) {
-      blocks += files.next().getBlockLocations().length;
-    }
-    return new NameNodeCost(summary.getFileCount(), summary.getDirectoryCount(), blocks);
   }
 
   private static List<String> listNames(Path dir) throws IOException {

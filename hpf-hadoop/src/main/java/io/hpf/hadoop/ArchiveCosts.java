@@ -8,7 +8,11 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
+import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
 
 /** The NameNode cost of an archive, and of its entries were they plain files. */
 public final class ArchiveCosts {
@@ -36,6 +40,21 @@ public final class ArchiveCosts {
       }
     }
     return new NameNodeCost(files, 1, blocks);
+  }
+
+  /**
+   * What the NameNode holds for a subtree, as it answers: files and directories (its content
+   * summary) and the blocks of every file.
+   */
+  public static NameNodeCost counted(FileSystem fs, org.apache.hadoop.fs.Path dir)
+      throws IOException {
+    ContentSummary summary = fs.getContentSummary(dir);
+    long blocks = 0;
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
+    while (files.hasNext()) {
+      blocks += files.next().getBlockLocations().length;
+    }
+    return new NameNodeCost(summary.getFileCount(), summary.getDirectoryCount(), blocks);
   }
 
   /**

@@ -73,6 +73,7 @@ public final class HadoopSourceTree implements SourceTree {
       }
       sink.accept(
           new HadoopFile(
+              fs,
               prefix + path.substring(base.length()),
               status.getPath(),
               status.getLen(),
@@ -81,42 +82,10 @@ public final class HadoopSourceTree implements SourceTree {
     }
   }
 
-  /** A file of the tree. */
-  private final class HadoopFile implements SourceFile {
-    private final String name;
-    private final Path path;
-    private final long size;
-    private final long mtimeMillis;
-    private final int mode;
-
-    HadoopFile(String name, Path path, long size, long mtimeMillis, int mode) {
-      this.name = name;
-      this.path = path;
-      this.size = size;
-      this.mtimeMillis = mtimeMillis;
-      this.mode = mode;
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public long size() {
-      return size;
-    }
-
-    @Override
-    public long mtimeMillis() {
-      return mtimeMillis;
-    }
-
-    @Override
-    public int mode() {
-      return mode;
-    }
-
+  /** A file of the tree, opened through its file system. */
+  private record HadoopFile(
+      FileSystem fs, String name, Path path, long size, long mtimeMillis, int mode)
+      implements SourceFile {
     @Override
     public String describe() {
       return path.toString();

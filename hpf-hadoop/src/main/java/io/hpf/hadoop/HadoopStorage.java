@@ -5,7 +5,6 @@ import io.hpf.store.AppendableFile;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
-import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -246,97 +245,5 @@ public final class HadoopStorage implements Storage {
   @Override
   public String toString() {
     return directory.toString();
-  }
-
-  /** Positional reads on one open stream, shared by every reader thread. */
-  private static final class HadoopReadableFile implements ReadableFile {
-    private final String path;
-    private final FSDataInputStream in;
-    private final long length;
-
-    HadoopReadableFile(String path, FSDataInputStream in, long length) {
-      this.path = path;
-      this.in = in;
-      this.length = length;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
-
-    @Override
-    public void readFully(long position, byte[] buffer, int offset, int count) throws IOException {
-      if (position < 0 || position + count > length) {
-        throw new EOFException(
-            path
-                + ": read of "
-                + count
-                + " bytes at offset "
-                + position
-                + " passes the end of the file ("
-                + length
-                + " bytes)");
-      }
-      try {
-        in.readFully(position, buffer, offset, count);
-      } catch (EOFException e) {
-        throw new EOFException(
-            path + ": file ended before " + count + " bytes at offset " + position);
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
-    }
-  }
-
-  /** hflush to make bytes visible to readers, hsync to make them durable. */
-  private static final class HadoopAppendableFile implements AppendableFile {
-    private final String path;
-    private final FSDataOutputStream out;
-    private final long blockSize;
-
-    HadoopAppendableFile(String path, FSDataOutputStream out, long blockSize) {
-      this.path = path;
-      this.out = out;
-      this.blockSize = blockSize;
-    }
-
-    @Override
-    public void write(byte[] buffer, int offset, int length) throws IOException {
-      out.write(buffer, offset, length);
-    }
-
-    @Override
-    public long position() {
-      return out.getPos();
-    }
-
-    @Override
-    public long blockSize() {
-      return blockSize;
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.hflush();
-    }
-
-    @Override
-    public void sync() throws IOException {
-      out.hsync();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
-    }
-
-    @Override
-    public String toString() {
-      return path;
-    }
   }
 }

@@ -26,11 +26,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -172,14 +169,7 @@ class HdfsArchiveTest {
 
   /** What the NameNode itself holds for a subtree: inodes (files and directories) and blocks. */
   private static NameNodeCost nameNodeCount(org.apache.hadoop.fs.Path dir) throws Exception {
-    DistributedFileSystem fs = hdfs.fs();
-    ContentSummary summary = fs.getContentSummary(dir);
-    long blocks = 0;
-    RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
-    while (files.hasNext()) {
-      blocks += files.next().getBlockLocations().length;
-    }
-    return new NameNodeCost(summary.getFileCount(), summary.getDirectoryCount(), blocks);
+    return ArchiveCosts.counted(hdfs.fs(), dir);
   }
 
   @Test
