@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns bench-results/*.jsonl into the markdown tables of docs/BENCHMARKS.md.
 
-Usage: scripts/bench-report.py [bench-results]   (prints markdown to stdout)
+Usage: scripts/bench-report.py [bench-results] [--plots DIR]   (prints markdown to stdout;
+with --plots, also writes PNG plots of the paper suite into DIR, needing matplotlib)
 Each JSON line is one measurement with its machine, JDK, commit and command; see hpf-bench.
 """
 import json
@@ -123,8 +124,105 @@ def hdfs(rows):
                       f"{plain / r['microsPerGetMedian']:.2f}× |")
 
 
+SYSTEMS = ["hpf", "plain", "seqfile-record", "seqfile-block", "mapfile", "har"]
+
+
+def paper(rows):
+    """The paper suite: one block of tables per file system."""
+    for fs in dict.fromkeys(r["fs"] for r in rows):
+        group = [r for r in rows if r["fs"] == fs]
+        datasets = list(dict.fromkeys(r["dataset"] for r in group if "dataset" in r))
+        print(f"\n#### On {fs}\n")
+        for d in datasets:
+            f = next(r for r in group if r.get("dataset") == d)
+            print(f"- {d}: {f['files']:,} files, {f['bytes'] / 2**20:,.1f} MiB")
+        for title, key, fmt in (("Creation, median seconds", "seconds", "{:.2f}"),
+                                ("Bytes stored, MiB", "bytesStored", "{:.1f}"),
+                                ("NameNode objects (files + directories + blocks)", "nnObjects", "{:,.0f}")):
+            print(f"\n{title}:\n")
+            print("| dataset | " + " | ".join(SYSTEMS) + " |")
+            print("|---|" + "---:|" * len(SYSTEMS))
+            for d in datasets:
+                cells = []
+                for s_ in SYSTEMS:
+                    vals = [r[key] for r in group if r["benchmark"] == "create" and r["dataset"] == d
+                            and r["system"] == s_]
+                    v = statistics.median(vals) if vals else float("nan")
+                    cells.append(fmt.format(v / 2**20 if key == "bytesStored" else v))
+                print(f"| {d} | " + " | ".join(cells) + " |")
+        for kind, title in (("warm-uniform", "Warm random get (one reader), uniform, µs"),
+                            ("warm-zipf", "Warm random get, Zipf, µs"),
+                            ("cold-uniform", "Cold random get (a new reader per get), uniform, µs"),
+                            ("scan", "Full scan, MB/s")):
+            print(f"\n{title}:\n")
+            print("| dataset | " + " | ".join(SYSTEMS) + " |")
+            print("|---|" + "---:|" * len(SYSTEMS))
+            for d in datasets:
+                cells = []
+                for s_ in SYSTEMS:
+                    r = next((r for r in group if r["benchmark"] in ("get", "scan") and
+                              r["dataset"] == d and r["system"] == s_ and r["kind"] == kind), None)
+                    if r is None:
+                        cells.append("—")
+                    elif kind == "scan":
+                        cells.append(f"{r['megabytesPerSecond'] / 1.048576:,.0f}")
+                    else:
+                        cells.append(f"{r['microsPerOperationMedian']:,.0f}")
+                print(f"| {d} | " + " | ".join(cells) + " |")
+        catalog = [r for r in group if r["benchmark"] == "catalog"]
+        if catalog:
+            print(f"\nCatalog (HFile paper's four), {catalog[0]['rows']:,} rows:\n")
+            print("| operation | operations | µs per operation |")
+            print("|---|---:|---:|")
+            for r in catalog:
+                print(f"| {r['operation']} | {r['operations']:,} | {r['microsPerOperation']:.2f} |")
+
+
+def plots(rows, directory):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    for fs in dict.fromkeys(r["fs"] for r in rows):
+        group = [r for r in rows if r["fs"] == fs]
+        datasets = list(dict.fromkeys(r["dataset"] for r in group if "dataset" in r))
+        for name, pick, label, log in (
+                ("create", lambda d, s_: statistics.median(
+                    [r["seconds"] for r in group if r["benchmark"] == "create"
+                     and r["dataset"] == d and r["system"] == s_] or [float("nan")]),
+                 "creation time (s)", True),
+                ("warm-get", lambda d, s_: next(
+                    (r["microsPerOperationMedian"] for r in group if r["benchmark"] == "get"
+                     and r["dataset"] == d and r["system"] == s_ and r["kind"] == "warm-uniform"),
+                    float("nan")), "warm random get (µs)", True),
+                ("namenode-objects", lambda d, s_: statistics.median(
+                    [r["nnObjects"] for r in group if r["benchmark"] == "create"
+                     and r["dataset"] == d and r["system"] == s_] or [float("nan")]),
+                 "NameNode objects", True)):
+            fig, ax = plt.subplots(figsize=(8, 3.5))
+            width = 0.8 / len(SYSTEMS)
+            for i, s_ in enumerate(SYSTEMS):
+                ax.bar([x + i * width for x in range(len(datasets))],
+                       [pick(d, s_) for d in datasets], width, label=s_)
+            ax.set_xticks([x + 0.4 - width / 2 for x in range(len(datasets))], datasets)
+            ax.set_ylabel(label)
+            if log:
+                ax.set_yscale("log")
+            ax.set_title(f"{label} on {fs}")
+            ax.legend(fontsize=7, ncol=3)
+            fig.tight_layout()
+            fig.savefig(Path(directory) / f"paper-{fs}-{name}.png", dpi=90)
+            plt.close(fig)
+
+
 def main():
-    directory = sys.argv[1] if len(sys.argv) > 1 else "bench-results"
+    args = [a for a in sys.argv[1:]]
+    plot_dir = None
+    if "--plots" in args:
+        i = args.index("--plots")
+        plot_dir = args[i + 1]
+        del args[i:i + 2]
+    directory = args[0] if args else "bench-results"
     for title, name, table in (("Perfect hash", "perfect-hash.jsonl", perfect_hash),
                                ("Warm random get", "warm-get.jsonl", warm_get),
                                ("Archives that change", "change.jsonl", change),
@@ -136,6 +234,16 @@ def main():
             print(f"`{rows[0]['command']}` — {rows[0]['machine']}, {rows[0]['cores']} cores, "
                   f"{rows[0]['jdk']}, commit {rows[0]['commit']}\n")
             table(rows)
+    paper_rows = []
+    for path in sorted(Path(directory).glob("paper-*.jsonl")):
+        paper_rows += load(directory, path.name)
+    if paper_rows:
+        print("\n### Paper suite\n")
+        print(f"`{paper_rows[0]['command']}` — {paper_rows[0]['machine']}, "
+              f"{paper_rows[0]['cores']} cores, {paper_rows[0]['jdk']}, commit {paper_rows[0]['commit']}")
+        paper(paper_rows)
+        if plot_dir:
+            plots(paper_rows, plot_dir)
 
 
 if __name__ == "__main__":

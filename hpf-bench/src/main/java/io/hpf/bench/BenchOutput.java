@@ -13,11 +13,11 @@ import java.util.Map;
  * Writes one JSON line per measurement, each carrying the machine, JDK, commit and exact command,
  * so that a result can be traced and compared (PTHash's benchmark convention).
  */
-final class BenchOutput {
+public final class BenchOutput {
   private final Path file;
   private final Map<String, Object> context = new LinkedHashMap<>();
 
-  BenchOutput(Path file, String command) throws IOException {
+  public BenchOutput(Path file, String command) throws IOException {
     this.file = file;
     Files.createDirectories(file.toAbsolutePath().getParent());
     context.put("command", command);
@@ -43,7 +43,7 @@ final class BenchOutput {
   }
 
   /** Appends one measurement and echoes it to standard output. */
-  void write(Map<String, Object> measurement) throws IOException {
+  public void write(Map<String, Object> measurement) throws IOException {
     Map<String, Object> all = new LinkedHashMap<>(measurement);
     all.putAll(context);
     StringBuilder line = new StringBuilder("{");

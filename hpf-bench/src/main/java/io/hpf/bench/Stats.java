@@ -3,10 +3,10 @@ package io.hpf.bench;
 import java.util.Arrays;
 
 /** Medians and percentiles of samples. */
-final class Stats {
+public final class Stats {
   private Stats() {}
 
-  static double percentile(long[] sorted, double p) {
+  public static double percentile(long[] sorted, double p) {
     if (sorted.length == 0) {
       return Double.NaN;
     }
@@ -14,7 +14,7 @@ final class Stats {
     return sorted[i];
   }
 
-  static double median(double[] values) {
+  public static double median(double[] values) {
     double[] copy = values.clone();
     Arrays.sort(copy);
     int n = copy.length;

@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
       InfoCommand.class,
       VerifyCommand.class,
       AnalyzeCommand.class,
+      BenchCommand.class,
       CacheCommand.class,
       HdfsCommand.class,
       CommandLine.HelpCommand.class
