@@ -8,8 +8,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.tools.HadoopArchives;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -70,15 +68,7 @@ final class HarSystem implements BenchSystem {
 
       @Override
       public long scan() throws IOException {
-        long bytes = 0;
-        RemoteIterator<LocatedFileStatus> files =
-            har.listFiles(new org.apache.hadoop.fs.Path(uri), true);
-        while (files.hasNext()) {
-          try (FSDataInputStream in = har.open(files.next().getPath())) {
-            bytes += in.readAllBytes().length;
-          }
-        }
-        return bytes;
+        return PlainFilesSystem.readAll(har, new org.apache.hadoop.fs.Path(uri));
       }
 
       @Override

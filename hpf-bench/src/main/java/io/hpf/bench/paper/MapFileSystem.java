@@ -2,7 +2,6 @@ package io.hpf.bench.paper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,14 +38,7 @@ final class MapFileSystem implements BenchSystem {
             MapFile.Writer.keyClass(Text.class),
             SequenceFile.Writer.valueClass(BytesWritable.class),
             SequenceFile.Writer.compression(CompressionType.BLOCK, new DefaultCodec()))) {
-      Text key = new Text();
-      BytesWritable value = new BytesWritable();
-      for (String name : sorted) {
-        byte[] content = Files.readAllBytes(staged.resolve(name));
-        key.set(name);
-        value.set(content, 0, content.length);
-        writer.append(key, value);
-      }
+      SequenceFileSystem.appendAll(writer::append, staged, sorted);
     }
   }
 

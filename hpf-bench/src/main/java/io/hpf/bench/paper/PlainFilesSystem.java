@@ -39,6 +39,19 @@ final class PlainFilesSystem implements BenchSystem {
     }
   }
 
+  /** Reads every file under {@code root}, in listing order; returns the bytes read. */
+  static long readAll(org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path root)
+      throws IOException {
+    long bytes = 0;
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
+    while (files.hasNext()) {
+      try (FSDataInputStream in = fs.open(files.next().getPath())) {
+        bytes += in.readAllBytes().length;
+      }
+    }
+    return bytes;
+  }
+
   @Override
   public Reader open(BenchTarget target) {
     return new Reader() {
@@ -61,11 +74,14 @@ final class PlainFilesSystem implements BenchSystem {
 
       @Override
       public long scan() throws IOException {
+        if (!target.isLocal()) {
+          return readAll(target.fs(), target.path());
+        }
+        // java.nio, as local plain files are read: Hadoop's local listing stats every file.
         long bytes = 0;
-        RemoteIterator<LocatedFileStatus> files = target.fs().listFiles(target.path(), true);
-        while (files.hasNext()) {
-          try (FSDataInputStream in = target.fs().open(files.next().getPath())) {
-            bytes += in.readAllBytes().length;
+        try (var files = Files.walk(target.localPath())) {
+          for (Path file : files.filter(Files::isRegularFile).toList()) {
+            bytes += Files.readAllBytes(file).length;
           }
         }
         return bytes;

@@ -42,14 +42,24 @@ final class SequenceFileSystem implements BenchSystem {
             SequenceFile.Writer.keyClass(Text.class),
             SequenceFile.Writer.valueClass(BytesWritable.class),
             SequenceFile.Writer.compression(compression, new DefaultCodec()))) {
-      Text key = new Text();
-      BytesWritable value = new BytesWritable();
-      for (String name : names) {
-        byte[] content = Files.readAllBytes(staged.resolve(name));
-        key.set(name);
-        value.set(content, 0, content.length);
-        writer.append(key, value);
-      }
+      appendAll(writer::append, staged, names);
+    }
+  }
+
+  /** Something that takes (name, content) records: a SequenceFile or MapFile writer. */
+  interface RecordSink {
+    void append(Text key, BytesWritable value) throws IOException;
+  }
+
+  /** Appends the staged files {@code names}, in that order, as (name, content) records. */
+  static void appendAll(RecordSink sink, Path staged, List<String> names) throws IOException {
+    Text key = new Text();
+    BytesWritable value = new BytesWritable();
+    for (String name : names) {
+      byte[] content = Files.readAllBytes(staged.resolve(name));
+      key.set(name);
+      value.set(content, 0, content.length);
+      sink.append(key, value);
     }
   }
 
