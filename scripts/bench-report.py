@@ -133,6 +133,7 @@ def paper(rows):
         group = [r for r in rows if r["fs"] == fs]
         datasets = list(dict.fromkeys(r["dataset"] for r in group if "dataset" in r))
         print(f"\n#### On {fs}\n")
+        print("Medians over repetitions (rounds), with the range in parentheses.\n")
         for d in datasets:
             f = next(r for r in group if r.get("dataset") == d)
             print(f"- {d}: {f['files']:,} files, {f['bytes'] / 2**20:,.1f} MiB")
@@ -147,8 +148,13 @@ def paper(rows):
                 for s_ in SYSTEMS:
                     vals = [r[key] for r in group if r["benchmark"] == "create" and r["dataset"] == d
                             and r["system"] == s_]
+                    if key == "bytesStored":
+                        vals = [v / 2**20 for v in vals]
                     v = statistics.median(vals) if vals else float("nan")
-                    cells.append(fmt.format(v / 2**20 if key == "bytesStored" else v))
+                    cell = fmt.format(v)
+                    if key == "seconds" and len(vals) > 1:
+                        cell += f" ({min(vals):.2f}–{max(vals):.2f})"
+                    cells.append(cell)
                 print(f"| {d} | " + " | ".join(cells) + " |")
         for kind, title in (("warm-uniform", "Warm random get (one reader), uniform, µs"),
                             ("warm-zipf", "Warm random get, Zipf, µs"),
@@ -167,7 +173,9 @@ def paper(rows):
                     elif kind == "scan":
                         cells.append(f"{r['megabytesPerSecond'] / 1.048576:,.0f}")
                     else:
-                        cells.append(f"{r['microsPerOperationMedian']:,.0f}")
+                        rounds = json.loads(r["microsPerOperationRounds"])
+                        cells.append(f"{r['microsPerOperationMedian']:,.0f} "
+                                     f"({min(rounds):,.0f}–{max(rounds):,.0f})")
                 print(f"| {d} | " + " | ".join(cells) + " |")
         catalog = [r for r in group if r["benchmark"] == "catalog"]
         if catalog:
