@@ -8,6 +8,7 @@ import io.hpf.archive.PackResult;
 import io.hpf.archive.Packer;
 import io.hpf.format.Codec;
 import io.hpf.hadoop.StorageLocator;
+import io.hpf.store.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,10 +95,9 @@ final class AddCommand implements Callable<Integer> {
     List<String> skipped = new ArrayList<>();
     long added = 0;
     Manifest manifest;
-    try (ArchiveWriter writer =
-            ArchiveWriter.open(
-                storage.openForWriting(archive, hdfs),
-                flags.builder(Codec.parse(codec)).replace(replace).build());
+    try (Storage target = storage.openForWriting(archive, hdfs);
+        ArchiveWriter writer =
+            ArchiveWriter.open(target, flags.builder(Codec.parse(codec)).replace(replace).build());
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       RecoverCommand.report(spec, writer.recovery());
       for (String location : paths) {
@@ -128,7 +128,6 @@ final class AddCommand implements Callable<Integer> {
       }
       manifest = writer.commit();
     }
-    storage.resetLazyPersistIfUsed(hdfs);
     spec.commandLine()
         .getOut()
         .printf(

@@ -3,6 +3,7 @@ package io.hpf.cli;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.CompactionResult;
 import io.hpf.format.Codec;
+import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,9 +38,8 @@ final class CompactCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CompactionResult result;
-    try (ArchiveWriter writer =
-        ArchiveWriter.open(
-            storage.openForWriting(archive, hdfs), flags.builder(Codec.ZSTD).build())) {
+    try (Storage target = storage.openForWriting(archive, hdfs);
+        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder(Codec.ZSTD).build())) {
       RecoverCommand.report(spec, writer.recovery());
       result = writer.compact(reclaim);
     }

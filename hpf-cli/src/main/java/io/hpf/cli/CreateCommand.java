@@ -6,7 +6,6 @@ import io.hpf.archive.Packer;
 import io.hpf.archive.SourceTree;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
-import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.store.Storage;
 import java.nio.charset.Charset;
@@ -135,9 +134,6 @@ final class CreateCommand implements Callable<Integer> {
     try (Storage target = locator.createArchive(archive);
         Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
       result = Packer.pack(tree, target, options, pack, progress);
-      if (target instanceof HadoopStorage hadoop && hdfs.lazyPersist) {
-        hadoop.resetLazyPersist();
-      }
     } catch (Exception e) {
       if (!existed) {
         deleteIfEmpty(localTarget);

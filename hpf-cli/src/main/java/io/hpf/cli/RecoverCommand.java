@@ -3,6 +3,7 @@ package io.hpf.cli;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.RecoveryResult;
 import io.hpf.format.Codec;
+import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,9 +35,8 @@ final class RecoverCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ArchiveWriter writer =
-        ArchiveWriter.open(
-            storage.openForWriting(archive, hdfs), flags.builder(Codec.ZSTD).build())) {
+    try (Storage target = storage.openForWriting(archive, hdfs);
+        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder(Codec.ZSTD).build())) {
       RecoveryResult r = writer.recovery();
       if (!r.foundAnything()) {
         spec.commandLine()

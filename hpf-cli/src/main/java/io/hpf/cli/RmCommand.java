@@ -3,6 +3,7 @@ package io.hpf.cli;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.Manifest;
 import io.hpf.format.Codec;
+import io.hpf.store.Storage;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,9 +51,8 @@ final class RmCommand implements Callable<Integer> {
     }
     int count;
     Manifest manifest;
-    try (ArchiveWriter writer =
-        ArchiveWriter.open(
-            storage.openForWriting(archive, hdfs), flags.builder(Codec.ZSTD).build())) {
+    try (Storage target = storage.openForWriting(archive, hdfs);
+        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder(Codec.ZSTD).build())) {
       RecoverCommand.report(spec, writer.recovery());
       if (prefix != null) {
         count = writer.deletePrefix(prefix);

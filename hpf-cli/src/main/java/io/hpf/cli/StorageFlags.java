@@ -1,7 +1,6 @@
 package io.hpf.cli;
 
 import io.hpf.archive.SourceTree;
-import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.store.Storage;
@@ -31,19 +30,12 @@ final class StorageFlags {
     return locator(HadoopStorageOptions.DEFAULTS);
   }
 
-  private Storage lastWritable;
-
-  /** An archive to change, with the HDFS write options; see {@link #resetLazyPersistIfUsed}. */
+  /**
+   * An archive to change, with the HDFS write options. The caller closes it: with --lazy-persist
+   * that gives the archive directory its old storage policy back.
+   */
   Storage openForWriting(String archive, HdfsWriteFlags hdfs) throws IOException {
-    lastWritable = locator(hdfs.options()).openArchive(archive);
-    return lastWritable;
-  }
-
-  /** After a write with --lazy-persist: the archive directory gets its old policy back. */
-  void resetLazyPersistIfUsed(HdfsWriteFlags hdfs) throws IOException {
-    if (hdfs.lazyPersist && lastWritable instanceof HadoopStorage hadoop) {
-      hadoop.resetLazyPersist();
-    }
+    return locator(hdfs.options()).openArchive(archive);
   }
 
   Storage open(String archive) throws IOException {

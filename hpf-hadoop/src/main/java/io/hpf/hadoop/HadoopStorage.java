@@ -235,10 +235,15 @@ public final class HadoopStorage implements Storage {
     }
   }
 
+  /** Gives back the directory's storage policy if LAZY_PERSIST was set, then lets go. */
   @Override
   public void close() throws IOException {
-    if (ownsFileSystem) {
-      fs.close();
+    try {
+      resetLazyPersist();
+    } finally {
+      if (ownsFileSystem) {
+        fs.close();
+      }
     }
   }
 
