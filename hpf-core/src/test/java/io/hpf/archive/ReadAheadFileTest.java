@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.hpf.store.ReadableFile;
+import io.hpf.testing.CountingMemoryFile;
 import java.io.EOFException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -12,38 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /** Forward reads come from one window per refill, with the file's exact bytes. */
 class ReadAheadFileTest {
-  private static final class CountingFile implements ReadableFile {
-    final byte[] bytes;
-    int reads;
-
-    CountingFile(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    @Override
-    public long length() {
-      return bytes.length;
-    }
-
-    @Override
-    public void readFully(long position, byte[] buffer, int offset, int length)
-        throws EOFException {
-      if (position < 0 || position + length > bytes.length) {
-        throw new EOFException("mem: offset " + position);
-      }
-      reads++;
-      System.arraycopy(bytes, (int) position, buffer, offset, length);
-    }
-
-    @Override
-    public void close() {}
-  }
-
   @Test
   void forwardReadsAreServedFromWindowsAndMatchTheFile() throws Exception {
     byte[] content = new byte[3 * ReadAheadFile.WINDOW_BYTES + 12345];
     new SplittableRandom(1).nextBytes(content);
-    CountingFile file = new CountingFile(content);
+    CountingMemoryFile file = new CountingMemoryFile(content);
     ReadAheadFile ahead = new ReadAheadFile(file);
     SplittableRandom random = new SplittableRandom(2);
     long at = 0;
@@ -58,7 +31,7 @@ class ReadAheadFileTest {
       at += length + random.nextInt(100); // gaps, as padding and dead entries leave
       entries++;
     }
-    assertEquals(4, file.reads, entries + " forward reads, one refill per window");
+    assertEquals(4, file.reads(), entries + " forward reads, one refill per window");
     // A read larger than the window goes straight through; a read past the end is the file's
     // own error.
     byte[] big = ahead.readFully(0, ReadAheadFile.WINDOW_BYTES + 1);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.hpf.store.ReadableFile;
+import io.hpf.testing.CountingMemoryFile;
 import java.io.EOFException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -13,39 +13,11 @@ import org.junit.jupiter.api.Test;
 
 /** Cached pages give the file's exact bytes, read each page once, and respect the budget. */
 class PageCachedFileTest {
-  /** An in-memory file that counts the reads that reach it. */
-  private static final class CountingFile implements ReadableFile {
-    final byte[] bytes;
-    int reads;
-
-    CountingFile(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    @Override
-    public long length() {
-      return bytes.length;
-    }
-
-    @Override
-    public void readFully(long position, byte[] buffer, int offset, int length)
-        throws EOFException {
-      if (position < 0 || position + length > bytes.length) {
-        throw new EOFException("mem: offset " + position);
-      }
-      reads++;
-      System.arraycopy(bytes, (int) position, buffer, offset, length);
-    }
-
-    @Override
-    public void close() {}
-  }
-
   @Test
   void randomReadsMatchTheFileAndEachPageIsReadOnce() throws Exception {
     byte[] content = new byte[5 * PageCachedFile.PAGE_BYTES + 1234];
     new SplittableRandom(1).nextBytes(content);
-    CountingFile file = new CountingFile(content);
+    CountingMemoryFile file = new CountingMemoryFile(content);
     AtomicLong budget = new AtomicLong(1L << 30);
     PageCachedFile cached = new PageCachedFile(file, budget);
     SplittableRandom random = new SplittableRandom(2);
@@ -55,7 +27,7 @@ class PageCachedFileTest {
       byte[] got = cached.readFully(at, length);
       assertArrayEquals(Arrays.copyOfRange(content, at, at + length), got, "at " + at);
     }
-    assertEquals(6, file.reads, "six pages, each read once");
+    assertEquals(6, file.reads(), "six pages, each read once");
     assertEquals((1L << 30) - content.length, budget.get());
     assertThrows(EOFException.class, () -> cached.readFully(content.length - 1, 2));
     cached.close();
@@ -66,13 +38,13 @@ class PageCachedFileTest {
   void overBudgetReadsGoStraightThrough() throws Exception {
     byte[] content = new byte[3 * PageCachedFile.PAGE_BYTES];
     new SplittableRandom(3).nextBytes(content);
-    CountingFile file = new CountingFile(content);
+    CountingMemoryFile file = new CountingMemoryFile(content);
     PageCachedFile cached = new PageCachedFile(file, new AtomicLong(PageCachedFile.PAGE_BYTES));
     for (int round = 0; round < 3; round++) {
       assertArrayEquals(Arrays.copyOfRange(content, 10, 20), cached.readFully(10, 10));
       int far = 2 * PageCachedFile.PAGE_BYTES + 5;
       assertArrayEquals(Arrays.copyOfRange(content, far, far + 7), cached.readFully(far, 7));
     }
-    assertEquals(1 + 3, file.reads, "the first page cached; the last one read every time");
+    assertEquals(1 + 3, file.reads(), "the first page cached; the last one read every time");
   }
 }
