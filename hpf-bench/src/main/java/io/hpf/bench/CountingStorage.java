@@ -1,6 +1,7 @@
 package io.hpf.bench;
 
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -19,9 +20,9 @@ final class CountingStorage implements Storage {
   }
 
   @Override
-  public ReadableFile openRead(String name) throws IOException {
+  public ReadableFile openRead(String name, FileUse use) throws IOException {
     opens.incrementAndGet();
-    ReadableFile file = inner.openRead(name);
+    ReadableFile file = inner.openRead(name, use);
     return new ReadableFile() {
       @Override
       public long length() throws IOException {
@@ -43,8 +44,8 @@ final class CountingStorage implements Storage {
   }
 
   @Override
-  public AppendableFile create(String name) throws IOException {
-    return inner.create(name);
+  public AppendableFile create(String name, FileUse use) throws IOException {
+    return inner.create(name, use);
   }
 
   @Override

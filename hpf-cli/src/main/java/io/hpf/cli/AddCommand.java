@@ -97,9 +97,8 @@ final class AddCommand implements Callable<Integer> {
     Manifest manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
         ArchiveWriter writer =
-            ArchiveWriter.open(target, flags.builder(Codec.parse(codec)).replace(replace).build());
+            flags.open(target, flags.builder(Codec.parse(codec)).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
-      RecoverCommand.report(spec, writer.recovery());
       for (String location : paths) {
         if (!StorageLocator.isLocal(location)) {
           PackResult result =

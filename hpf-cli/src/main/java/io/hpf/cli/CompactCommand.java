@@ -39,8 +39,7 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CompactionResult result;
     try (Storage target = storage.openForWriting(archive, hdfs);
-        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder(Codec.ZSTD).build())) {
-      RecoverCommand.report(spec, writer.recovery());
+        ArchiveWriter writer = flags.open(target, flags.builder(Codec.ZSTD).build(), spec)) {
       result = writer.compact(reclaim);
     }
     spec.commandLine()

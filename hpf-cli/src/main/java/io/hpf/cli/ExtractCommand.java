@@ -1,24 +1,45 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.format.EntryInfo;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(
     name = "extract",
     description = {
-      "Extracts every entry into a directory, reading the part files in order.",
-      "Names that could escape the directory ('..', absolute paths) are refused; each file",
-      "appears only once its content was read whole and its checksum held."
+      "Extracts every entry into a directory, reading the part files in order on several",
+      "threads. Every name is checked first: if one could escape the directory ('..',",
+      "absolute paths, drive letters) or breaks the format's rules, nothing is written",
+      "unless --skip-unsafe is given (then those are listed, the rest extracted, exit 1).",
+      "A file appears only with content whose checksum held."
     },
-    footer = {"", "Examples:", "  hpf extract photos.hpf /tmp/photos"},
+    footer = {
+      "",
+      "Examples:",
+      "  hpf extract photos.hpf /tmp/photos",
+      "  hpf extract --skip-unsafe --threads 4 downloaded.hpf /tmp/out"
+    },
     mixinStandardHelpOptions = true)
 final class ExtractCommand implements Callable<Integer> {
+  /** Names shown in the error when unsafe names stop an extract. */
+  private static final int NAMES_SHOWN = 5;
+
   @picocli.CommandLine.Mixin StorageFlags storage;
 
   @Spec CommandSpec spec;
@@ -29,30 +50,133 @@ final class ExtractCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "DIR")
   Path output;
 
+  @Option(names = "--skip-unsafe", description = "Skip and list unsafe names instead of stopping.")
+  boolean skipUnsafe;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Threads writing files (default: number of cores).")
+  Integer threads;
+
   @Override
   public Integer call() throws Exception {
     ExtractTarget target = new ExtractTarget(output);
-    AtomicLong files = new AtomicLong();
-    AtomicLong bytes = new AtomicLong();
+    int skipped;
     try (ArchiveReader reader = ArchiveReader.open(storage.open(archive));
         Progress progress = new Progress(spec.commandLine().getErr(), "extracting")) {
-      long total = reader.entryCount();
-      reader.scan(
+      List<EntryInfo> rows = new ArrayList<>();
+      List<String> refused = new ArrayList<>();
+      for (EntryInfo row : reader.entriesInPartOrder()) {
+        String why = target.refusal(row.name());
+        if (why == null) {
+          rows.add(row);
+        } else {
+          refused.add("'" + row.name() + "' (" + why + ")");
+        }
+      }
+      if (!refused.isEmpty() && !skipUnsafe) {
+        throw new IOException(
+            archive
+                + ": refusing to extract "
+                + refused.size()
+                + " unsafe names, such as "
+                + String.join(", ", refused.subList(0, Math.min(NAMES_SHOWN, refused.size())))
+                + "; nothing was written (--skip-unsafe extracts the rest)");
+      }
+      for (String name : refused) {
+        spec.commandLine().getErr().println("hpf: skipped unsafe name " + name);
+      }
+      skipped = refused.size();
+      target.makeDirectories(rows.stream().map(EntryInfo::name).toList());
+      long total = rows.size();
+      AtomicLong files = new AtomicLong();
+      AtomicLong bytes = new AtomicLong();
+      runInParallel(
+          reader,
+          rows,
+          threads == null ? Runtime.getRuntime().availableProcessors() : threads,
           (info, content) -> {
             target.write(info, content);
             progress.progress(
                 files.incrementAndGet(), bytes.addAndGet(info.rawLength()), total, -1);
           });
+      progress.close();
+      spec.commandLine()
+          .getOut()
+          .println(
+              "extracted "
+                  + files.get()
+                  + " entries, "
+                  + Format.bytes(bytes.get())
+                  + " to "
+                  + output
+                  + (refused.isEmpty() ? "" : "; " + refused.size() + " unsafe names skipped"));
     }
-    spec.commandLine()
-        .getOut()
-        .println(
-            "extracted "
-                + files.get()
-                + " entries, "
-                + Format.bytes(bytes.get())
-                + " to "
-                + output);
-    return Main.EXIT_OK;
+    return skipped > 0 ? Main.EXIT_FAILED : Main.EXIT_OK;
+  }
+
+  /**
+   * Scans {@code rows} (in part order) on {@code threads} threads, each taking a contiguous run of
+   * about the same bytes, so each reads its parts sequentially. The first failure stops the rest
+   * and is thrown.
+   */
+  static void runInParallel(
+      ArchiveReader reader, List<EntryInfo> rows, int threads, io.hpf.archive.EntryVisitor visitor)
+      throws IOException, InterruptedException {
+    long totalBytes = rows.stream().mapToLong(EntryInfo::entryLength).sum();
+    int n = Math.max(1, Math.min(threads, rows.size()));
+    List<List<EntryInfo>> runs = new ArrayList<>();
+    int start = 0;
+    long bytes = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      bytes += rows.get(i).entryLength();
+      if (bytes * n >= totalBytes * (runs.size() + 1) && runs.size() < n - 1) {
+        runs.add(rows.subList(start, i + 1));
+        start = i + 1;
+      }
+    }
+    runs.add(rows.subList(start, rows.size()));
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (List<EntryInfo> run : runs) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  try {
+                    reader.scan(
+                        run,
+                        (info, content) -> {
+                          if (failure.get() != null) {
+                            throw new CancellationException(); // another run failed: stop
+                          }
+                          visitor.visit(info, content);
+                        });
+                  } catch (CancellationException e) {
+                    // stopped because of the failure recorded by another run
+                  } catch (IOException | RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                  }
+                }));
+      }
+      for (Future<?> f : futures) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          failure.compareAndSet(null, new IOException(e.getCause().getMessage(), e.getCause()));
+        }
+      }
+      Exception first = failure.get();
+      if (first instanceof IOException io) {
+        throw io;
+      }
+      if (first instanceof RuntimeException re) {
+        throw re;
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }

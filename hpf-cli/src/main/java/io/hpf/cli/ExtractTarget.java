@@ -4,75 +4,154 @@ import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Writes entries as files under a directory, safely: a name that is not in normal form (could
- * escape the directory with "..", an absolute path or a drive letter) is refused, and content is
- * written to a temporary file that is renamed into place only once it was read whole and its
- * checksum held, so a damaged entry never leaves a wrong file behind.
+ * Writes entries as files under a directory, safely and with few system calls. A name that is not
+ * in normal form (could escape the directory with "..", an absolute path or a drive letter) is
+ * refused. Each file is written once: created with its permission bits, written, its times set,
+ * closed; small content was read whole and its checksum checked before the file is created, and a
+ * large entry whose checksum fails at its end is deleted, so no wrong file is left behind.
+ * Directories are made once each, before the files. Thread-safe.
  */
 final class ExtractTarget {
+  /** Content up to this size is read whole (and checked) before its file is created. */
+  private static final int WHOLE_MAX_BYTES = 1 << 20;
+
+  private static final Set<StandardOpenOption> CREATE =
+      EnumSet.of(
+          StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING,
+          StandardOpenOption.WRITE);
+
+  private static final PosixFilePermission[] BITS = {
+    PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+    PosixFilePermission.OTHERS_READ, PosixFilePermission.GROUP_EXECUTE,
+    PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+    PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+    PosixFilePermission.OWNER_READ
+  };
+
   private final Path root;
+  private final boolean posix;
+
+  /** Permission bits the process's umask takes away at create, to be set again by chmod. */
+  private final int umask;
 
   ExtractTarget(Path root) throws IOException {
     this.root = root.toAbsolutePath().normalize();
     Files.createDirectories(this.root);
+    this.posix = Files.getFileStore(this.root).supportsFileAttributeView("posix");
+    this.umask = Umask.current();
   }
 
-  /** The path an entry goes to. */
-  Path pathOf(String name) throws IOException {
-    if (!EntryNames.isNormal(name)) {
-      throw new IOException("refusing to extract '" + name + "': the name could escape " + root);
+  /** Why a name cannot be extracted, or null if it can. */
+  String refusal(String name) {
+    String why = EntryNames.whyNotNormal(name);
+    if (why != null) {
+      return why;
     }
     Path target = root.resolve(name).normalize();
-    if (!target.startsWith(root) || target.equals(root)) {
-      throw new IOException("refusing to extract '" + name + "': it resolves outside " + root);
-    }
-    return target;
+    return target.startsWith(root) && !target.equals(root) ? null : "it resolves outside " + root;
   }
 
+  /** Makes the parent directory of every name once, parents before children. */
+  void makeDirectories(Collection<String> names) throws IOException {
+    TreeSet<String> parents = new TreeSet<>();
+    for (String name : names) {
+      for (int slash = name.lastIndexOf('/');
+          slash > 0 && parents.add(name.substring(0, slash));
+          slash = name.lastIndexOf('/', slash - 1)) {
+        // every ancestor once; a known ancestor means its own ancestors are known too
+      }
+    }
+    for (String dir : parents) { // sorted: "a" before "a/b"
+      try {
+        Files.createDirectory(root.resolve(dir));
+      } catch (FileAlreadyExistsException e) {
+        if (!Files.isDirectory(root.resolve(dir))) {
+          throw new IOException(
+              "cannot extract into '" + dir + "': a file of that name is in the way", e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes one entry. REQUIRES: its parent directory exists ({@link #makeDirectories}) and {@link
+   * #refusal} found nothing wrong with its name.
+   */
   void write(EntryInfo info, InputStream content) throws IOException {
-    Path target = pathOf(info.name());
-    Files.createDirectories(target.getParent());
-    Path temp = Files.createTempFile(target.getParent(), ".hpf-", ".part");
-    try {
-      try (OutputStream out = Files.newOutputStream(temp)) {
-        content.transferTo(out); // throws at the end if the checksum does not hold
+    Path target = root.resolve(info.name());
+    if (info.rawLength() <= WHOLE_MAX_BYTES) {
+      ByteBuffer bytes = ByteBuffer.wrap(content.readAllBytes()); // checked before any file exists
+      try (FileChannel out = open(target, info.mode())) {
+        while (bytes.hasRemaining()) {
+          out.write(bytes);
+        }
       }
-      Files.setLastModifiedTime(temp, FileTime.fromMillis(info.mtimeMillis()));
-      setMode(temp, info.mode());
-      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(temp);
+    } else {
+      try (FileChannel out = open(target, info.mode())) {
+        content.transferTo(Channels.newOutputStream(out)); // checks the CRC32C at its end
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(target);
+        throw e;
+      }
+    }
+    finish(target, info);
+  }
+
+  /** Writes one entry, making its parent directories first (a few named entries). */
+  void writeWithParents(EntryInfo info, InputStream content) throws IOException {
+    String why = refusal(info.name());
+    if (why != null) {
+      throw new IOException("refusing to extract '" + info.name() + "': " + why);
+    }
+    Files.createDirectories(root.resolve(info.name()).getParent());
+    write(info, content);
+  }
+
+  private FileChannel open(Path target, int mode) throws IOException {
+    if (!posix) {
+      return FileChannel.open(target, CREATE);
+    }
+    FileAttribute<Set<PosixFilePermission>> permissions =
+        PosixFilePermissions.asFileAttribute(permissions(mode));
+    return FileChannel.open(target, CREATE, permissions);
+  }
+
+  /** Times, and the permission bits the umask took away at create (rarely any). */
+  private void finish(Path target, EntryInfo info) throws IOException {
+    FileTime mtime = FileTime.fromMillis(info.mtimeMillis());
+    // Both times at once: setting only one makes the JDK read the other first (one more call).
+    Files.getFileAttributeView(target, BasicFileAttributeView.class).setTimes(mtime, mtime, null);
+    if (posix && (info.mode() & 0777 & umask) != 0) {
+      Files.setPosixFilePermissions(target, permissions(info.mode()));
     }
   }
 
-  private static void setMode(Path file, int mode) throws IOException {
+  private static Set<PosixFilePermission> permissions(int mode) {
     Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
-    PosixFilePermission[] order = {
-      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
-      PosixFilePermission.OTHERS_READ, PosixFilePermission.GROUP_EXECUTE,
-      PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
-      PosixFilePermission.OWNER_READ
-    };
-    for (int bit = 0; bit < order.length; bit++) {
+    for (int bit = 0; bit < BITS.length; bit++) {
       if ((mode & (1 << bit)) != 0) {
-        permissions.add(order[bit]);
+        permissions.add(BITS[bit]);
       }
     }
-    try {
-      Files.setPosixFilePermissions(file, permissions);
-    } catch (UnsupportedOperationException e) {
-      // Not a POSIX file system: the default permissions stand.
-    }
+    return permissions;
   }
 }

@@ -55,7 +55,7 @@ final class GetCommand implements Callable<Integer> {
           continue;
         }
         try (InputStream in = reader.openStream(name)) {
-          target.write(info, in);
+          target.writeWithParents(info, in);
         }
       }
     }

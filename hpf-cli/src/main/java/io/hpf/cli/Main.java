@@ -1,8 +1,5 @@
 package io.hpf.cli;
 
-import io.hpf.archive.EntryNotFoundException;
-import java.io.FileNotFoundException;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -34,7 +31,6 @@ import picocli.CommandLine.Command;
       InfoCommand.class,
       VerifyCommand.class,
       AnalyzeCommand.class,
-      BenchCommand.class,
       CacheCommand.class,
       HdfsCommand.class,
       CommandLine.HelpCommand.class
@@ -45,7 +41,9 @@ import picocli.CommandLine.Command;
       "  hpf create photos.hpf /data/photos",
       "  hpf ls photos.hpf 2024/",
       "  hpf cat photos.hpf 2024/01/cat.jpg > cat.jpg",
-      "  hpf verify photos.hpf"
+      "  hpf verify photos.hpf",
+      "",
+      "Benchmarks: hpf bench --help (their own program; the launcher runs it)."
     })
 public final class Main implements Runnable {
   public static final int EXIT_OK = 0;
@@ -87,7 +85,7 @@ public final class Main implements Runnable {
     cli.setExitCodeExceptionMapper(e -> EXIT_FAILED);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          commandLine.getErr().println("hpf: " + describe(e));
+          commandLine.getErr().println("hpf: " + ErrorMessages.describe(e));
           if (System.getenv("HPF_DEBUG") != null) {
             e.printStackTrace(commandLine.getErr());
           }
@@ -102,22 +100,20 @@ public final class Main implements Runnable {
           c.getErr().flush();
           return EXIT_USAGE;
         });
-    int code = cli.execute(args);
+    int code;
+    try {
+      code = cli.execute(args);
+    } catch (OutOfMemoryError
+        | StackOverflowError e) { // picocli passes on what is not an Exception
+      err.println("hpf: " + ErrorMessages.describe(e));
+      if (System.getenv("HPF_DEBUG") != null) {
+        e.printStackTrace(err);
+      }
+      code = EXIT_FAILED;
+    }
     out.flush();
     err.flush();
     return code;
-  }
-
-  private static String describe(Exception e) {
-    if (e instanceof EntryNotFoundException || e instanceof FileNotFoundException) {
-      return e.getMessage();
-    }
-    if (e instanceof IOException
-        || e instanceof IllegalArgumentException
-        || e instanceof IllegalStateException) {
-      return e.getMessage() == null ? e.toString() : e.getMessage();
-    }
-    return e.toString();
   }
 
   static final class Version implements CommandLine.IVersionProvider {

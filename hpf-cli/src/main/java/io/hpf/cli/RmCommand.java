@@ -52,8 +52,7 @@ final class RmCommand implements Callable<Integer> {
     int count;
     Manifest manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
-        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder(Codec.ZSTD).build())) {
-      RecoverCommand.report(spec, writer.recovery());
+        ArchiveWriter writer = flags.open(target, flags.builder(Codec.ZSTD).build(), spec)) {
       if (prefix != null) {
         count = writer.deletePrefix(prefix);
       } else {

@@ -1,7 +1,11 @@
 package io.hpf.cli;
 
+import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** Options shared by the commands that change an archive (a picocli mixin). */
@@ -35,9 +39,30 @@ final class WriterFlags {
           "Keep files of older generations this long for open readers (default: ${DEFAULT-VALUE}).")
   long graceSeconds;
 
+  @Option(
+      names = "--bucket-capacity",
+      paramLabel = "RECORDS",
+      description =
+          "Most records in one index bucket file of new segments (default: the archive's).")
+  int bucketCapacity = WriterOptions.ARCHIVE_SETTING;
+
+  /**
+   * Opens the archive's one writer (it recovers what a writer that died left), tells the user what
+   * recovery did and which archive settings these flags change.
+   */
+  ArchiveWriter open(Storage target, WriterOptions options, CommandSpec spec) throws IOException {
+    ArchiveWriter writer = ArchiveWriter.open(target, options);
+    RecoverCommand.report(spec, writer.recovery());
+    for (String change : writer.settingChanges()) {
+      spec.commandLine().getErr().println("hpf: " + target + ": " + change);
+    }
+    return writer;
+  }
+
   WriterOptions.Builder builder(Codec codec) {
     return WriterOptions.builder()
         .codec(codec)
+        .bucketCapacity(bucketCapacity)
         .breakLock(breakLock)
         .maxSegments(maxSegments)
         .reclaimRatio(reclaimRatio)

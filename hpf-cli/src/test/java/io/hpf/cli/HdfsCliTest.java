@@ -15,7 +15,6 @@ import java.util.TreeMap;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,15 +27,8 @@ class HdfsCliTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    hdfs = MiniHdfs.start(base.resolve("dfs"), 1, 1);
+    hdfs = MiniHdfs.shared();
     uri = hdfs.fs().getUri().toString();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (hdfs != null) {
-      hdfs.close();
-    }
   }
 
   private static TreeMap<String, byte[]> writeLocalTree(Path dir, long seed) throws Exception {

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.FormatConstants;
 import io.hpf.index.BucketDescriptor;
+import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.FileNotFoundException;
@@ -45,6 +46,16 @@ final class ArchiveFiles {
     return files;
   }
 
+  /**
+   * The length of a file as a reader sees it when opened: on HDFS a file whose writer died before
+   * closing it is listed with its complete blocks only, though its flushed bytes can be read.
+   */
+  private static long visibleLength(Storage storage, Expected e) throws java.io.IOException {
+    try (io.hpf.store.ReadableFile file = storage.openRead(e.name(), FileUse.CONTENT)) {
+      return file.length();
+    }
+  }
+
   /** Throws naming the first file that is missing or has the wrong length. */
   static void checkPresent(Storage storage, Manifest manifest, List<StoredFile> listing)
       throws java.io.IOException {
@@ -60,7 +71,8 @@ final class ArchiveFiles {
   }
 
   /** Every missing or wrongly sized file, as "path: problem". */
-  static List<String> problems(Storage storage, Manifest manifest, List<StoredFile> listing) {
+  static List<String> problems(Storage storage, Manifest manifest, List<StoredFile> listing)
+      throws java.io.IOException {
     Map<String, Long> lengths = new HashMap<>();
     for (StoredFile f : listing) {
       lengths.put(f.name(), f.lengthBytes());
@@ -71,6 +83,10 @@ final class ArchiveFiles {
       String path = storage.describe(e.name());
       if (actual == null) {
         problems.add(path + ": missing (the manifest lists it)");
+      } else if (e.mayBeLonger()
+          && actual < e.length()
+          && visibleLength(storage, e) >= e.length()) {
+        continue; // a part a writer that died still holds open: HDFS lists its complete blocks only
       } else if (actual < e.length() || (!e.mayBeLonger() && actual != e.length())) {
         problems.add(
             path

@@ -1,6 +1,7 @@
 package io.hpf.archive;
 
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import java.io.Closeable;
@@ -29,6 +30,13 @@ final class ArchiveLock implements Closeable {
 
   static ArchiveLock acquire(Storage storage, boolean breakLock) throws IOException {
     if (breakLock) {
+      String holder = holder(storage);
+      if (holderIsAliveHere(holder)) {
+        throw new ArchiveLockedException(
+            storage.describe(FILE_NAME),
+            holder,
+            "that process is alive on this host, so the lock is not broken");
+      }
       storage.delete(FILE_NAME);
     }
     String holder =
@@ -38,7 +46,7 @@ final class ArchiveLock implements Closeable {
             + ManagementFactory.getRuntimeMXBean().getPid()
             + ", since "
             + Instant.now();
-    try (AppendableFile file = storage.create(FILE_NAME)) {
+    try (AppendableFile file = storage.create(FILE_NAME, FileUse.ONCE)) {
       file.write(holder.getBytes(StandardCharsets.UTF_8));
       file.sync();
     } catch (FileAlreadyExistsException e) {
@@ -48,12 +56,39 @@ final class ArchiveLock implements Closeable {
   }
 
   private static String holder(Storage storage) {
-    try (ReadableFile file = storage.openRead(FILE_NAME)) {
+    try (ReadableFile file = storage.openRead(FILE_NAME, FileUse.ONCE)) {
       return new String(
           file.readFully(0, (int) Math.min(file.length(), 1024)), StandardCharsets.UTF_8);
     } catch (IOException e) {
       return "holder unknown: " + e.getMessage();
     }
+  }
+
+  /**
+   * Whether the lock names a process of this host that is still running: the same pid, started no
+   * later than the lock was taken (a later start is another process that got the pid again). From
+   * another host nothing can be known, and the user's word is taken.
+   */
+  static boolean holderIsAliveHere(String holder) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^host (.*), pid (\\d+), since (\\S+)$").matcher(holder);
+    if (!m.matches() || !m.group(1).equals(hostName())) {
+      return false;
+    }
+    java.util.Optional<ProcessHandle> process;
+    Instant since;
+    try {
+      process = ProcessHandle.of(Long.parseLong(m.group(2)));
+      since = Instant.parse(m.group(3));
+    } catch (RuntimeException e) {
+      return false; // not a lock hpf wrote
+    }
+    if (process.isEmpty() || !process.get().isAlive()) {
+      return false;
+    }
+    java.util.Optional<Instant> started = process.get().info().startInstant();
+    // Start times are kept to the clock tick; a second of slack never mistakes a new process.
+    return started.isEmpty() || !started.get().isAfter(since.plusSeconds(1));
   }
 
   private static String hostName() {

@@ -13,4 +13,9 @@ public final class ArchiveLockedException extends IOException {
             + holder
             + "); if that writer is gone, break the lock (--break-lock)");
   }
+
+  /** The lock was not broken although asked to: {@code why} says why. */
+  public ArchiveLockedException(String lockFile, String holder, String why) {
+    super(lockFile + ": the archive is locked by another writer (" + holder + "); " + why);
+  }
 }

@@ -1,21 +1,20 @@
 package io.hpf.archive;
 
-import io.hpf.format.ByteReader;
-import io.hpf.format.ContentDecompressor;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.Dictionary;
-import io.hpf.format.EntryCodec;
 import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
-import io.hpf.format.FileFraming;
+import io.hpf.format.EntryReader;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
+import io.hpf.format.PartEntry;
 import io.hpf.index.IndexRecord;
+import io.hpf.store.FileUse;
+import io.hpf.store.ReadAheadFile;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
-import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +24,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -40,36 +38,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe: every method may be called from many threads at once.
  */
 public final class ArchiveReader implements Closeable {
-  /** Entries up to this size are read whole by {@link #openStream}; larger ones are streamed. */
-  private static final int STREAM_WHOLE_MAX_BYTES = 16 << 20;
-
-  /** Entries up to this size are read into a per-thread buffer rather than a new array. */
-  private static final int SCRATCH_MAX_BYTES = 1 << 20;
-
-  private static final ThreadLocal<byte[][]> SCRATCH =
-      ThreadLocal.withInitial(() -> new byte[][] {new byte[16 * 1024]});
-
-  /** This thread's read buffer, at least {@code size} bytes. */
-  private static byte[] scratch(int size) {
-    byte[][] holder = SCRATCH.get();
-    if (holder[0].length < size) {
-      holder[0] = new byte[Math.max(size, 2 * holder[0].length)];
-    }
-    return holder[0];
-  }
-
-  /** Enough for the header of almost every entry, so stat is usually one read. */
-  private static final int HEADER_PROBE_BYTES = 4096;
-
   private final Storage storage;
   private final Manifest manifest;
   private final List<SegmentReader> segmentsNewestFirst;
   private final Map<Integer, Long> committedLengths = new HashMap<>();
-  private final ConcurrentHashMap<Integer, ReadableFile> parts = new ConcurrentHashMap<>();
 
-  /** Part file paths for messages, made once per part rather than on every read. */
-  private final ConcurrentHashMap<Integer, String> partPaths = new ConcurrentHashMap<>();
+  /** One open file and entry reader per part, opened on first use. */
+  private final ConcurrentHashMap<Integer, EntryReader> parts = new ConcurrentHashMap<>();
 
+  private final ConcurrentHashMap<Integer, ReadableFile> partFiles = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Integer, Dictionary> dictionaries = new ConcurrentHashMap<>();
 
   ArchiveReader(Storage storage, Manifest manifest) {
@@ -110,19 +87,24 @@ public final class ArchiveReader implements Closeable {
     return manifest.entryCount();
   }
 
-  /** The content of an entry, checked against its CRC32C. */
+  /**
+   * The content of an entry, checked against its CRC32C.
+   *
+   * @throws EntryNotFoundException if there is no such entry
+   * @throws IllegalStateException if it is over 64 MiB: read it with {@link #openStream}
+   */
   public byte[] get(String name) throws IOException {
-    Located located = locate(name, true);
-    if (located == null) {
+    Found found = locate(name, true);
+    if (found == null) {
       throw new EntryNotFoundException(storage.toString(), name);
     }
-    return located.content();
+    return found.content();
   }
 
   /** Entry metadata without reading the content, or null if there is no such entry. */
   public EntryInfo stat(String name) throws IOException {
-    Located located = locate(name, false);
-    return located == null ? null : located.info();
+    Found found = locate(name, false);
+    return found == null ? null : info(found.entry(), found.partId());
   }
 
   public boolean exists(String name) throws IOException {
@@ -130,26 +112,16 @@ public final class ArchiveReader implements Closeable {
   }
 
   /**
-   * The content as a stream. Entries up to 16 MiB are read and checked whole first; larger ones
-   * (stored raw) are streamed and their CRC32C is checked at the end, where a mismatch is an {@link
-   * IOException} from {@code read}.
+   * The content as a stream, in bounded memory whatever the entry's size and codec. Its CRC32C is
+   * checked when the stream reaches its end, where a mismatch is an {@link IOException} from {@code
+   * read}.
    */
   public InputStream openStream(String name) throws IOException {
-    Located located = locate(name, true);
-    if (located == null) {
+    Found found = locate(name, false);
+    if (found == null) {
       throw new EntryNotFoundException(storage.toString(), name);
     }
-    if (located.record.entryLength() <= STREAM_WHOLE_MAX_BYTES) {
-      return new ByteArrayInputStream(located.content());
-    }
-    EntryHeader header = located.header;
-    String file = partPath(located.record.partId());
-    return new EntryContentStream(
-        part(located.record.partId()),
-        file,
-        located.record.offset(),
-        header,
-        dictionaryFor(header));
+    return part(found.partId()).openContent(found.entry());
   }
 
   /** Entries whose names start with {@code prefix}, in name order, deleted ones left out. */
@@ -167,41 +139,52 @@ public final class ArchiveReader implements Closeable {
    * is a DataNode round trip). Each entry is checked as by {@link #get}.
    */
   public void scan(EntryVisitor visitor) throws IOException {
+    scan(entriesInPartOrder(), visitor);
+  }
+
+  /** Every live entry's row, sorted by part and offset: the order of a sequential scan. */
+  public List<EntryInfo> entriesInPartOrder() throws IOException {
     List<EntryInfo> rows = new ArrayList<>();
     Iterator<EntryInfo> all = list("");
     while (all.hasNext()) {
       rows.add(all.next());
     }
     rows.sort(Comparator.comparingInt(EntryInfo::partId).thenComparingLong(EntryInfo::offset));
+    return rows;
+  }
+
+  /**
+   * Visits the entries of {@code rows} (rows of this reader, in part order) as {@link
+   * #scan(EntryVisitor)} does. Threads may scan disjoint runs of rows at once, each with its own
+   * read-ahead windows.
+   */
+  public void scan(List<EntryInfo> rows, EntryVisitor visitor) throws IOException {
     // One read-ahead window per part: entries lie in part order, so a window serves many.
-    ReadAheadFile ahead = null;
+    EntryReader ahead = null;
     int aheadPart = -1;
     for (EntryInfo row : rows) {
       if (ahead == null || aheadPart != row.partId()) {
-        ahead = new ReadAheadFile(part(row.partId()));
+        ahead = readAhead(row.partId());
         aheadPart = row.partId();
       }
-      IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
-      Located located = readEntry(row.name(), null, record, true, ahead);
-      if (located == null) {
-        String file = partPath(row.partId());
+      PartEntry entry = ahead.find(row.offset(), row.entryLength(), row.name(), null);
+      if (entry == null) {
         throw new CorruptArchiveException(
-            file,
+            ahead.path(),
             row.offset(),
             "catalog says '" + row.name() + "' is here, the entry header names another");
       }
-      try (InputStream content =
-          located.bytes() != null
-              ? new ByteArrayInputStream(located.content())
-              : new EntryContentStream(
-                  part(row.partId()),
-                  located.file(),
-                  row.offset(),
-                  located.header(),
-                  dictionaryFor(located.header()))) {
-        visitor.visit(located.info(), content);
+      try (InputStream content = ahead.openContent(entry)) {
+        visitor.visit(info(entry, row.partId()), content);
       }
     }
+  }
+
+  /** A reader of one part through its own read-ahead window, for a walk in part order. */
+  EntryReader readAhead(int partId) throws IOException {
+    EntryReader direct = part(partId);
+    return new EntryReader(
+        new ReadAheadFile(partFile(partId)), direct.path(), direct.limit(), this::dictionary);
   }
 
   /** Bytes of index metadata this reader keeps in memory now. */
@@ -213,12 +196,11 @@ public final class ArchiveReader implements Closeable {
     return segmentsNewestFirst;
   }
 
-  /**
-   * Finds a name, newest segment first; null if absent or deleted.
-   *
-   * @param withContent read the whole entry (if not over 16 MiB), not just its header
-   */
-  private Located locate(String name, boolean withContent) throws IOException {
+  /** What a lookup found: the entry's part and, as asked, its header or its checked content. */
+  private record Found(int partId, PartEntry entry, byte[] content) {}
+
+  /** Finds a name, newest segment first; null if absent or deleted. */
+  private Found locate(String name, boolean content) throws IOException {
     String normalized;
     try {
       normalized = EntryNames.normalize(name);
@@ -235,96 +217,46 @@ public final class ArchiveReader implements Closeable {
       if (record.isTombstone()) {
         return null;
       }
-      Located located = readEntry(normalized, nameUtf8, record, withContent);
-      if (located != null) {
-        return located;
+      EntryReader part = part(record.partId());
+      if (content) {
+        byte[] bytes =
+            part.findContent(record.offset(), record.entryLength(), normalized, nameUtf8);
+        if (bytes != null) {
+          return new Found(record.partId(), null, bytes);
+        }
+      } else {
+        PartEntry entry = part.find(record.offset(), record.entryLength(), normalized, nameUtf8);
+        if (entry != null) {
+          return new Found(record.partId(), entry, null);
+        }
       }
       // Another name with the same 64-bit hash: this segment does not have ours.
     }
     return null;
   }
 
-  /**
-   * Reads the entry a record points to. Returns null if the entry is intact but has another name (a
-   * fingerprint collision); throws if it is damaged.
-   */
-  Located readEntry(String name, IndexRecord record, boolean withContent) throws IOException {
-    return readEntry(name, null, record, withContent);
-  }
-
-  /** As above, with the name's UTF-8 bytes when the caller has them (saves decoding). */
-  Located readEntry(String name, byte[] nameUtf8, IndexRecord record, boolean withContent)
-      throws IOException {
-    return readEntry(name, nameUtf8, record, withContent, part(record.partId()));
-  }
-
-  /** As above, reading through {@code partFile} (a scan's read-ahead over the part). */
-  private Located readEntry(
-      String name, byte[] nameUtf8, IndexRecord record, boolean withContent, ReadableFile partFile)
-      throws IOException {
-    int partId = record.partId();
-    String file = partPath(partId);
+  /** The entry reader of a part named by the manifest, opened on first use. */
+  EntryReader part(int partId) throws IOException {
+    EntryReader reader = parts.get(partId);
+    if (reader != null) {
+      return reader;
+    }
+    String name = FormatConstants.partFileName(partId);
     Long committed = committedLengths.get(partId);
-    if (committed == null
-        || record.offset() < FormatConstants.FILE_HEADER_BYTES
-        || record.offset() + record.entryLength() > committed) {
+    if (committed == null) {
       throw new CorruptArchiveException(
-          file,
-          record.offset(),
-          "index points to an entry of "
-              + record.entryLength()
-              + " bytes outside the committed part"
-              + (committed == null
-                  ? " (no part " + partId + " in the manifest)"
-                  : " of " + committed + " bytes"));
+          storage.describe(name), 0, "the index names part " + partId + ", which is not listed");
     }
-    boolean whole = withContent && record.entryLength() <= STREAM_WHOLE_MAX_BYTES;
-    int probe =
-        (int) Math.min(record.entryLength(), whole ? STREAM_WHOLE_MAX_BYTES : HEADER_PROBE_BYTES);
-    byte[] bytes;
-    int available = probe;
-    if (whole && probe <= SCRATCH_MAX_BYTES) {
-      // Read into this thread's reusable buffer: allocating and zeroing a fresh array for
-      // every small entry costs as much as reading it. The content is copied out on decode.
-      bytes = scratch(probe);
-      partFile.readFully(record.offset(), bytes, 0, probe);
-    } else {
-      bytes = partFile.readFully(record.offset(), probe);
-    }
-    int headerLength = probe >= 8 ? ByteReader.getU32(bytes, 4) : 0;
-    if (!whole && headerLength > probe && headerLength <= record.entryLength()) {
-      bytes = partFile.readFully(record.offset(), headerLength); // a long name or attributes
-      available = headerLength;
-    }
-    EntryHeader header =
-        EntryCodec.parseHeader(file, record.offset(), bytes, 0, available, name, nameUtf8);
-    if (!header.name().equals(name)) {
-      return null;
-    }
-    if (header.entryLength() != record.entryLength()) {
-      throw new CorruptArchiveException(
-          file,
-          record.offset(),
-          "entry '"
-              + name
-              + "' is "
-              + header.entryLength()
-              + " bytes, index says "
-              + record.entryLength());
-    }
-    return new Located(this, file, record, header, whole ? bytes : null);
+    reader = new EntryReader(partFile(partId), storage.describe(name), committed, this::dictionary);
+    EntryReader raced = parts.putIfAbsent(partId, reader);
+    return raced == null ? reader : raced;
   }
 
-  String partPath(int partId) {
-    return partPaths.computeIfAbsent(
-        partId, id -> storage.describe(FormatConstants.partFileName(id)));
-  }
-
-  private ReadableFile part(int partId) throws IOException {
-    ReadableFile file = parts.get(partId);
+  private ReadableFile partFile(int partId) throws IOException {
+    ReadableFile file = partFiles.get(partId);
     if (file == null) {
-      ReadableFile opened = storage.openRead(FormatConstants.partFileName(partId));
-      file = parts.putIfAbsent(partId, opened);
+      ReadableFile opened = storage.openRead(FormatConstants.partFileName(partId), FileUse.CONTENT);
+      file = partFiles.putIfAbsent(partId, opened);
       if (file == null) {
         file = opened;
       } else {
@@ -332,11 +264,6 @@ public final class ArchiveReader implements Closeable {
       }
     }
     return file;
-  }
-
-  /** The raw bytes of a range of a part file (compaction copies entries verbatim). */
-  byte[] readRaw(int partId, long offset, int length) throws IOException {
-    return part(partId).readFully(offset, length);
   }
 
   /**
@@ -351,118 +278,44 @@ public final class ArchiveReader implements Closeable {
     return open(storage);
   }
 
-  Dictionary dictionaryFor(EntryHeader header) throws IOException {
-    int id = header.dictionaryId();
-    if (id == 0) {
-      return null;
-    }
+  /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
+  Dictionary dictionary(int id) throws IOException {
     Dictionary d = dictionaries.get(id);
-    if (d == null) {
-      d = loadDictionary(id);
-      dictionaries.putIfAbsent(id, d);
+    if (d != null) {
+      return d;
     }
-    return d;
-  }
-
-  private Dictionary loadDictionary(int id) throws IOException {
     Manifest.DictionaryRef ref =
         manifest.dictionaries().stream()
             .filter(r -> r.dictionaryId() == id)
             .findFirst()
             .orElse(null);
-    String name = FormatConstants.dictionaryFileName(id);
     if (ref == null) {
-      throw new CorruptArchiveException(
-          storage.describe(name),
-          0,
-          "an entry names dictionary " + id + ", which the manifest does not list");
+      return null;
     }
-    try (ReadableFile file = storage.openRead(name)) {
-      byte[] bytes = file.readFully(0, (int) ref.fileLength());
-      String described = storage.describe(name);
-      FileFraming.checkHeader(described, bytes, 0, bytes.length, FormatConstants.KIND_DICTIONARY);
-      FileFraming.checkFooter(described, bytes, bytes.length);
-      ByteReader in = new ByteReader(described, 16, bytes, 16, bytes.length - 24);
-      int storedId = in.u32("dictionary id");
-      int length = in.count("dictionary length");
-      if (storedId != id || length != in.remaining()) {
-        throw in.corrupt("dictionary " + storedId + " of " + length + " bytes, expected id " + id);
-      }
-      return new Dictionary(id, in.bytes(length, "dictionary"));
+    String name = FormatConstants.dictionaryFileName(id);
+    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
+      d = Dictionary.readFile(storage.describe(name), file, id, ref.fileLength());
     }
+    Dictionary raced = dictionaries.putIfAbsent(id, d);
+    return raced == null ? d : raced;
   }
 
-  /**
-   * A found entry: its record, parsed header and (for entries read whole) its bytes, from the
-   * entry's first byte on (the array may be longer, and may be the thread's read buffer: valid only
-   * until this thread's next read through the reader).
-   */
-  record Located(
-      ArchiveReader reader, String file, IndexRecord record, EntryHeader header, byte[] bytes) {
-
-    EntryInfo info() {
-      EntryHeader h = header;
-      return new EntryInfo(
-          h.name(),
-          false,
-          h.rawLength(),
-          h.storedLength(),
-          h.codec(),
-          h.dictionaryId(),
-          h.mtimeMillis(),
-          h.mode(),
-          h.attributes(),
-          record.partId(),
-          record.offset(),
-          record.entryLength());
-    }
-
-    /** Decodes and checks the content. */
-    byte[] content() throws IOException {
-      if (bytes == null) {
-        throw new IllegalStateException(
-            "entry '"
-                + header.name()
-                + "' is "
-                + header.rawLength()
-                + " bytes, too large to return whole; use openStream");
-      }
-      return decode(file, record.offset(), header, bytes, reader.dictionaryFor(header));
-    }
-  }
-
-  /** Decompresses and checks the content of a whole entry held in {@code bytes}. */
-  static byte[] decode(
-      String file, long offset, EntryHeader header, byte[] bytes, Dictionary dictionary)
-      throws CorruptArchiveException {
-    int contentAt = header.headerLength();
-    int stored = (int) header.storedLength();
-    byte[] content;
-    try {
-      content =
-          ContentDecompressor.decompress(
-              header.codec(), bytes, contentAt, stored, (int) header.rawLength(), dictionary);
-    } catch (IllegalArgumentException e) {
-      throw new CorruptArchiveException(
-          file,
-          offset + contentAt,
-          "entry '" + header.name() + "': content does not decompress: " + e.getMessage(),
-          e);
-    }
-    int expected = ByteReader.getU32(bytes, contentAt + stored);
-    int actual = EntryCodec.crc32c(content, 0, content.length);
-    if (actual != expected) {
-      throw new CorruptArchiveException(
-          file,
-          offset + contentAt,
-          String.format(
-              Locale.ROOT,
-              "entry '%s': content checksum mismatch (CRC32C %08x, stored %08x)",
-              header.name(),
-              actual,
-              expected));
-    }
-    return content;
+  /** The catalog-style row of an entry found in a part. */
+  static EntryInfo info(PartEntry entry, int partId) {
+    EntryHeader h = entry.header();
+    return new EntryInfo(
+        h.name(),
+        false,
+        h.rawLength(),
+        h.storedLength(),
+        h.codec(),
+        h.dictionaryId(),
+        h.mtimeMillis(),
+        h.mode(),
+        h.attributes(),
+        partId,
+        entry.offset(),
+        entry.length());
   }
 
   @Override
@@ -470,9 +323,10 @@ public final class ArchiveReader implements Closeable {
     for (SegmentReader segment : segmentsNewestFirst) {
       segment.close();
     }
-    for (ReadableFile file : parts.values()) {
+    for (ReadableFile file : partFiles.values()) {
       file.close();
     }
+    partFiles.clear();
     parts.clear();
   }
 }

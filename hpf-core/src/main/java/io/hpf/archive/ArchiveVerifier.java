@@ -4,22 +4,28 @@ import io.hpf.catalog.CatalogReader;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryNames;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
+import io.hpf.format.PartEntry;
+import io.hpf.format.PartScanner;
 import io.hpf.index.IndexBucket;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Checks an archive completely: reads every byte of every file the manifest names, checks every
@@ -79,22 +85,37 @@ public final class ArchiveVerifier {
       }
     }
     try (ArchiveReader reader = new ArchiveReader(storage, manifest)) {
-      long total =
-          manifest.segments().stream().mapToLong(s -> s.entryCount() + s.tombstoneCount()).sum();
-      Map<Integer, List<EntryInfo>> rowsByPart = new HashMap<>();
+      Map<Integer, TreeMap<Long, List<Row>>> rowsByPart = new HashMap<>();
+      // Names of newer segments: a row they shadow points at a dead entry, checked all the same.
+      Set<String> newer = new HashSet<>();
+      long total = 0;
       for (SegmentReader segment : reader.segmentsNewestFirst()) {
         List<EntryInfo> rows = checkCatalog(segment);
         checkIndex(segment, rows);
         for (EntryInfo row : rows) {
           if (!row.deleted()) {
-            rowsByPart.computeIfAbsent(row.partId(), k -> new ArrayList<>()).add(row);
-            checkEntry(reader, row);
-            progress.progress(entriesChecked, bytesChecked, total, -1);
+            boolean live = !newer.contains(row.name());
+            rowsByPart
+                .computeIfAbsent(row.partId(), k -> new TreeMap<>())
+                .computeIfAbsent(row.offset(), k -> new ArrayList<>(1))
+                .add(new Row(row, live));
+            total += live ? 1 : 0;
           }
+        }
+        if (segment != reader.segmentsNewestFirst().get(reader.segmentsNewestFirst().size() - 1)) {
+          rows.forEach(r -> newer.add(r.name()));
         }
       }
       for (Manifest.PartRef part : manifest.parts()) {
-        checkPart(reader, part, rowsByPart.getOrDefault(part.partId(), List.of()));
+        TreeMap<Long, List<Row>> live = rowsByPart.remove(part.partId());
+        checkPart(reader, part, live == null ? new TreeMap<>() : live, total);
+      }
+      for (Map.Entry<Integer, TreeMap<Long, List<Row>>> e : rowsByPart.entrySet()) {
+        EntryInfo row = e.getValue().firstEntry().getValue().get(0).info();
+        problem(
+            FormatConstants.partFileName(e.getKey()),
+            row.offset(),
+            "catalog row '" + row.name() + "' names part " + e.getKey() + ", which is not listed");
       }
     }
   }
@@ -105,7 +126,7 @@ public final class ArchiveVerifier {
       problem(name, -1, "file of " + length + " bytes is larger than any index file can be");
       return;
     }
-    try (ReadableFile file = storage.openRead(name)) {
+    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       byte[] bytes = file.readFully(0, (int) length);
       bytesChecked += length;
       String kind =
@@ -140,6 +161,10 @@ public final class ArchiveVerifier {
             problem(name, -1, "rows out of order at '" + row.name() + "'");
           }
           previous = utf8;
+          String why = EntryNames.whyNotNormal(row.name());
+          if (why != null) {
+            problem(name, -1, "entry name '" + row.name() + "' is not allowed: " + why);
+          }
           rows.add(row);
         }
       } catch (CorruptArchiveException e) {
@@ -225,102 +250,98 @@ public final class ArchiveVerifier {
     }
   }
 
-  private void checkEntry(ArchiveReader reader, EntryInfo row) throws IOException {
-    IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
-    try {
-      ArchiveReader.Located located = reader.readEntry(row.name(), record, true);
-      String part = FormatConstants.partFileName(row.partId());
-      if (located == null) {
-        problem(
-            part,
-            row.offset(),
-            "catalog says '" + row.name() + "' is here, the entry header names another");
-        return;
-      }
-      EntryHeader h = located.header();
-      if (h.rawLength() != row.rawLength()
-          || h.storedLength() != row.storedLength()
-          || h.codec() != row.codec()) {
-        problem(part, row.offset(), "entry '" + row.name() + "' differs from its catalog row");
-      }
-      if (located.bytes() != null) {
-        located.content();
-      } else {
-        try (InputStream in = reader.openStream(row.name())) {
-          in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-      }
-      entriesChecked++;
-      bytesChecked += row.entryLength();
-    } catch (CorruptArchiveException e) {
-      problem(e);
-    }
-  }
+  /** A catalog row and whether it is live in the archive (no newer segment shadows it). */
+  private record Row(EntryInfo info, boolean live) {}
 
   /**
-   * Walks a part entry by entry from its header to its committed length: every entry, live or not
-   * (replaced and deleted entries stay until a reclaiming compaction), must be intact and they must
-   * follow each other exactly; every live row must start at an entry.
+   * Walks a part entry by entry from its header to its committed length and checks each entry by
+   * its place: header, name and content checksum, live or not (replaced and deleted entries stay
+   * until a reclaiming compaction), whatever its size. The entries must follow each other exactly,
+   * and every live row must find its entry where it says, as the catalog describes it. After damage
+   * that hides where the next entry starts, the walk goes on at the next live row.
    */
-  private void checkPart(ArchiveReader reader, Manifest.PartRef part, List<EntryInfo> rows)
+  private void checkPart(
+      ArchiveReader reader, Manifest.PartRef part, TreeMap<Long, List<Row>> live, long total)
       throws IOException {
     String name = FormatConstants.partFileName(part.partId());
     String path = storage.describe(name);
-    java.util.Set<Long> live = new java.util.HashSet<>();
-    for (EntryInfo row : rows) {
-      live.add(row.offset());
-    }
-    try (ReadableFile file = storage.openRead(name)) {
+    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       byte[] header = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);
       FileFraming.checkHeader(path, header, 0, header.length, FormatConstants.KIND_PART);
-      long at = FormatConstants.FILE_HEADER_BYTES;
+      long committed = part.committedLength();
+      PartScanner scanner =
+          new PartScanner(
+              file,
+              path,
+              FormatConstants.FILE_HEADER_BYTES,
+              committed,
+              committed,
+              reader::dictionary);
+      long position = FormatConstants.FILE_HEADER_BYTES;
       while (true) {
-        at = io.hpf.format.EntryCodec.skipPadding(file, at, part.committedLength());
-        if (at >= part.committedLength()) {
+        PartEntry entry;
+        try {
+          entry = scanner.next();
+        } catch (CorruptArchiveException e) {
+          problem(e);
+          Long resume = live.higherKey(position);
+          live.headMap(resume == null ? Long.MAX_VALUE : resume).clear(); // reported above
+          if (resume == null) {
+            break;
+          }
+          scanner.seek(resume);
+          position = resume;
+          continue;
+        }
+        if (entry == null) {
           break;
         }
-        int probe = (int) Math.min(part.committedLength() - at, 1 << 16);
-        byte[] head = file.readFully(at, probe);
-        int headerLength = probe >= 8 ? io.hpf.format.ByteReader.getU32(head, 4) : 0;
-        if (headerLength > probe && headerLength <= part.committedLength() - at) {
-          head = file.readFully(at, headerLength);
+        position = entry.end();
+        List<Row> rows = live.remove(entry.offset());
+        EntryHeader h = entry.header();
+        if (rows == null) {
+          String why = EntryNames.whyNotNormal(h.name());
+          if (why != null) {
+            problem(name, entry.offset(), "entry name '" + h.name() + "' is not allowed: " + why);
+          }
+        } else {
+          for (Row r : rows) {
+            EntryInfo row = r.info();
+            if (!h.name().equals(row.name())) {
+              problem(
+                  name,
+                  entry.offset(),
+                  "catalog says '"
+                      + row.name()
+                      + "' is here, the entry header names '"
+                      + h.name()
+                      + "'");
+            } else if (h.rawLength() != row.rawLength()
+                || h.storedLength() != row.storedLength()
+                || h.codec() != row.codec()
+                || entry.length() != row.entryLength()) {
+              problem(
+                  name, entry.offset(), "entry '" + row.name() + "' differs from its catalog row");
+            }
+          }
         }
-        EntryHeader h = io.hpf.format.EntryCodec.parseHeader(path, at, head, 0, head.length);
-        long end = at + h.entryLength();
-        if (end > part.committedLength()) {
-          problem(
-              name,
-              at,
-              "entry '"
-                  + h.name()
-                  + "' of "
-                  + h.entryLength()
-                  + " bytes runs past the committed length "
-                  + part.committedLength());
-          return;
+        try {
+          scanner.reader().check(entry);
+          bytesChecked += entry.length();
+          if (rows != null && rows.stream().anyMatch(Row::live)) {
+            entriesChecked++;
+            progress.progress(entriesChecked, bytesChecked, total, -1);
+          }
+        } catch (CorruptArchiveException e) {
+          problem(e);
         }
-        if (!live.remove(at)) { // live entries were checked through the catalog
-          checkDeadEntry(reader, file, path, at, h);
-        }
-        at = end;
       }
     } catch (CorruptArchiveException e) {
       problem(e);
       return;
     }
-    for (long offset : live) {
+    for (long offset : live.keySet()) {
       problem(name, offset, "a live entry is indexed here, but no entry starts at this offset");
     }
-  }
-
-  private void checkDeadEntry(
-      ArchiveReader reader, ReadableFile file, String path, long at, EntryHeader h)
-      throws IOException {
-    if (h.entryLength() > Integer.MAX_VALUE - 16) {
-      return; // a multi-GiB dead entry: its header was checked; reclaim will drop it
-    }
-    byte[] whole = file.readFully(at, (int) h.entryLength());
-    ArchiveReader.decode(path, at, h, whole, reader.dictionaryFor(h));
-    bytesChecked += h.entryLength();
   }
 }

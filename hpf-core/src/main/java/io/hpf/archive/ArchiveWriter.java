@@ -1,12 +1,11 @@
 package io.hpf.archive;
 
-import io.hpf.format.ByteWriter;
 import io.hpf.format.Dictionary;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
-import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -52,6 +51,11 @@ public final class ArchiveWriter implements Closeable {
 
   private final Storage storage;
   private final WriterOptions options;
+
+  /** Bucket capacity of new segments: the options' if set, else the archive's (manifest's). */
+  private final int bucketCapacity;
+
+  private final List<String> settingChanges = new ArrayList<>();
   private final ArchiveLock lock;
   private final Dictionary dictionary;
   private final RecoveryResult recovery;
@@ -71,6 +75,16 @@ public final class ArchiveWriter implements Closeable {
       throws IOException {
     this.storage = storage;
     this.options = options;
+    int archiveCapacity =
+        base == null ? WriterOptions.DEFAULT_BUCKET_CAPACITY : base.bucketCapacity();
+    this.bucketCapacity =
+        options.bucketCapacity() == WriterOptions.ARCHIVE_SETTING
+            ? archiveCapacity
+            : options.bucketCapacity();
+    if (base != null && bucketCapacity != archiveCapacity) {
+      settingChanges.add(
+          "bucket capacity " + archiveCapacity + " -> " + bucketCapacity + " for new segments");
+    }
     this.lock = lock;
     this.dictionary = dictionary;
     this.base = base;
@@ -164,12 +178,9 @@ public final class ArchiveWriter implements Closeable {
   }
 
   private static void writeDictionary(Storage storage, Dictionary d) throws IOException {
-    ByteWriter out = new ByteWriter(d.sizeBytes() + 64);
-    FileFraming.writeHeader(out, FormatConstants.KIND_DICTIONARY);
-    out.u32(d.id()).u32(d.sizeBytes()).bytes(d.bytes());
-    FileFraming.writeFooter(out);
-    try (AppendableFile file = storage.create(FormatConstants.dictionaryFileName(d.id()))) {
-      file.write(out.array(), 0, out.size());
+    try (AppendableFile file =
+        storage.create(FormatConstants.dictionaryFileName(d.id()), FileUse.ONCE)) {
+      file.write(d.encodeFile());
       file.sync();
     }
   }
@@ -177,13 +188,9 @@ public final class ArchiveWriter implements Closeable {
   private static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref)
       throws IOException {
     String name = FormatConstants.dictionaryFileName(ref.dictionaryId());
-    try (ReadableFile file = storage.openRead(name)) {
-      byte[] bytes = file.readFully(0, (int) ref.fileLength());
-      String path = storage.describe(name);
-      FileFraming.checkHeader(path, bytes, 0, bytes.length, FormatConstants.KIND_DICTIONARY);
-      FileFraming.checkFooter(path, bytes, bytes.length);
-      int length = io.hpf.format.ByteReader.getU32(bytes, 20);
-      return new Dictionary(ref.dictionaryId(), Arrays.copyOfRange(bytes, 24, 24 + length));
+    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
+      return Dictionary.readFile(
+          storage.describe(name), file, ref.dictionaryId(), ref.fileLength());
     }
   }
 
@@ -197,6 +204,14 @@ public final class ArchiveWriter implements Closeable {
 
   public WriterOptions options() {
     return options;
+  }
+
+  /**
+   * Archive settings (kept in the manifest) that these options change from the next commit on, one
+   * line each, for the user to be told; empty when the archive's settings stand.
+   */
+  public List<String> settingChanges() {
+    return List.copyOf(settingChanges);
   }
 
   /** What opening found and recovered from a writer that died (nothing for a new archive). */
@@ -396,8 +411,7 @@ public final class ArchiveWriter implements Closeable {
       String operation)
       throws IOException {
     int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
-    Manifest.SegmentRef segment =
-        SegmentBuilder.write(storage, segmentId, rows, options.bucketCapacity());
+    Manifest.SegmentRef segment = SegmentBuilder.write(storage, segmentId, rows, bucketCapacity);
     List<Manifest.PartRef> parts = new ArrayList<>(base == null ? List.of() : base.parts());
     parts.addAll(newParts);
     List<Manifest.SegmentRef> segments =
@@ -420,13 +434,7 @@ public final class ArchiveWriter implements Closeable {
             ? base.dictionaries()
             : dictionary == null
                 ? List.of()
-                : List.of(
-                    new Manifest.DictionaryRef(
-                        dictionary.id(),
-                        FormatConstants.FILE_HEADER_BYTES
-                            + 8L
-                            + dictionary.sizeBytes()
-                            + FormatConstants.FOOTER_BYTES));
+                : List.of(new Manifest.DictionaryRef(dictionary.id(), dictionary.fileLength()));
     Manifest.HistoryEntry entry =
         new Manifest.HistoryEntry(generation, now, operation, liveEntries);
     List<Manifest.HistoryEntry> history = base == null ? List.of(entry) : base.historyWith(entry);
@@ -435,7 +443,7 @@ public final class ArchiveWriter implements Closeable {
             generation,
             now,
             operation,
-            options.bucketCapacity(),
+            bucketCapacity,
             liveEntries,
             liveBytes,
             dictionaries,
@@ -529,8 +537,7 @@ public final class ArchiveWriter implements Closeable {
     }
     SegmentBuilder.sortByName(rows);
     int segmentId = base.maxSegmentId() + 1;
-    Manifest.SegmentRef segment =
-        SegmentBuilder.write(storage, segmentId, rows, options.bucketCapacity());
+    Manifest.SegmentRef segment = SegmentBuilder.write(storage, segmentId, rows, bucketCapacity);
     List<Manifest.PartRef> newParts =
         parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList();
     long newBytes = newParts.stream().mapToLong(Manifest.PartRef::committedLength).sum();

@@ -2,12 +2,12 @@ package io.hpf.archive;
 
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
-import io.hpf.index.IndexRecord;
+import io.hpf.format.EntryReader;
+import io.hpf.format.PartEntry;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 
@@ -86,47 +86,29 @@ final class Compactor {
    * rows in their new places.
    */
   static List<EntryInfo> copyLive(ArchiveReader reader, PartPool pool) throws IOException {
-    List<EntryInfo> live = new ArrayList<>();
-    for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
-      live.add(it.next());
-    }
-    live.sort(Comparator.comparingInt(EntryInfo::partId).thenComparingLong(EntryInfo::offset));
+    List<EntryInfo> live = reader.entriesInPartOrder();
     List<EntryInfo> moved = new ArrayList<>(live.size());
     byte[] buffer = new byte[1 << 16];
+    EntryReader part = null;
+    int partId = -1;
     for (EntryInfo row : live) {
-      IndexRecord record = new IndexRecord(0, row.partId(), row.offset(), row.entryLength());
-      if (row.entryLength() > Integer.MAX_VALUE - 16) {
-        throw new IOException(
-            "entry '"
-                + row.name()
-                + "' of "
-                + row.entryLength()
-                + " bytes is too large to move by compaction");
+      if (row.partId() != partId) {
+        part = reader.readAhead(row.partId());
+        partId = row.partId();
       }
-      ArchiveReader.Located located = reader.readEntry(row.name(), record, true);
-      if (located == null) {
+      PartEntry entry = part.find(row.offset(), row.entryLength(), row.name(), null);
+      if (entry == null) {
         throw new CorruptArchiveException(
-            reader.partPath(row.partId()),
+            part.path(),
             row.offset(),
             "catalog says '" + row.name() + "' is here, the entry header names another");
       }
-      byte[] bytes;
-      if (located.bytes() != null) {
-        located.content(); // checks the content checksum before the copy
-        bytes = located.bytes();
-      } else {
-        try (InputStream in = reader.openStream(row.name())) {
-          while (in.read(buffer) >= 0) {
-            // reading to the end checks the checksum
-          }
-        }
-        bytes = reader.readRaw(row.partId(), row.offset(), (int) row.entryLength());
-      }
-      PartWriter part = pool.borrow();
-      try {
-        moved.add(part.appendCopy(row, bytes, (int) row.entryLength()));
+      part.check(entry); // the checksums hold before a byte is copied
+      PartWriter out = pool.borrow();
+      try (InputStream bytes = part.openStored(entry)) {
+        moved.add(out.appendCopy(row, bytes, entry.length(), buffer));
       } finally {
-        pool.giveBack(part);
+        pool.giveBack(out);
       }
     }
     return moved;

@@ -8,8 +8,8 @@ import java.io.InputStream;
 @FunctionalInterface
 public interface EntryVisitor {
   /**
-   * @param content the entry's content, valid only during the call; for entries up to 16 MiB it was
-   *     read and checked whole before the call, larger ones are checked as read
+   * @param content the entry's content, valid only during the call; for entries up to 1 MiB it was
+   *     read and checked whole before the call, larger ones are streamed and checked at their end
    */
   void visit(EntryInfo info, InputStream content) throws IOException;
 }

@@ -109,8 +109,9 @@ final class ManifestCodec {
     if (hashAlgorithm != FormatConstants.NAME_HASH_XXH64) {
       throw in.corrupt("unknown name hash algorithm " + hashAlgorithm + " (expected 1, XXH64)");
     }
-    in.u8("reserved");
-    in.u16("reserved");
+    if (in.u8("reserved") != 0 || in.u16("reserved") != 0) {
+      throw in.corrupt("reserved manifest fields are not 0");
+    }
     int bucketCapacity = in.count("bucket capacity");
     long liveEntries = in.u64("live entries");
     long liveEntryBytes = in.u64("live entry bytes");

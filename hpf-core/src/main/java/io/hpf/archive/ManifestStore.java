@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -23,7 +24,7 @@ final class ManifestStore {
     String temp = name + FormatConstants.TEMP_SUFFIX;
     byte[] bytes = ManifestCodec.encode(manifest);
     storage.delete(temp); // a leftover of a writer that died before renaming
-    try (AppendableFile file = storage.create(temp)) {
+    try (AppendableFile file = storage.create(temp, FileUse.ONCE)) {
       file.write(bytes);
       file.sync();
     }
@@ -42,7 +43,7 @@ final class ManifestStore {
   /** Reads and checks the manifest of a generation. */
   static Manifest read(Storage storage, long generation) throws IOException {
     String name = FormatConstants.manifestFileName(generation);
-    try (ReadableFile file = storage.openRead(name)) {
+    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       long length = file.length();
       if (length > Integer.MAX_VALUE) {
         throw new CorruptArchiveException(

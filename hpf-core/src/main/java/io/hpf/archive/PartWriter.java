@@ -8,6 +8,7 @@ import io.hpf.format.EntryInfo;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
 import java.io.EOFException;
 import java.io.IOException;
@@ -43,7 +44,7 @@ final class PartWriter {
       throws IOException {
     this.partId = partId;
     this.fileName = FormatConstants.partFileName(partId);
-    this.file = storage.create(fileName);
+    this.file = storage.create(fileName, FileUse.CONTENT);
     this.compressor = compressor;
     this.blockSize =
         blockAlignment == WriterOptions.ALIGN_TO_STORAGE_BLOCKS ? file.blockSize() : blockAlignment;
@@ -196,12 +197,21 @@ final class PartWriter {
    * Appends an entry copied verbatim from another part (compaction). REQUIRES: the bytes were
    * checked by the caller. Returns the row with its new place.
    */
-  EntryInfo appendCopy(EntryInfo old, byte[] entryBytes, int length) throws IOException {
+  EntryInfo appendCopy(EntryInfo old, InputStream entryBytes, long length, byte[] buffer)
+      throws IOException {
     long offset;
     try {
       alignFor(length);
       offset = committedLength;
-      file.write(entryBytes, 0, length);
+      long left = length;
+      while (left > 0) {
+        int n = entryBytes.read(buffer, 0, (int) Math.min(buffer.length, left));
+        if (n < 0) {
+          throw new EOFException("entry '" + old.name() + "' ended " + left + " bytes early");
+        }
+        file.write(buffer, 0, n);
+        left -= n;
+      }
     } catch (IOException | RuntimeException e) {
       broken = true;
       throw e;

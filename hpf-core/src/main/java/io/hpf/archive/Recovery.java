@@ -1,9 +1,11 @@
 package io.hpf.archive;
 
 import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.FormatConstants;
+import io.hpf.format.PartEntry;
+import io.hpf.format.PartScanner;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -48,7 +50,7 @@ final class Recovery {
       int partId = partIdOf(orphan.name());
       List<EntryInfo> rows = new ArrayList<>();
       long end;
-      try (ReadableFile file = storage.openRead(orphan.name())) {
+      try (ReadableFile file = storage.openRead(orphan.name(), FileUse.ONCE)) {
         end = scanPart(storage.describe(orphan.name()), partId, file, rows, snapshot);
       }
       List<EntryInfo> keep = new ArrayList<>();
@@ -86,7 +88,10 @@ final class Recovery {
     return FormatConstants.partIdOf(fileName);
   }
 
-  /** Adds the part's good entries to {@code rows}; returns the end of the last one. */
+  /**
+   * Adds the part's good entries to {@code rows}; returns the end of the last one. The walk stops
+   * at the first entry that is incomplete or damaged: nothing after it is trusted.
+   */
   private static long scanPart(
       String path, int partId, ReadableFile file, List<EntryInfo> rows, ArchiveReader snapshot)
       throws IOException {
@@ -94,59 +99,21 @@ final class Recovery {
     if (length < FormatConstants.FILE_HEADER_BYTES) {
       return 0;
     }
-    long at = FormatConstants.FILE_HEADER_BYTES;
+    long end = FormatConstants.FILE_HEADER_BYTES;
+    // The dictionaries an entry may name are the committed ones: a writer only uses those.
+    PartScanner scanner = new PartScanner(file, path, end, length, length, snapshot::dictionary);
     while (true) {
-      long next = io.hpf.format.EntryCodec.skipPadding(file, at, length);
-      if (next + FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8 > length) {
-        break; // only padding or a partial header is left: the end of the last entry counts
+      try {
+        PartEntry entry = scanner.next();
+        if (entry == null) {
+          return end;
+        }
+        scanner.reader().check(entry);
+        rows.add(ArchiveReader.info(entry, partId));
+        end = entry.end();
+      } catch (CorruptArchiveException | java.io.EOFException e) {
+        return end; // cut short by the crash, or damaged: the tail from here is dropped
       }
-      EntryInfo row = readOne(path, partId, file, next, length, snapshot);
-      if (row == null) {
-        break;
-      }
-      rows.add(row);
-      at = next + row.entryLength();
-    }
-    return at;
-  }
-
-  /** The entry at {@code at} if it is complete and intact, else null. */
-  private static EntryInfo readOne(
-      String path, int partId, ReadableFile file, long at, long length, ArchiveReader snapshot)
-      throws IOException {
-    try {
-      int probe = (int) Math.min(length - at, 1 << 16);
-      byte[] head = file.readFully(at, probe);
-      int headerLength = io.hpf.format.ByteReader.getU32(head, 4);
-      if (headerLength > probe && headerLength <= length - at) {
-        head = file.readFully(at, headerLength);
-      }
-      EntryHeader header = io.hpf.format.EntryCodec.parseHeader(path, at, head, 0, head.length);
-      long entryLength = header.entryLength();
-      if (entryLength > length - at) {
-        return null; // cut short by the crash
-      }
-      if (entryLength > Integer.MAX_VALUE - 16) {
-        return null; // a multi-GiB tail is not worth the risk; it was never committed
-      }
-      byte[] whole = file.readFully(at, (int) entryLength);
-      // The dictionaries an entry may name are the committed ones: a writer only uses those.
-      ArchiveReader.decode(path, at, header, whole, snapshot.dictionaryFor(header));
-      return new EntryInfo(
-          header.name(),
-          false,
-          header.rawLength(),
-          header.storedLength(),
-          header.codec(),
-          header.dictionaryId(),
-          header.mtimeMillis(),
-          header.mode(),
-          header.attributes(),
-          partId,
-          at,
-          entryLength);
-    } catch (CorruptArchiveException | IllegalStateException e) {
-      return null;
     }
   }
 }

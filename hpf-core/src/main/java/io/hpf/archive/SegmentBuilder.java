@@ -9,6 +9,7 @@ import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
 import io.hpf.index.SegmentIndexWriter;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,8 @@ final class SegmentBuilder {
       Storage storage, int segmentId, List<Row> rows, int bucketCapacity) throws IOException {
     long catalogLength;
     long tombstones = 0;
-    try (AppendableFile file = storage.create(FormatConstants.catalogFileName(segmentId))) {
+    try (AppendableFile file =
+        storage.create(FormatConstants.catalogFileName(segmentId), FileUse.INDEX)) {
       CatalogWriter catalog = new CatalogWriter(file);
       for (Row row : rows) {
         catalog.add(row.info);

@@ -6,6 +6,7 @@ import io.hpf.index.BucketDescriptor;
 import io.hpf.index.IndexBucket;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -43,7 +44,7 @@ final class SegmentReader {
     if (loaded == null) {
       BucketDescriptor d = ref.directory().buckets().get(index);
       String name = FormatConstants.bucketFileName(ref.segmentId(), d.bucketNo());
-      ReadableFile file = storage.openRead(name);
+      ReadableFile file = storage.openRead(name, FileUse.INDEX);
       try {
         loaded = IndexBucket.load(storage.describe(name), file, d);
       } catch (IOException | RuntimeException e) {
@@ -64,7 +65,7 @@ final class SegmentReader {
       synchronized (this) {
         if (catalog == null) {
           String name = FormatConstants.catalogFileName(ref.segmentId());
-          ReadableFile file = storage.openRead(name);
+          ReadableFile file = storage.openRead(name, FileUse.INDEX);
           try {
             catalog =
                 CatalogReader.open(

@@ -7,7 +7,9 @@ import io.hpf.format.Codec;
  *
  * @param codec how entry content is compressed (entries that do not shrink are stored raw)
  * @param dictionary a zstd dictionary to store and use when creating, or null
- * @param bucketCapacity the most records in one bucket file; 65536 records are 2 MiB
+ * @param bucketCapacity the most records in one bucket file (65536 records are 2 MiB), or {@link
+ *     #ARCHIVE_SETTING} (the default) for the archive's own (its manifest's; {@value
+ *     #DEFAULT_BUCKET_CAPACITY} for a new archive)
  * @param maxPartBytes a part file is closed and another started once it passes this size
  * @param streamThresholdBytes sources larger than this are streamed and stored uncompressed instead
  *     of being held in memory
@@ -41,6 +43,9 @@ public record WriterOptions(
   /** {@link #blockAlignment()}: align to the block size the storage reports for each part file. */
   public static final long ALIGN_TO_STORAGE_BLOCKS = -1;
 
+  /** A setting the archive keeps in its manifest: use the archive's. */
+  public static final int ARCHIVE_SETTING = 0;
+
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
   public static final long DEFAULT_STREAM_THRESHOLD_BYTES = 64L << 20;
@@ -56,7 +61,7 @@ public record WriterOptions(
       throw new IllegalArgumentException(
           "a dictionary needs the zstd codec, not " + codec.displayName());
     }
-    if (bucketCapacity < 1) {
+    if (bucketCapacity < 0) {
       throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
     }
     if (maxPartBytes < 1
@@ -109,7 +114,7 @@ public record WriterOptions(
   public static final class Builder {
     private Codec codec = Codec.ZSTD;
     private byte[] dictionary;
-    private int bucketCapacity = DEFAULT_BUCKET_CAPACITY;
+    private int bucketCapacity = ARCHIVE_SETTING;
     private long maxPartBytes = DEFAULT_MAX_PART_BYTES;
     private long streamThresholdBytes = DEFAULT_STREAM_THRESHOLD_BYTES;
     private boolean replace;

@@ -28,6 +28,12 @@ import java.util.NoSuchElementException;
  * and reads only the blocks it returns rows from: O(log n + k). Thread-safe.
  */
 public final class CatalogReader {
+  /** The smallest block index entry: offset, size, row count and first-name length. */
+  private static final int MIN_INDEX_ENTRY_BYTES = 18;
+
+  /** The smallest row: a tombstone with an empty suffix (shared, suffix length, flags). */
+  private static final int MIN_ROW_BYTES = 3;
+
   private final String fileName;
   private final ReadableFile file;
   private final long entryCount;
@@ -87,6 +93,9 @@ public final class CatalogReader {
     int indexCrc = trailer.u32("index CRC");
     long entries = trailer.u64("entry count");
     int blockCount = trailer.count("block count");
+    if (trailer.u32("reserved") != 0) {
+      throw trailer.corrupt("reserved trailer field is not 0");
+    }
     if (indexOffset < FormatConstants.FILE_HEADER_BYTES || indexOffset + indexLength != tailAt) {
       throw new CorruptArchiveException(
           fileName,
@@ -114,6 +123,9 @@ public final class CatalogReader {
     ByteReader in = new ByteReader(fileName, indexOffset, index);
     if (in.count("block count") != blockCount) {
       throw in.corrupt("block count differs from the trailer's " + blockCount);
+    }
+    if (blockCount > in.remaining() / MIN_INDEX_ENTRY_BYTES) {
+      throw in.corrupt(blockCount + " blocks cannot fit an index of " + indexLength + " bytes");
     }
     long[] offsets = new long[blockCount];
     int[] sizes = new int[blockCount];
@@ -157,11 +169,24 @@ public final class CatalogReader {
     int storedLength = header.count("block stored length");
     int crc = header.u32("block CRC");
     Codec codec = Codec.byId(codecId);
-    if (codec == null || storedLength != bytes.length - CatalogWriter.BLOCK_HEADER_BYTES) {
+    if (codec == null
+        || codec == Codec.ZSTD
+        || storedLength != bytes.length - CatalogWriter.BLOCK_HEADER_BYTES
+        || rawLength > FormatConstants.MAX_CATALOG_BLOCK_RAW_BYTES
+        || (codec == Codec.NONE && rawLength != storedLength)
+        || blockEntries[block] > rawLength / MIN_ROW_BYTES) {
       throw new CorruptArchiveException(
           fileName,
           at,
-          "block header is inconsistent (codec " + codecId + ", stored " + storedLength + ")");
+          "block header is inconsistent (codec "
+              + codecId
+              + ", raw "
+              + rawLength
+              + ", stored "
+              + storedLength
+              + ", "
+              + blockEntries[block]
+              + " rows)");
     }
     byte[] raw;
     try {
@@ -199,6 +224,9 @@ public final class CatalogReader {
       System.arraycopy(in.bytes(suffix, "name suffix"), 0, name, shared, suffix);
       String text = new ByteReader(in.file(), 0, name).utf8(name.length, "name");
       int flags = in.u8("flags");
+      if ((flags & ~CatalogWriter.FLAG_DELETED) != 0) {
+        throw in.corrupt("row flags " + flags + " (only bit 0 is defined)");
+      }
       if ((flags & CatalogWriter.FLAG_DELETED) != 0) {
         rows.add(EntryInfo.tombstone(text));
       } else {

@@ -56,6 +56,9 @@ public final class ContentCompressor implements AutoCloseable {
         return null;
       case LZ4:
         {
+          if (length > FormatConstants.MAX_LZ4_RAW_BYTES) {
+            return null; // FORMAT.md "Limits": an LZ4 block is decoded whole, so stored raw
+          }
           byte[] out = new byte[LZ4.maxCompressedLength(length)];
           int n = LZ4.compress(raw, 0, length, out, 0, out.length);
           return n < length ? Arrays.copyOf(out, n) : null;

@@ -21,8 +21,78 @@ public final class Dictionary {
     if (id <= 0) {
       throw new IllegalArgumentException("dictionary id must be positive: " + id);
     }
+    if (bytes.length > FormatConstants.MAX_DICTIONARY_BYTES) {
+      throw new IllegalArgumentException("dictionary of " + bytes.length + " bytes, over 16 MiB");
+    }
     this.id = id;
     this.bytes = bytes.clone();
+  }
+
+  /**
+   * Reads and checks a dictionary file (FORMAT.md "Dictionary file") of the length the manifest
+   * gives, which is bounded before anything is read.
+   */
+  public static Dictionary readFile(
+      String path, io.hpf.store.ReadableFile file, int id, long length) throws java.io.IOException {
+    long overhead = FormatConstants.FILE_HEADER_BYTES + 8L + FormatConstants.FOOTER_BYTES;
+    if (length < overhead || length > FormatConstants.MAX_DICTIONARY_BYTES + overhead) {
+      throw new CorruptArchiveException(
+          path, 0, "dictionary file of " + length + " bytes (at most 16 MiB of dictionary)");
+    }
+    byte[] bytes = file.readFully(0, (int) length);
+    FileFraming.checkHeader(path, bytes, 0, bytes.length, FormatConstants.KIND_DICTIONARY);
+    FileFraming.checkFooter(path, bytes, bytes.length);
+    ByteReader in = new ByteReader(path, 16, bytes, 16, bytes.length - 24);
+    int storedId = in.u32("dictionary id");
+    int size = in.count("dictionary length");
+    if (storedId != id || size != in.remaining()) {
+      throw in.corrupt("dictionary " + storedId + " of " + size + " bytes, expected id " + id);
+    }
+    return intern(new Dictionary(id, in.bytes(size, "dictionary")));
+  }
+
+  /** Dictionaries read recently in this process, so that a new reader reuses the digested form. */
+  private static final int INTERNED_MAX = 32;
+
+  private static final java.util.LinkedHashMap<Long, Dictionary> INTERNED =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Long, Dictionary> eldest) {
+          return size() > INTERNED_MAX;
+        }
+      };
+
+  /**
+   * The process's one instance of this dictionary (same id and bytes). Digesting a dictionary for
+   * zstd costs more than a whole cold lookup, and readers of an archive are opened again and again
+   * (a server, a task per split); they share the digested form, as they share the page cache.
+   */
+  static Dictionary intern(Dictionary d) {
+    long key = ((long) d.id << 32) ^ (EntryCodec.crc32c(d.bytes, 0, d.bytes.length) & 0xFFFFFFFFL);
+    synchronized (INTERNED) {
+      Dictionary known = INTERNED.get(key);
+      if (known != null && java.util.Arrays.equals(known.bytes, d.bytes)) {
+        return known;
+      }
+      INTERNED.put(key, d);
+      return d;
+    }
+  }
+
+  /** The whole dictionary file: header, id, length, bytes, footer. */
+  public byte[] encodeFile() {
+    ByteWriter out = new ByteWriter(bytes.length + 64);
+    FileFraming.writeHeader(out, FormatConstants.KIND_DICTIONARY);
+    out.u32(id).u32(bytes.length).bytes(bytes);
+    FileFraming.writeFooter(out);
+    return out.toByteArray();
+  }
+
+  /** Bytes of the dictionary file. */
+  public long fileLength() {
+    return FormatConstants.FILE_HEADER_BYTES + 8L + bytes.length + FormatConstants.FOOTER_BYTES;
   }
 
   public int id() {

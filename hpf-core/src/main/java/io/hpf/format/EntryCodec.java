@@ -49,41 +49,27 @@ public final class EntryCodec {
     out.u16(attributes.size());
     out.u16(0);
     out.bytes(nameUtf8);
-    for (Map.Entry<String, String> a : attributes.entrySet()) {
+    for (Map.Entry<String, String> a : Attributes.sorted(attributes).entrySet()) {
       out.string16(a.getKey());
       byte[] value = a.getValue().getBytes(StandardCharsets.UTF_8);
       out.u32(value.length).bytes(value);
+    }
+    if (out.size() + 4 > FormatConstants.MAX_ENTRY_HEADER_BYTES) {
+      throw new IllegalArgumentException(
+          "name and attributes take "
+              + (out.size() + 4)
+              + " bytes, more than the 1 MiB an entry header may have");
     }
     out.setU32(4, out.size() + 4);
     out.crcOf(0);
     return out;
   }
 
+  /** No file is this large; keeps header + stored + trailer from overflowing a long. */
+  private static final long MAX_STORED_LENGTH = 1L << 60;
+
   /** Bytes of the trailer after the stored content. */
   public static final int TRAILER_BYTES = 4;
-
-  /**
-   * Where the next entry starts at or after {@code at} in a part file, skipping padding: zero bytes
-   * written so that an entry does not straddle a block boundary (FORMAT.md "Part file"). An entry
-   * starts with its magic, whose first byte is not zero. Returns {@code limit} if only padding is
-   * left before it.
-   */
-  public static long skipPadding(io.hpf.store.ReadableFile file, long at, long limit)
-      throws java.io.IOException {
-    int step = 8; // usually there is no padding: the first byte is an entry's
-    while (at < limit) {
-      int n = (int) Math.min(limit - at, step);
-      byte[] bytes = file.readFully(at, n);
-      for (int i = 0; i < n; i++) {
-        if (bytes[i] != 0) {
-          return at + i;
-        }
-      }
-      at += n;
-      step = 64 * 1024;
-    }
-    return limit;
-  }
 
   /** The 4-byte trailer: the CRC32C of the raw content. */
   public static byte[] trailer(int contentCrc) {
@@ -129,7 +115,9 @@ public final class EntryCodec {
     }
     int headerLength = in.count("entry header length");
     int minimum = FormatConstants.ENTRY_FIXED_HEADER_BYTES + 4;
-    if (headerLength < minimum || headerLength > available) {
+    if (headerLength < minimum
+        || headerLength > available
+        || headerLength > FormatConstants.MAX_ENTRY_HEADER_BYTES) {
       throw new CorruptArchiveException(
           file,
           entryOffset + 4,
@@ -159,7 +147,11 @@ public final class EntryCodec {
     if (codec == null) {
       throw new CorruptArchiveException(file, entryOffset + 8, "unknown codec id " + codecId);
     }
-    h.u8("flags");
+    int flags = h.u8("flags");
+    if (flags != 0) {
+      throw new CorruptArchiveException(
+          file, entryOffset + 9, "entry flags " + flags + " (reserved, must be 0)");
+    }
     int nameLength = h.u16("name length");
     int dictionaryId = h.u32("dictionary id");
     long rawLength = h.u64("raw length");
@@ -184,7 +176,11 @@ public final class EntryCodec {
     if (h.remaining() != 0) {
       throw h.corrupt(h.remaining() + " unexpected bytes at the end of the entry header");
     }
-    if (rawLength < 0 || storedLength < 0 || (codec == Codec.NONE && rawLength != storedLength)) {
+    if (rawLength < 0
+        || storedLength < 0
+        || storedLength > MAX_STORED_LENGTH
+        || (codec == Codec.NONE && rawLength != storedLength)
+        || (codec == Codec.LZ4 && rawLength > FormatConstants.MAX_LZ4_RAW_BYTES)) {
       throw new CorruptArchiveException(
           file,
           entryOffset + 16,

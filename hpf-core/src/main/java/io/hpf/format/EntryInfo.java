@@ -34,7 +34,7 @@ public record EntryInfo(
     long entryLength) {
 
   public EntryInfo {
-    attributes = Map.copyOf(attributes);
+    attributes = Attributes.sorted(attributes);
   }
 
   /** A tombstone row for a deleted name. */

@@ -110,10 +110,23 @@ public final class EntryNames {
 
   /** True if the name is already in normal form, so it is safe to use as a relative path. */
   public static boolean isNormal(String name) {
-    try {
-      return normalize(name).equals(name);
-    } catch (IllegalArgumentException e) {
-      return false;
+    return whyNotNormal(name) == null;
+  }
+
+  /**
+   * Why a stored name breaks the rules (verify and extract report it), or null if it is in normal
+   * form.
+   */
+  public static String whyNotNormal(String name) {
+    if (isPlainlyNormal(name)) {
+      return null;
     }
+    String problem = problem(name);
+    if (problem != null) {
+      return problem;
+    }
+    return normalize(name).equals(name)
+        ? null
+        : "not in normal form (empty or '.' component, or a trailing '/')";
   }
 }

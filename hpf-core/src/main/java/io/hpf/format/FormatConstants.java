@@ -39,6 +39,19 @@ public final class FormatConstants {
   public static final int MAX_NAME_BYTES = 0xFFFF;
   public static final int MAX_ATTRIBUTES = 0xFFFF;
 
+  // FORMAT.md "Limits": what a reader checks before it sizes anything by a length read from disk.
+  /** An entry header (name and attributes included) is at most 1 MiB. */
+  public static final int MAX_ENTRY_HEADER_BYTES = 1 << 20;
+
+  /** An lz4 entry's raw length is at most 64 MiB: an LZ4 block can only be decoded whole. */
+  public static final int MAX_LZ4_RAW_BYTES = 64 << 20;
+
+  /** A zstd dictionary is at most 16 MiB. */
+  public static final int MAX_DICTIONARY_BYTES = 16 << 20;
+
+  /** A catalog block's raw (decompressed) length is at most 4 MiB. */
+  public static final int MAX_CATALOG_BLOCK_RAW_BYTES = 4 << 20;
+
   // FORMAT.md "Index record".
   public static final int RECORD_BYTES = 32;
 

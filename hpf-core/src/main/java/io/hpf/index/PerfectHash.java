@@ -307,6 +307,14 @@ public final class PerfectHash {
         remapWords);
   }
 
+  /**
+   * The largest table a reader accepts for n keys: writers use ceil(n / 0.99) (n below 64 keys),
+   * which is never more than this.
+   */
+  static long maxTableSize(int n) {
+    return n + (n + 98L) / 99 + 1;
+  }
+
   /** Writes the layout of FORMAT.md "Perfect hash". */
   public void writeTo(ByteWriter out) {
     out.u32(numKeys).u32(tableSize).u32(numBuckets);
@@ -335,9 +343,21 @@ public final class PerfectHash {
     int pilotBits = in.u8("pilot bits");
     int remapBits = in.u8("remap bits");
     in.u8("reserved");
+    // FORMAT.md "Perfect hash": the bounds a reader checks before it sizes anything by them.
     boolean shapeOk =
-        (n == 0 && tableSize == 0 && m == 0)
-            || (n > 0 && tableSize >= n && m >= 1 && m <= n && pilotBits <= 32 && remapBits <= 32);
+        (n == 0
+                && tableSize == 0
+                && m == 0
+                && encoding == ENCODING_COMPACT
+                && pilotBits == 0
+                && remapBits == 0)
+            || (n > 0
+                && tableSize >= n
+                && tableSize <= maxTableSize(n)
+                && m >= 1
+                && m <= n
+                && pilotBits <= 32
+                && remapBits <= 32);
     if (!shapeOk || (encoding != ENCODING_COMPACT && encoding != ENCODING_DICTIONARY)) {
       throw new CorruptArchiveException(
           in.file(),
@@ -351,7 +371,7 @@ public final class PerfectHash {
               encoding));
     }
     int dictionarySize = in.count("pilot dictionary size");
-    if (dictionarySize > m) {
+    if (dictionarySize > m || dictionarySize > in.remaining() / 4) {
       throw in.corrupt("pilot dictionary of " + dictionarySize + " values for " + m + " buckets");
     }
     int[] dictionary = new int[dictionarySize];
@@ -394,6 +414,9 @@ public final class PerfectHash {
     int count = in.count(what + " count");
     if (count != expected) {
       throw in.corrupt(what + ": " + count + " words, expected " + expected);
+    }
+    if (count > in.remaining() / 8) {
+      throw in.corrupt(what + ": " + count + " words, only " + in.remaining() + " bytes left");
     }
     long[] words = new long[count];
     for (int i = 0; i < count; i++) {

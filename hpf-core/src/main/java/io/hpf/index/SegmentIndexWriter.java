@@ -5,6 +5,7 @@ import io.hpf.format.ChecksummedOutput;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -141,7 +142,7 @@ public final class SegmentIndexWriter {
     meta.crcOf(FormatConstants.FILE_HEADER_BYTES);
     int metaLength = meta.size();
     long fileLength;
-    try (AppendableFile file = storage.create(fileName)) {
+    try (AppendableFile file = storage.create(fileName, FileUse.INDEX)) {
       ChecksummedOutput out = new ChecksummedOutput(file);
       out.write(meta);
       ByteWriter records = new ByteWriter(FormatConstants.RECORD_BYTES * Math.min(count, 4096));

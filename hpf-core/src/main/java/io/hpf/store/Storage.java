@@ -18,15 +18,17 @@ public interface Storage extends Closeable {
   /**
    * Opens a file for positional reads.
    *
+   * @param use what the file is read for, which decides how (mapped, paged, plain reads)
    * @throws FileNotFoundException if there is no such file
    */
-  ReadableFile openRead(String name) throws IOException;
+  ReadableFile openRead(String name, FileUse use) throws IOException;
 
   /**
-   * Creates a new file for appending. REQUIRES: no file of that name exists (it is an error, never
-   * an overwrite, so that a committed file can never be clobbered).
+   * Creates a new file for appending, for the given use (HDFS gives part files and index files
+   * their own block sizes). REQUIRES: no file of that name exists (it is an error, never an
+   * overwrite, so that a committed file can never be clobbered).
    */
-  AppendableFile create(String name) throws IOException;
+  AppendableFile create(String name, FileUse use) throws IOException;
 
   /**
    * Renames {@code from} to {@code to} atomically: a reader sees either no {@code to} or the

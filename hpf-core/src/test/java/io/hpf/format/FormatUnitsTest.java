@@ -1,5 +1,6 @@
 package io.hpf.format;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -69,6 +70,33 @@ class FormatUnitsTest {
               "byte " + at);
       assertTrue(e.getMessage().startsWith("part-x at offset "), e.getMessage());
     }
+  }
+
+  @Test
+  void attributesAreWrittenInOneOrderWhateverTheMapIterates() throws Exception {
+    java.util.LinkedHashMap<String, String> one = new java.util.LinkedHashMap<>();
+    java.util.LinkedHashMap<String, String> other = new java.util.LinkedHashMap<>();
+    String[] keys = {"zeta", "Alpha", "é", "\uD83D\uDE00", "\uFFFD", "alpha", "a"};
+    for (String key : keys) {
+      one.put(key, "v-" + key);
+    }
+    for (int i = keys.length - 1; i >= 0; i--) {
+      other.put(keys[i], "v-" + keys[i]);
+    }
+    byte[] name = "n".getBytes(StandardCharsets.UTF_8);
+    byte[] a = EntryCodec.encodeHeader(name, Codec.NONE, 0, 0, 0, 0, 0644, one).toByteArray();
+    byte[] b = EntryCodec.encodeHeader(name, Codec.NONE, 0, 0, 0, 0, 0644, other).toByteArray();
+    assertArrayEquals(a, b);
+    EntryHeader h = EntryCodec.parseHeader("f", 0, a, 0, a.length);
+    java.util.List<String> stored = new java.util.ArrayList<>(h.attributes().keySet());
+    java.util.List<byte[]> utf8 = new java.util.ArrayList<>();
+    stored.forEach(k -> utf8.add(k.getBytes(StandardCharsets.UTF_8)));
+    for (int i = 1; i < utf8.size(); i++) {
+      assertTrue(
+          java.util.Arrays.compareUnsigned(utf8.get(i - 1), utf8.get(i)) < 0,
+          "keys out of UTF-8 byte order: " + stored);
+    }
+    assertEquals(keys.length, stored.size());
   }
 
   @Test

@@ -115,6 +115,30 @@ class PerfectHashTest {
   }
 
   @Test
+  void headersClaimingBillionsOfKeysAreRejectedBeforeAnythingIsAllocated() {
+    int huge = Integer.MAX_VALUE;
+    long[][] shapes = {
+      // keys, table, buckets, pilot dictionary size: each would size an array of gigabytes
+      {huge, huge, huge, huge},
+      {huge, huge, 1, 0},
+      {1000, 1000, 200, huge},
+      {1000, 2000, 200, 0}, // a table far past ceil(n / 0.99)
+    };
+    for (long[] shape : shapes) {
+      ByteWriter out = new ByteWriter();
+      out.u32((int) shape[0]).u32((int) shape[1]).u32((int) shape[2]);
+      out.u8(shape[3] > 0 ? 2 : 1).u8(20).u8(20).u8(0);
+      out.u32((int) shape[3]);
+      out.u32(huge).u32(huge);
+      byte[] bytes = out.toByteArray();
+      assertThrows(
+          CorruptArchiveException.class,
+          () -> PerfectHash.readFrom(new ByteReader("t", 0, bytes)),
+          java.util.Arrays.toString(shape));
+    }
+  }
+
+  @Test
   void packedIntsRoundTripAcrossWordBoundaries() {
     for (int width : new int[] {0, 1, 3, 7, 13, 31, 32}) {
       int[] values = new int[200];

@@ -37,7 +37,8 @@ class SegmentIndexWriterTest {
     IndexBucket bucket =
         IndexBucket.load(
             "bucket",
-            storage.openRead(FormatConstants.bucketFileName(1, d.bucketNo())),
+            storage.openRead(
+                FormatConstants.bucketFileName(1, d.bucketNo()), io.hpf.store.FileUse.INDEX),
             d,
             slotHash);
     return bucket.find(name.getBytes(StandardCharsets.UTF_8), nameHash);

@@ -25,14 +25,14 @@ class LocalStorageTest {
     for (int i = 0; i < first.length; i++) {
       first[i] = (byte) (i * 31);
     }
-    try (AppendableFile out = storage.create("f")) {
+    try (AppendableFile out = storage.create("f", FileUse.ONCE)) {
       out.write(first, 0, 10);
       out.write(first, 10, first.length - 10); // larger than the write buffer
       assertEquals(first.length, out.position());
       out.sync();
     }
     for (LocalStorage s : List.of(storage, storage.withPositionalReads())) {
-      try (ReadableFile in = s.openRead("f")) {
+      try (ReadableFile in = s.openRead("f", FileUse.ONCE)) {
         Files.write(temp.resolve("s/f"), new byte[] {7, 8}, StandardOpenOption.APPEND);
         assertEquals(first.length + 2L, in.length());
         assertArrayEquals(
@@ -50,11 +50,11 @@ class LocalStorageTest {
   @Test
   void createNeverOverwritesAndRenameIsAtomicAndExclusive() throws Exception {
     LocalStorage storage = LocalStorage.createDirectories(temp.resolve("r"));
-    try (AppendableFile out = storage.create("a")) {
+    try (AppendableFile out = storage.create("a", FileUse.ONCE)) {
       out.write(new byte[] {1});
     }
-    assertThrows(FileAlreadyExistsException.class, () -> storage.create("a"));
-    try (AppendableFile out = storage.create("b")) {
+    assertThrows(FileAlreadyExistsException.class, () -> storage.create("a", FileUse.ONCE));
+    try (AppendableFile out = storage.create("b", FileUse.ONCE)) {
       out.write(new byte[] {2});
     }
     assertThrows(FileAlreadyExistsException.class, () -> storage.rename("a", "b"));
@@ -62,7 +62,7 @@ class LocalStorageTest {
     assertEquals(2, storage.list().size());
     storage.delete("c");
     storage.delete("c"); // deleting a missing file is fine
-    assertThrows(FileNotFoundException.class, () -> storage.openRead("c"));
-    assertThrows(IllegalArgumentException.class, () -> storage.openRead("../escape"));
+    assertThrows(FileNotFoundException.class, () -> storage.openRead("c", FileUse.ONCE));
+    assertThrows(IllegalArgumentException.class, () -> storage.openRead("../escape", FileUse.ONCE));
   }
 }

@@ -21,6 +21,7 @@ import io.hpf.archive.VerifyReport;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ public abstract class StorageConformanceSuite {
   }
 
   private static void writeFile(Storage storage, String name, String text) throws Exception {
-    try (AppendableFile file = storage.create(name)) {
+    try (AppendableFile file = storage.create(name, FileUse.ONCE)) {
       file.write(text.getBytes(StandardCharsets.UTF_8));
     }
   }
@@ -319,6 +320,35 @@ public abstract class StorageConformanceSuite {
     writeFile(storage, "hpf.lock", "host x, pid 1, since then");
     assertThrows(
         ArchiveLockedException.class, () -> ArchiveWriter.open(storage, changeOptions().build()));
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(storage, changeOptions().breakLock(true).build())) {
+      assertEquals(1, writer.manifest().generation());
+    }
+  }
+
+  @Test
+  void theLockOfAWriterAliveOnThisHostIsNeverBroken() throws Exception {
+    Storage storage = newStorage("alive.hpf");
+    try (ArchiveWriter writer = ArchiveWriter.create(storage, changeOptions().build())) {
+      writer.commit();
+    }
+    String host = java.net.InetAddress.getLocalHost().getHostName();
+    java.time.Instant since = java.time.Instant.now();
+    // This very process holds it, as a writer in another thread or process of this host would.
+    writeFile(
+        storage,
+        "hpf.lock",
+        "host " + host + ", pid " + ProcessHandle.current().pid() + ", since " + since);
+    ArchiveLockedException alive =
+        assertThrows(
+            ArchiveLockedException.class,
+            () -> ArchiveWriter.open(storage, changeOptions().breakLock(true).build()));
+    assertTrue(alive.getMessage().contains("alive on this host"), alive.getMessage());
+    // A process that has exited: its lock is stale and may be broken.
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    storage.delete("hpf.lock");
+    writeFile(storage, "hpf.lock", "host " + host + ", pid " + gone.pid() + ", since " + since);
     try (ArchiveWriter writer =
         ArchiveWriter.open(storage, changeOptions().breakLock(true).build())) {
       assertEquals(1, writer.manifest().generation());

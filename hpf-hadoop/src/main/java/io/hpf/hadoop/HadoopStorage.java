@@ -1,7 +1,7 @@
 package io.hpf.hadoop;
 
-import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -107,7 +107,7 @@ public final class HadoopStorage implements Storage {
   }
 
   @Override
-  public ReadableFile openRead(String name) throws IOException {
+  public ReadableFile openRead(String name, FileUse use) throws IOException {
     Path path = resolve(name);
     FSDataInputStream in;
     try {
@@ -123,10 +123,8 @@ public final class HadoopStorage implements Storage {
               ? hdfs.getVisibleLength()
               : fs.getFileStatus(path).getLen();
       ReadableFile file = new HadoopReadableFile(describe(name), in, length);
-      // Index files (never parts, which are large and read once per entry) keep their pages.
-      return FormatConstants.isPartFileName(name)
-          ? file
-          : new PageCachedFile(file, indexCacheBudget);
+      // Index files keep their pages: a warm lookup then asks no DataNode for them.
+      return use == FileUse.INDEX ? new PageCachedFile(file, indexCacheBudget) : file;
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
@@ -134,9 +132,9 @@ public final class HadoopStorage implements Storage {
   }
 
   @Override
-  public AppendableFile create(String name) throws IOException {
+  public AppendableFile create(String name, FileUse use) throws IOException {
     Path path = resolve(name);
-    boolean part = FormatConstants.isPartFileName(name);
+    boolean part = use == FileUse.CONTENT;
     long blockSize = part ? options.partBlockSize() : options.indexBlockSize();
     if (blockSize == 0) {
       blockSize = fs.getDefaultBlockSize(path);

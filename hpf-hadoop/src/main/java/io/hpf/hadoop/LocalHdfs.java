@@ -47,6 +47,11 @@ public final class LocalHdfs {
 
   /** The recorded cluster, or empty if it was never started here. */
   public Optional<Status> status() throws IOException {
+    Optional<Properties> state = readState();
+    return state.isEmpty() ? Optional.empty() : Optional.of(status(state.get()));
+  }
+
+  private Optional<Properties> readState() throws IOException {
     Path state = home.resolve(STATE);
     if (!Files.exists(state)) {
       return Optional.empty();
@@ -55,6 +60,10 @@ public final class LocalHdfs {
     try (var in = Files.newBufferedReader(state, StandardCharsets.UTF_8)) {
       p.load(in);
     }
+    return Optional.of(p);
+  }
+
+  private static Status status(Properties p) {
     long nn = Long.parseLong(p.getProperty("namenode.pid"));
     List<Long> dns = new ArrayList<>();
     for (String pid : p.getProperty("datanode.pids", "").split(",")) {
@@ -62,8 +71,31 @@ public final class LocalHdfs {
         dns.add(Long.parseLong(pid));
       }
     }
-    boolean alive = ProcessHandle.of(nn).map(ProcessHandle::isAlive).orElse(false);
-    return Optional.of(new Status(URI.create(p.getProperty("uri")), nn, dns, alive));
+    boolean alive = ours(nn, p).isPresent();
+    return new Status(URI.create(p.getProperty("uri")), nn, dns, alive);
+  }
+
+  /**
+   * The running process with this pid if it is the one {@code start} launched: its start time is
+   * the one recorded then. A pid reused by another process after ours died is never signalled.
+   */
+  private static Optional<ProcessHandle> ours(long pid, Properties recorded) {
+    Optional<ProcessHandle> handle = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+    String started = recorded.getProperty("started." + pid);
+    if (handle.isEmpty() || started == null) {
+      return Optional.empty(); // gone, or recorded by an hpf that did not note start times
+    }
+    Optional<java.time.Instant> actual = handle.get().info().startInstant();
+    return actual.isPresent() && actual.get().toEpochMilli() == Long.parseLong(started)
+        ? handle
+        : Optional.empty();
+  }
+
+  private static void recordStart(Properties p, Process process) {
+    process
+        .info()
+        .startInstant()
+        .ifPresent(t -> p.setProperty("started." + process.pid(), Long.toString(t.toEpochMilli())));
   }
 
   /**
@@ -101,12 +133,14 @@ public final class LocalHdfs {
     }
     Process nameNode =
         launch(cp, "org.apache.hadoop.hdfs.server.namenode.NameNode", "namenode", List.of(), true);
+    Properties p = new Properties();
+    recordStart(p, nameNode);
     List<Long> dataNodePids = new ArrayList<>();
     for (int i = 0; i < dataNodes; i++) {
       Process dataNode = launchDataNode(cp, i);
       dataNodePids.add(dataNode.pid());
+      recordStart(p, dataNode);
     }
-    Properties p = new Properties();
     p.setProperty("uri", uri.toString());
     p.setProperty("namenode.pid", Long.toString(nameNode.pid()));
     p.setProperty(
@@ -137,16 +171,18 @@ public final class LocalHdfs {
 
   /** Stops every daemon (SIGTERM, then SIGKILL after 20 s). Data stays for the next start. */
   public boolean stop() throws IOException {
-    Optional<Status> recorded = status();
-    if (recorded.isEmpty()) {
+    Optional<Properties> state = readState();
+    if (state.isEmpty()) {
       return false;
     }
-    List<Long> pids = new ArrayList<>(recorded.get().dataNodePids());
-    pids.add(recorded.get().nameNodePid());
+    Properties p = state.get();
+    Status recorded = status(p);
+    List<Long> pids = new ArrayList<>(recorded.dataNodePids());
+    pids.add(recorded.nameNodePid());
     boolean any = false;
     for (long pid : pids) {
-      Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-      if (handle.isPresent() && handle.get().isAlive()) {
+      Optional<ProcessHandle> handle = ours(pid, p);
+      if (handle.isPresent()) {
         any = true;
         handle.get().destroy();
         try {

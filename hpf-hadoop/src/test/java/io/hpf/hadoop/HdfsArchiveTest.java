@@ -29,26 +29,16 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What HDFS adds: block placement, the HPF paper's options, NameNode costs, warm reads. */
 class HdfsArchiveTest {
-  @TempDir static Path base;
   private static MiniHdfs hdfs;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    hdfs = MiniHdfs.start(base, 1, 1);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (hdfs != null) {
-      hdfs.close();
-    }
+    hdfs = MiniHdfs.shared();
   }
 
   private static HadoopStorage storage(String name, HadoopStorageOptions options) throws Exception {

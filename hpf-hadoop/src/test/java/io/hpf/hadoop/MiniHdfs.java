@@ -34,6 +34,28 @@ public final class MiniHdfs implements Closeable {
     return new MiniHdfs(cluster);
   }
 
+  private static MiniHdfs shared;
+
+  /**
+   * One cluster (1 DataNode, 1 replica) for every test class of this JVM that needs no other shape:
+   * starting a MiniDFSCluster takes seconds, and test classes never share paths ({@link
+   * #freshPath}). It stops when the JVM exits; test classes must not close it.
+   */
+  public static synchronized MiniHdfs shared() throws IOException {
+    if (shared == null) {
+      Path base = java.nio.file.Files.createTempDirectory("hpf-minidfs");
+      MiniHdfs started = start(base, 1, 1);
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    started.cluster.shutdown(true);
+                  }));
+      shared = started;
+    }
+    return shared;
+  }
+
   public MiniDFSCluster cluster() {
     return cluster;
   }

@@ -6,6 +6,7 @@ import io.hpf.catalog.CatalogWriter;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -35,7 +36,7 @@ final class CatalogBenchmark {
     storage.delete(file);
     long start = System.nanoTime();
     long length;
-    try (AppendableFile output = storage.create(file)) {
+    try (AppendableFile output = storage.create(file, FileUse.INDEX)) {
       CatalogWriter writer = new CatalogWriter(output);
       for (long i = 0; i < rows; i++) {
         writer.add(
@@ -45,7 +46,7 @@ final class CatalogBenchmark {
       length = writer.finish();
     }
     record(out, fs, rows, "write", rows, System.nanoTime() - start);
-    try (ReadableFile input = storage.openRead(file)) {
+    try (ReadableFile input = storage.openRead(file, io.hpf.store.FileUse.INDEX)) {
       CatalogReader reader = CatalogReader.open(file, input, length, rows);
       start = System.nanoTime();
       long seen = 0;

@@ -98,6 +98,15 @@ class PaperSuiteTest {
   }
 
   @Test
+  void smokeScaleOnLocalDisk() throws Exception {
+    List<JsonNode> rows =
+        run(temp.resolve("fs").toUri().toString(), Scale.SMOKE, new Configuration());
+    assertWellFormed(rows, Scale.SMOKE);
+  }
+
+  /** Four minutes on 2 cores: the long profile (./scripts/test.sh -Plong). */
+  @Test
+  @org.junit.jupiter.api.Tag("long")
   void ciScaleOnLocalDisk() throws Exception {
     List<JsonNode> rows = run(temp.resolve("fs").toUri().toString(), Scale.CI, new Configuration());
     assertWellFormed(rows, Scale.CI);

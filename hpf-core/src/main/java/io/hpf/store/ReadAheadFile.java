@@ -1,6 +1,5 @@
-package io.hpf.archive;
+package io.hpf.store;
 
-import io.hpf.store.ReadableFile;
 import java.io.IOException;
 
 /**
@@ -9,8 +8,8 @@ import java.io.IOException;
  * trip on HDFS) per window instead of one per entry. Reads larger than the window go straight to
  * the file. Not thread-safe; does not close the file it wraps.
  */
-final class ReadAheadFile implements ReadableFile {
-  static final int WINDOW_BYTES = 8 << 20;
+public final class ReadAheadFile implements ReadableFile {
+  public static final int WINDOW_BYTES = 8 << 20;
 
   private final ReadableFile file;
   private final long length;
@@ -18,7 +17,7 @@ final class ReadAheadFile implements ReadableFile {
   private long windowStart;
   private int windowLength;
 
-  ReadAheadFile(ReadableFile file) throws IOException {
+  public ReadAheadFile(ReadableFile file) throws IOException {
     this.file = file;
     this.length = file.length();
     this.window = new byte[(int) Math.min(WINDOW_BYTES, Math.max(length, 1))];

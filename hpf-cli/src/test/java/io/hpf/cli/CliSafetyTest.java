@@ -1,0 +1,160 @@
+package io.hpf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.archive.CraftedArchive;
+import io.hpf.format.Codec;
+import io.hpf.testing.ArchiveModel;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Archives made to hurt: unsafe names, damaged catalogs, lengths that lie. The command answers with
+ * right bytes or one line in hpf's words, and extract writes nothing it should not.
+ */
+class CliSafetyTest {
+  @TempDir Path temp;
+
+  private static void assertOneLineInOurWords(CliRun run) {
+    String err = run.err();
+    assertEquals(1, err.lines().count(), "one line expected: " + err);
+    assertTrue(err.startsWith("hpf: "), err);
+    for (String internal : new String[] {"java.", "Exception", "\tat ", "io.hpf."}) {
+      assertFalse(err.contains(internal), "Java internals in: " + err);
+    }
+  }
+
+  private Path unsafeArchive() throws IOException {
+    Path dir = temp.resolve("unsafe.hpf");
+    new CraftedArchive(dir)
+        .addPlain("ok/a.txt", "a".getBytes(StandardCharsets.UTF_8))
+        .addPlain("../evil.txt", "evil".getBytes(StandardCharsets.UTF_8))
+        .addPlain("ok/b.txt", "b".getBytes(StandardCharsets.UTF_8))
+        .commit();
+    return dir;
+  }
+
+  private static long filesUnder(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).count();
+    }
+  }
+
+  @Test
+  void extractChecksEveryNameBeforeWritingAnything() throws IOException {
+    Path archive = unsafeArchive();
+    Path out = temp.resolve("out/x");
+    CliRun refused = CliRun.hpf("extract", archive, out);
+    assertEquals(1, refused.code());
+    assertOneLineInOurWords(refused);
+    assertTrue(refused.err().contains("'../evil.txt'"), refused.err());
+    assertEquals(0, filesUnder(temp.resolve("out")), "extract wrote files before refusing");
+
+    CliRun skipped = CliRun.hpf("extract", "--skip-unsafe", archive, out);
+    assertEquals(1, skipped.code(), skipped.err());
+    assertTrue(skipped.err().contains("skipped unsafe name '../evil.txt'"), skipped.err());
+    assertEquals("a", Files.readString(out.resolve("ok/a.txt")));
+    assertEquals("b", Files.readString(out.resolve("ok/b.txt")));
+    assertEquals(2, filesUnder(temp.resolve("out")));
+  }
+
+  @Test
+  void verifyReportsForbiddenNames() throws IOException {
+    CliRun verify = CliRun.hpf("verify", unsafeArchive());
+    assertEquals(1, verify.code());
+    assertTrue(verify.err().contains("'../evil.txt' is not allowed"), verify.err());
+  }
+
+  @Test
+  void damageAndLiesAreOneLineErrors() throws Exception {
+    Path dir = temp.resolve("plain.hpf");
+    io.hpf.testing.TestArchives.write(
+        dir, ArchiveModel.random(40, 3), io.hpf.archive.WriterOptions.builder().build(), 1);
+    try (FileChannel ch =
+        FileChannel.open(dir.resolve("seg-00000001.hpfc"), StandardOpenOption.WRITE)) {
+      ch.write(
+          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, Integer.MAX_VALUE), 17);
+    }
+    CliRun ls = CliRun.hpf("ls", dir);
+    assertEquals(1, ls.code());
+    assertOneLineInOurWords(ls);
+    assertTrue(ls.err().contains("seg-00000001.hpfc"), ls.err());
+
+    byte[] tenBytes = com.github.luben.zstd.Zstd.compress(new byte[10]);
+    Path lies = temp.resolve("lies.hpf");
+    new CraftedArchive(lies).add("claims-2g", Codec.ZSTD, Integer.MAX_VALUE, tenBytes, 0).commit();
+    CliRun cat = CliRun.hpf("cat", lies, "claims-2g");
+    CliRun get = CliRun.hpf("get", lies, "claims-2g", "-o", temp.resolve("g"));
+    for (CliRun run : new CliRun[] {cat, get}) {
+      assertEquals(1, run.code());
+      assertOneLineInOurWords(run);
+      assertTrue(run.err().contains("'claims-2g'"), run.err());
+    }
+    assertFalse(Files.exists(temp.resolve("g/claims-2g")), "get left a wrong file behind");
+    CliRun missing = CliRun.hpf("ls", temp.resolve("nowhere.hpf"));
+    assertEquals(1, missing.code());
+    assertOneLineInOurWords(missing);
+  }
+
+  @Test
+  void catStreamsAHugeEntryInASmallHeap() throws Exception {
+    // 2 GiB and a bit of zeros, a few dozen KiB as a zstd frame: cat must stream it.
+    long raw = (1L << 31) + 7;
+    java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    byte[] zeros = new byte[1 << 20];
+    try (var zstd = new com.github.luben.zstd.ZstdOutputStreamNoFinalizer(frame, 3)) {
+      for (long left = raw; left > 0; left -= zeros.length) {
+        int n = (int) Math.min(left, zeros.length);
+        zstd.write(zeros, 0, n);
+        crc.update(zeros, 0, n);
+      }
+    }
+    Path bomb = temp.resolve("bomb.hpf");
+    new CraftedArchive(bomb)
+        .add("zeros", Codec.ZSTD, raw, frame.toByteArray(), (int) crc.getValue())
+        .commit();
+    Process cat =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "cat",
+                bomb.toString(),
+                "zeros")
+            .redirectError(ProcessBuilder.Redirect.PIPE)
+            .start();
+    long total = 0;
+    long nonZero = 0;
+    byte[] buffer = new byte[1 << 16];
+    try (var out = cat.getInputStream()) {
+      for (int n; (n = out.read(buffer)) >= 0; ) {
+        total += n;
+        for (int i = 0; i < n; i++) {
+          nonZero += buffer[i] == 0 ? 0 : 1;
+        }
+      }
+    }
+    String err = new String(cat.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, cat.waitFor(), err);
+    assertEquals("", err);
+    assertEquals(raw, total);
+    assertEquals(0, nonZero);
+  }
+}

@@ -1,0 +1,320 @@
+package io.hpf.format;
+
+import io.hpf.store.ReadableFile;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Locale;
+
+/**
+ * The one reader of entries in a part file (FORMAT.md "Entry"). Lookups, scans, recovery, verify,
+ * compaction and engine splits all read entries here, so every length read from disk is bounded the
+ * same way before it sizes anything, and every content byte handed out has been checked against its
+ * CRC32C.
+ *
+ * <p>Bounds: an entry lies inside {@code [16, limit)} (the part's committed length, or its file
+ * length when recovering); a header is at most {@link FormatConstants#MAX_ENTRY_HEADER_BYTES};
+ * content is returned whole only up to {@link #MAX_WHOLE_BYTES} raw and stored, and streamed in
+ * bounded memory beyond that (zstd included; lz4 content is at most 64 MiB by the format).
+ *
+ * <p>Thread-safe when its file is (a {@link io.hpf.store.ReadAheadFile} is not: a scanner owns the
+ * reader over one).
+ */
+public final class EntryReader {
+  /** The largest content, raw or stored, that {@link #content} returns whole. */
+  public static final int MAX_WHOLE_BYTES = 64 << 20;
+
+  /** Entries up to this size are read in one read, header and content together. */
+  private static final int ONE_READ_MAX_BYTES = 16 << 20;
+
+  /** Content up to this size is decoded whole even when a stream is asked for. */
+  private static final int STREAM_WHOLE_MAX_BYTES = 1 << 20;
+
+  /** Enough for the header of almost every entry, so finding one is usually one read. */
+  private static final int HEADER_PROBE_BYTES = 4096;
+
+  /** Entries up to this size are read into a per-thread buffer rather than a new array. */
+  private static final int SCRATCH_MAX_BYTES = 1 << 20;
+
+  private static final ThreadLocal<byte[][]> SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[][] {new byte[16 * 1024]});
+
+  private final ReadableFile file;
+  private final String path;
+  private final long limit;
+  private final DictionarySource dictionaries;
+
+  /**
+   * @param path the part file's location, for messages
+   * @param limit entries end at or before this offset (the committed length)
+   */
+  public EntryReader(ReadableFile file, String path, long limit, DictionarySource dictionaries) {
+    this.file = file;
+    this.path = path;
+    this.limit = limit;
+    this.dictionaries = dictionaries;
+  }
+
+  public String path() {
+    return path;
+  }
+
+  public long limit() {
+    return limit;
+  }
+
+  /**
+   * The header of the entry the index places at {@code offset}, or null if an intact entry of
+   * another name is there (another name with the same 64-bit hash).
+   */
+  public PartEntry find(long offset, long entryLength, String name, byte[] nameUtf8)
+      throws IOException {
+    checkPlace(offset, entryLength);
+    int probe = (int) Math.min(entryLength, HEADER_PROBE_BYTES);
+    byte[] bytes = file.readFully(offset, probe);
+    int headerLength = probe >= 8 ? ByteReader.getU32(bytes, 4) : 0;
+    if (headerLength > probe
+        && headerLength <= entryLength
+        && headerLength <= FormatConstants.MAX_ENTRY_HEADER_BYTES) {
+      bytes = file.readFully(offset, headerLength); // a long name or many attributes
+    }
+    EntryHeader header =
+        EntryCodec.parseHeader(path, offset, bytes, 0, bytes.length, name, nameUtf8);
+    return matching(offset, entryLength, name, header);
+  }
+
+  /**
+   * The checked content of the entry the index places at {@code offset}, read with one read when it
+   * is not large; null if an intact entry of another name is there.
+   *
+   * @throws IllegalStateException if the content is over {@link #MAX_WHOLE_BYTES} (stream it)
+   */
+  public byte[] findContent(long offset, long entryLength, String name, byte[] nameUtf8)
+      throws IOException {
+    checkPlace(offset, entryLength);
+    if (entryLength > ONE_READ_MAX_BYTES) {
+      PartEntry entry = find(offset, entryLength, name, nameUtf8);
+      return entry == null ? null : content(entry);
+    }
+    int length = (int) entryLength;
+    // This thread's reusable buffer: allocating and zeroing a fresh array for every small entry
+    // costs as much as reading it. The content is copied out on decode.
+    byte[] bytes = length <= SCRATCH_MAX_BYTES ? scratch(length) : new byte[length];
+    file.readFully(offset, bytes, 0, length);
+    EntryHeader header = EntryCodec.parseHeader(path, offset, bytes, 0, length, name, nameUtf8);
+    PartEntry entry = matching(offset, entryLength, name, header);
+    if (entry == null) {
+      return null;
+    }
+    checkWhole(header);
+    return decode(offset, header, bytes);
+  }
+
+  /**
+   * The entry that starts at {@code offset}, whose length nothing else tells (a walk of the part).
+   *
+   * @throws CorruptArchiveException if no intact header is there, or the entry runs past the limit
+   */
+  public PartEntry readAt(long offset) throws IOException {
+    long left = limit - offset;
+    if (offset < FormatConstants.FILE_HEADER_BYTES
+        || left < FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8) {
+      throw new CorruptArchiveException(
+          path,
+          offset,
+          "a partial entry: " + Math.max(0, left) + " bytes left before the end at " + limit);
+    }
+    int probe = (int) Math.min(left, HEADER_PROBE_BYTES);
+    byte[] bytes = file.readFully(offset, probe);
+    int headerLength = ByteReader.getU32(bytes, 4);
+    if (ByteReader.getU32(bytes, 0) == FormatConstants.ENTRY_MAGIC
+        && headerLength > probe
+        && headerLength <= left
+        && headerLength <= FormatConstants.MAX_ENTRY_HEADER_BYTES) {
+      bytes = file.readFully(offset, headerLength);
+    }
+    EntryHeader header = EntryCodec.parseHeader(path, offset, bytes, 0, bytes.length);
+    if (header.entryLength() > left) {
+      throw new CorruptArchiveException(
+          path,
+          offset,
+          "entry '"
+              + header.name()
+              + "' of "
+              + header.entryLength()
+              + " bytes runs past the end at "
+              + limit);
+    }
+    return new PartEntry(offset, header);
+  }
+
+  /**
+   * Where the next entry starts at or after {@code at}, skipping padding: zero bytes written so
+   * that an entry does not straddle a block boundary (FORMAT.md "Part file"). An entry starts with
+   * its magic, whose first byte is not zero. Returns the limit if only padding is left.
+   */
+  public long skipPadding(long at) throws IOException {
+    int step = 8; // usually there is no padding: the first byte is an entry's
+    while (at < limit) {
+      int n = (int) Math.min(limit - at, step);
+      byte[] bytes = file.readFully(at, n);
+      for (int i = 0; i < n; i++) {
+        if (bytes[i] != 0) {
+          return at + i;
+        }
+      }
+      at += n;
+      step = 64 * 1024;
+    }
+    return limit;
+  }
+
+  /**
+   * The checked content of an entry, whole.
+   *
+   * @throws IllegalStateException if it is over {@link #MAX_WHOLE_BYTES} (stream it instead)
+   */
+  public byte[] content(PartEntry entry) throws IOException {
+    checkWhole(entry.header());
+    byte[] bytes = file.readFully(entry.offset(), (int) entry.length());
+    return decode(entry.offset(), entry.header(), bytes);
+  }
+
+  /**
+   * The content as a stream in bounded memory, whatever its size and codec. The CRC32C is checked
+   * when the stream reaches its end: a mismatch, or content that does not decompress to its raw
+   * length, is a {@link CorruptArchiveException} from {@code read}. Not thread-safe.
+   */
+  public InputStream openContent(PartEntry entry) throws IOException {
+    EntryHeader h = entry.header();
+    if ((h.rawLength() <= STREAM_WHOLE_MAX_BYTES && h.storedLength() <= STREAM_WHOLE_MAX_BYTES)
+        || h.codec() == Codec.LZ4) {
+      return new ByteArrayInputStream(content(entry));
+    }
+    return new EntryContentStream(file, path, entry, dictionaryFor(entry));
+  }
+
+  /** Reads the content to its end and checks it (verify, recovery, compaction). */
+  public void check(PartEntry entry) throws IOException {
+    try (InputStream in = openContent(entry)) {
+      in.transferTo(OutputStream.nullOutputStream());
+    }
+  }
+
+  /** The entry's bytes exactly as stored, for a verbatim copy; checked by {@link #check} first. */
+  public InputStream openStored(PartEntry entry) {
+    return new RangeInputStream(file, entry.offset(), entry.length());
+  }
+
+  private void checkPlace(long offset, long entryLength) throws CorruptArchiveException {
+    if (offset < FormatConstants.FILE_HEADER_BYTES
+        || entryLength < FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8
+        || entryLength > limit - offset) {
+      throw new CorruptArchiveException(
+          path,
+          offset,
+          "index points to an entry of "
+              + entryLength
+              + " bytes outside the committed part of "
+              + limit
+              + " bytes");
+    }
+  }
+
+  private PartEntry matching(long offset, long entryLength, String name, EntryHeader header)
+      throws CorruptArchiveException {
+    if (!header.name().equals(name)) {
+      return null;
+    }
+    if (header.entryLength() != entryLength) {
+      throw new CorruptArchiveException(
+          path,
+          offset,
+          "entry '" + name + "' is " + header.entryLength() + " bytes, index says " + entryLength);
+    }
+    return new PartEntry(offset, header);
+  }
+
+  private static void checkWhole(EntryHeader h) {
+    if (h.rawLength() > MAX_WHOLE_BYTES || h.storedLength() > MAX_WHOLE_BYTES) {
+      throw new IllegalStateException(
+          "entry '"
+              + h.name()
+              + "' is "
+              + h.rawLength()
+              + " bytes, too large to return whole; read it as a stream");
+    }
+  }
+
+  Dictionary dictionaryFor(PartEntry entry) throws IOException {
+    int id = entry.header().dictionaryId();
+    if (id == 0) {
+      return null;
+    }
+    Dictionary d = dictionaries.dictionary(id);
+    if (d == null) {
+      throw new CorruptArchiveException(
+          path,
+          entry.offset(),
+          "entry '" + entry.header().name() + "' names dictionary " + id + ", which is not listed");
+    }
+    return d;
+  }
+
+  /** Decompresses and checks the content of a whole entry held in {@code bytes} from index 0. */
+  private byte[] decode(long offset, EntryHeader header, byte[] bytes) throws IOException {
+    PartEntry entry = new PartEntry(offset, header);
+    int contentAt = header.headerLength();
+    int stored = (int) header.storedLength();
+    byte[] content;
+    try {
+      content =
+          ContentDecompressor.decompress(
+              header.codec(),
+              bytes,
+              contentAt,
+              stored,
+              (int) header.rawLength(),
+              dictionaryFor(entry));
+    } catch (IllegalArgumentException e) {
+      throw new CorruptArchiveException(
+          path,
+          offset + contentAt,
+          "entry '" + header.name() + "': content does not decompress: " + e.getMessage(),
+          e);
+    }
+    int expected = ByteReader.getU32(bytes, contentAt + stored);
+    checkCrc(
+        path,
+        offset + contentAt,
+        header.name(),
+        EntryCodec.crc32c(content, 0, content.length),
+        expected);
+    return content;
+  }
+
+  static void checkCrc(String path, long offset, String name, int actual, int expected)
+      throws CorruptArchiveException {
+    if (actual != expected) {
+      throw new CorruptArchiveException(
+          path,
+          offset,
+          String.format(
+              Locale.ROOT,
+              "entry '%s': content checksum mismatch (CRC32C %08x, stored %08x)",
+              name,
+              actual,
+              expected));
+    }
+  }
+
+  /** This thread's read buffer, at least {@code size} bytes. */
+  private static byte[] scratch(int size) {
+    byte[][] holder = SCRATCH.get();
+    if (holder[0].length < size) {
+      holder[0] = new byte[Math.max(size, 2 * holder[0].length)];
+    }
+    return holder[0];
+  }
+}

@@ -1,0 +1,45 @@
+package io.hpf.format;
+
+import io.hpf.store.ReadableFile;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** A byte range of a file as a stream of positional reads, straight into the caller's buffer. */
+final class RangeInputStream extends InputStream {
+  private final ReadableFile file;
+  private final long end;
+  private long position;
+
+  RangeInputStream(ReadableFile file, long start, long length) {
+    this.file = file;
+    this.position = start;
+    this.end = start + length;
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int count) throws IOException {
+    if (count == 0) {
+      return 0;
+    }
+    if (position >= end) {
+      return -1;
+    }
+    int n = (int) Math.min(count, end - position);
+    file.readFully(position, buffer, offset, n);
+    position += n;
+    return n;
+  }
+
+  @Override
+  public long skip(long n) {
+    long skipped = Math.max(0, Math.min(n, end - position));
+    position += skipped;
+    return skipped;
+  }
+}

@@ -1,0 +1,105 @@
+package io.hpf.archive;
+
+import io.hpf.format.ByteWriter;
+import io.hpf.format.Codec;
+import io.hpf.format.EntryCodec;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.FileFraming;
+import io.hpf.format.FormatConstants;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
+import io.hpf.store.LocalStorage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds archives from hand-made entries, with valid checksums everywhere, to hold what no hpf
+ * writer would write: names the spec forbids, lengths that claim gigabytes, zstd bombs. Readers
+ * must answer them with right bytes or a clear error.
+ */
+public final class CraftedArchive {
+  private final LocalStorage storage;
+  private final AppendableFile part;
+  private final List<SegmentBuilder.Row> rows = new ArrayList<>();
+  private long liveBytes;
+
+  public CraftedArchive(Path dir) throws IOException {
+    storage = LocalStorage.createDirectories(dir);
+    part = storage.create(FormatConstants.partFileName(1), FileUse.CONTENT);
+    part.write(FileFraming.header(FormatConstants.KIND_PART));
+  }
+
+  /**
+   * Appends an entry (a header as hpf writes it, the stored bytes, the trailer holding {@code
+   * rawCrc}) and indexes it under its name, whatever the header claims.
+   */
+  public CraftedArchive add(String name, Codec codec, long rawLength, byte[] stored, int rawCrc)
+      throws IOException {
+    ByteWriter header =
+        EntryCodec.encodeHeader(
+            name.getBytes(StandardCharsets.UTF_8),
+            codec,
+            0,
+            rawLength,
+            stored.length,
+            1_700_000_000_000L,
+            0644,
+            Map.of());
+    long entryLength = header.size() + stored.length + 4L;
+    EntryInfo row =
+        new EntryInfo(
+            name,
+            false,
+            rawLength,
+            stored.length,
+            codec,
+            0,
+            1_700_000_000_000L,
+            0644,
+            Map.of(),
+            1,
+            part.position(),
+            entryLength);
+    part.write(header.toByteArray());
+    part.write(stored);
+    part.write(new ByteWriter(4).u32(rawCrc).toByteArray());
+    rows.add(SegmentBuilder.Row.of(row));
+    liveBytes += entryLength;
+    return this;
+  }
+
+  /** Writes the segment and commits the manifest; returns the archive's storage. */
+  /** Adds an uncompressed entry holding {@code content}. */
+  public CraftedArchive addPlain(String name, byte[] content) throws IOException {
+    return add(
+        name, Codec.NONE, content.length, content, EntryCodec.crc32c(content, 0, content.length));
+  }
+
+  public LocalStorage commit() throws IOException {
+    long committed = part.position();
+    part.sync();
+    part.close();
+    SegmentBuilder.sortByName(rows);
+    Manifest.SegmentRef segment = SegmentBuilder.write(storage, 1, rows, 1000);
+    Manifest.HistoryEntry history =
+        new Manifest.HistoryEntry(1, 1_700_000_000_000L, "crafted", rows.size());
+    ManifestStore.commit(
+        storage,
+        new Manifest(
+            1,
+            1_700_000_000_000L,
+            "crafted",
+            1000,
+            rows.size(),
+            liveBytes,
+            List.of(),
+            List.of(new Manifest.PartRef(1, committed)),
+            List.of(segment),
+            List.of(history)));
+    return storage;
+  }
+}

@@ -1,0 +1,132 @@
+package io.hpf.archive;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.format.Codec;
+import io.hpf.format.EntryInfo;
+import io.hpf.store.LocalStorage;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Verify checks every entry by its place in its part, live or dead, whatever its size: a healthy
+ * archive passes, damage anywhere is found, and names the spec forbids are reported.
+ */
+class VerifyByPlaceTest {
+  /** Over the 16 MiB at which entries used to be checked by name instead of by place. */
+  private static final int BIG = (16 << 20) + 1;
+
+  @TempDir Path temp;
+
+  private static byte[] random(int length, long seed) {
+    byte[] bytes = new byte[length];
+    new SplittableRandom(seed).nextBytes(bytes);
+    return bytes;
+  }
+
+  private static WriterOptions raw() {
+    return WriterOptions.builder().codec(Codec.NONE).build();
+  }
+
+  @Test
+  void aDeletedBigEntryDoesNotFailVerify() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("a.hpf"));
+    try (ArchiveWriter writer = ArchiveWriter.create(storage, raw())) {
+      for (int i = 0; i < 3; i++) {
+        writer.add("big-" + i + ".bin", random(BIG, i), EntryMetadata.of(0));
+      }
+      writer.commit();
+    }
+    try (ArchiveWriter writer = ArchiveWriter.open(storage, raw())) {
+      writer.delete("big-1.bin");
+      writer.commit(); // a third of the bytes dead: no reclaiming compaction yet
+      assertTrue(writer.manifest().deadBytes() > BIG, "the deleted entry's bytes are still there");
+    }
+    VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
+    assertTrue(report.ok(), report.problems().toString());
+    assertEquals(2, report.entriesChecked());
+  }
+
+  @Test
+  void damageToTheDeadCopyOfAReplacedBigEntryIsFound() throws Exception {
+    Path dir = temp.resolve("b.hpf");
+    LocalStorage storage = LocalStorage.createDirectories(dir);
+    EntryInfo old;
+    try (ArchiveWriter writer = ArchiveWriter.create(storage, raw())) {
+      old = writer.add("big.bin", random(BIG, 1), EntryMetadata.of(0));
+      writer.add("other.bin", random(BIG, 2), EntryMetadata.of(0));
+      writer.add("third.bin", random(BIG, 3), EntryMetadata.of(0));
+      writer.commit();
+    }
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(
+            storage, WriterOptions.builder().codec(Codec.NONE).replace(true).build())) {
+      writer.add("big.bin", random(BIG, 4), EntryMetadata.of(0));
+      writer.commit();
+    }
+    assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
+    long inContent = old.offset() + old.entryLength() - 1000;
+    Path part = dir.resolve(io.hpf.format.FormatConstants.partFileName(old.partId()));
+    try (FileChannel ch =
+        FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer one = ByteBuffer.allocate(1);
+      ch.read(one, inContent);
+      one.put(0, (byte) (one.get(0) ^ 0x40)).rewind();
+      ch.write(one, inContent);
+    }
+    VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
+    assertFalse(report.ok(), "damage to the dead copy went unnoticed");
+    assertTrue(
+        report.problems().stream()
+            .anyMatch(p -> p.message().contains("'big.bin'") && p.message().contains("checksum")),
+        report.problems().toString());
+  }
+
+  @Test
+  void namesTheSpecForbidsAreReported() throws Exception {
+    String[] bad = {
+      "../x",
+      "/abs",
+      "a/../../x",
+      "C:\\x",
+      "nul\0here",
+      "",
+      "a//b",
+      "trailing/",
+      "./dot",
+      "a/./b",
+      "..",
+      "d:",
+      "x/..",
+      "a/."
+    };
+    CraftedArchive crafted = new CraftedArchive(temp.resolve("names.hpf"));
+    addPlain(crafted, "fine/name.txt");
+    for (String name : bad) {
+      addPlain(crafted, name);
+    }
+    LocalStorage storage = crafted.commit();
+    VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
+    for (String name : bad) {
+      assertTrue(
+          report.problems().stream()
+              .anyMatch(p -> p.message().contains("entry name '" + name + "' is not allowed")),
+          "verify did not report '" + name + "': " + report.problems());
+    }
+    assertFalse(
+        report.problems().stream().anyMatch(p -> p.message().contains("fine/name.txt")),
+        report.problems().toString());
+  }
+
+  private static void addPlain(CraftedArchive crafted, String name) throws Exception {
+    crafted.addPlain(name, ("content of " + name).getBytes(StandardCharsets.UTF_8));
+  }
+}
