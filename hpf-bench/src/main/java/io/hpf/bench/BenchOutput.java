@@ -25,7 +25,7 @@ public final class BenchOutput {
     context.put("cores", Runtime.getRuntime().availableProcessors());
     context.put(
         "jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-    context.put("commit", System.getenv().getOrDefault("HPF_COMMIT", "unknown"));
+    context.put("commit", commit());
     context.put("time", java.time.Instant.now().toString());
   }
 
@@ -67,5 +67,31 @@ public final class BenchOutput {
 
   private static String quote(String s) {
     return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+  }
+
+  /**
+   * The commit measured: $HPF_COMMIT if set, else what git says of the working directory (with
+   * "-dirty" when it has changes), else "unknown" (not a checkout).
+   */
+  static String commit() {
+    String given = System.getenv("HPF_COMMIT");
+    if (given != null && !given.isBlank()) {
+      return given;
+    }
+    try {
+      Process git =
+          new ProcessBuilder("git", "describe", "--always", "--dirty", "--abbrev=12")
+              .redirectErrorStream(true)
+              .start();
+      String out =
+          new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+              .trim();
+      return git.waitFor() == 0 && !out.isEmpty() ? out : "unknown";
+    } catch (java.io.IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
   }
 }

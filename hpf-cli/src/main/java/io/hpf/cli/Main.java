@@ -17,24 +17,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Archives for massive numbers of small files: pack, read by name, verify.",
-    subcommands = {
-      CreateCommand.class,
-      AddCommand.class,
-      RmCommand.class,
-      CompactCommand.class,
-      RecoverCommand.class,
-      LogCommand.class,
-      LsCommand.class,
-      CatCommand.class,
-      GetCommand.class,
-      ExtractCommand.class,
-      InfoCommand.class,
-      VerifyCommand.class,
-      AnalyzeCommand.class,
-      CacheCommand.class,
-      HdfsCommand.class,
-      CommandLine.HelpCommand.class
-    },
     footer = {
       "",
       "Examples:",
@@ -46,6 +28,32 @@ import picocli.CommandLine.Command;
       "Benchmarks: hpf bench --help (their own program; the launcher runs it)."
     })
 public final class Main implements Runnable {
+  /**
+   * The subcommands by name, in the order help lists them. A command line builds the model of the
+   * one it runs only: picocli reads a command's annotations by reflection, and reading all of them
+   * costs more than most commands' work (help, a typo or no command at all get them all).
+   */
+  private static final java.util.Map<String, Class<?>> COMMANDS = new java.util.LinkedHashMap<>();
+
+  static {
+    COMMANDS.put("create", CreateCommand.class);
+    COMMANDS.put("add", AddCommand.class);
+    COMMANDS.put("rm", RmCommand.class);
+    COMMANDS.put("compact", CompactCommand.class);
+    COMMANDS.put("recover", RecoverCommand.class);
+    COMMANDS.put("log", LogCommand.class);
+    COMMANDS.put("ls", LsCommand.class);
+    COMMANDS.put("cat", CatCommand.class);
+    COMMANDS.put("get", GetCommand.class);
+    COMMANDS.put("extract", ExtractCommand.class);
+    COMMANDS.put("info", InfoCommand.class);
+    COMMANDS.put("verify", VerifyCommand.class);
+    COMMANDS.put("analyze", AnalyzeCommand.class);
+    COMMANDS.put("cache", CacheCommand.class);
+    COMMANDS.put("hdfs", HdfsCommand.class);
+    COMMANDS.put("help", CommandLine.HelpCommand.class);
+  }
+
   public static final int EXIT_OK = 0;
   public static final int EXIT_FAILED = 1;
   public static final int EXIT_USAGE = 2;
@@ -80,6 +88,12 @@ public final class Main implements Runnable {
                     : defaults.create(type);
               }
             });
+    String first = args.length > 0 ? args[0] : "";
+    if (COMMANDS.containsKey(first) && !first.equals("help")) {
+      cli.addSubcommand(first, COMMANDS.get(first));
+    } else {
+      COMMANDS.forEach(cli::addSubcommand);
+    }
     cli.setOut(out);
     cli.setErr(err);
     cli.setExitCodeExceptionMapper(e -> EXIT_FAILED);

@@ -46,19 +46,47 @@ public final class ArchiveReader implements Closeable {
   /** One open file and entry reader per part, opened on first use. */
   private final ConcurrentHashMap<Integer, EntryReader> parts = new ConcurrentHashMap<>();
 
-  private final ConcurrentHashMap<Integer, ReadableFile> partFiles = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, SharedFile> partFiles = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Integer, Dictionary> dictionaries = new ConcurrentHashMap<>();
 
   ArchiveReader(Storage storage, Manifest manifest) {
+    this(storage, manifest, null);
+  }
+
+  /**
+   * A reader of {@code manifest} that shares with {@code previous} (a reader of an older
+   * generation, or null) what has not changed: segments, open part files and loaded dictionaries
+   * are immutable once committed, so only new ones are opened (Lucene's {@code openIfChanged}).
+   */
+  private ArchiveReader(Storage storage, Manifest manifest, ArchiveReader previous) {
     this.storage = storage;
     this.manifest = manifest;
+    Map<Integer, SegmentReader> old = new HashMap<>();
+    if (previous != null) {
+      previous.segmentsNewestFirst.forEach(s -> old.put(s.ref().segmentId(), s));
+    }
     List<SegmentReader> segments = new ArrayList<>();
     for (Manifest.SegmentRef ref : manifest.segments()) {
-      segments.add(0, new SegmentReader(storage, ref));
+      SegmentReader kept = old.get(ref.segmentId());
+      segments.add(0, kept != null ? kept.retain() : new SegmentReader(storage, ref));
     }
     this.segmentsNewestFirst = segments;
     for (Manifest.PartRef part : manifest.parts()) {
       committedLengths.put(part.partId(), part.committedLength());
+    }
+    if (previous != null) {
+      previous.partFiles.forEach(
+          (partId, file) -> {
+            if (previous.committedLengths.get(partId).equals(committedLengths.get(partId))) {
+              partFiles.put(partId, file.retain());
+            }
+          });
+      previous.dictionaries.forEach(
+          (id, d) -> {
+            if (manifest.dictionaries().stream().anyMatch(r -> r.dictionaryId() == id)) {
+              dictionaries.put(id, d);
+            }
+          });
     }
   }
 
@@ -253,9 +281,10 @@ public final class ArchiveReader implements Closeable {
   }
 
   private ReadableFile partFile(int partId) throws IOException {
-    ReadableFile file = partFiles.get(partId);
+    SharedFile file = partFiles.get(partId);
     if (file == null) {
-      ReadableFile opened = storage.openRead(FormatConstants.partFileName(partId), FileUse.CONTENT);
+      SharedFile opened =
+          new SharedFile(storage.openRead(FormatConstants.partFileName(partId), FileUse.CONTENT));
       file = partFiles.putIfAbsent(partId, opened);
       if (file == null) {
         file = opened;
@@ -263,7 +292,7 @@ public final class ArchiveReader implements Closeable {
         opened.close();
       }
     }
-    return file;
+    return file.file();
   }
 
   /**
@@ -275,7 +304,9 @@ public final class ArchiveReader implements Closeable {
     if (ManifestStore.newestGeneration(files) <= manifest.generation()) {
       return this;
     }
-    return open(storage);
+    Manifest newest = ManifestStore.readNewest(storage, files);
+    ArchiveFiles.checkPresent(storage, newest, files);
+    return new ArchiveReader(storage, newest, this);
   }
 
   /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
@@ -323,10 +354,36 @@ public final class ArchiveReader implements Closeable {
     for (SegmentReader segment : segmentsNewestFirst) {
       segment.close();
     }
-    for (ReadableFile file : partFiles.values()) {
+    for (SharedFile file : partFiles.values()) {
       file.close();
     }
     partFiles.clear();
     parts.clear();
+  }
+
+  /** An open part file shared by the readers of several generations; closed by the last. */
+  private static final class SharedFile {
+    private final ReadableFile file;
+    private final java.util.concurrent.atomic.AtomicInteger references =
+        new java.util.concurrent.atomic.AtomicInteger(1);
+
+    SharedFile(ReadableFile file) {
+      this.file = file;
+    }
+
+    ReadableFile file() {
+      return file;
+    }
+
+    SharedFile retain() {
+      references.incrementAndGet();
+      return this;
+    }
+
+    void close() throws IOException {
+      if (references.decrementAndGet() == 0) {
+        file.close();
+      }
+    }
   }
 }

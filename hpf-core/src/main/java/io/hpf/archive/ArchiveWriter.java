@@ -71,7 +71,8 @@ public final class ArchiveWriter implements Closeable {
       ArchiveLock lock,
       Dictionary dictionary,
       Manifest base,
-      RecoveryResult recovery)
+      RecoveryResult recovery,
+      List<StoredFile> listing)
       throws IOException {
     this.storage = storage;
     this.options = options;
@@ -90,7 +91,7 @@ public final class ArchiveWriter implements Closeable {
     this.base = base;
     this.recovery = recovery;
     this.snapshot = base == null ? null : new ArchiveReader(storage, base);
-    this.pool = new PartPool(storage, options, dictionary, nextPartId());
+    this.pool = new PartPool(storage, options, dictionary, nextPartId(base, listing));
   }
 
   /**
@@ -118,7 +119,13 @@ public final class ArchiveWriter implements Closeable {
         writeDictionary(storage, dictionary);
       }
       return new ArchiveWriter(
-          storage, options, lock, dictionary, null, new RecoveryResult(0, 0, 0, 0, List.of()));
+          storage,
+          options,
+          lock,
+          dictionary,
+          null,
+          new RecoveryResult(0, 0, 0, 0, List.of()),
+          List.of());
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -134,17 +141,19 @@ public final class ArchiveWriter implements Closeable {
     ArchiveLock lock = ArchiveLock.acquire(storage, options.breakLock());
     ArchiveWriter writer = null;
     try {
-      Manifest base = ManifestStore.readNewest(storage, storage.list());
+      // One listing serves the whole open: what it names is this writer's to clean or recover.
+      List<StoredFile> listing = storage.list();
+      Manifest base = ManifestStore.readNewest(storage, listing);
       Dictionary dictionary = null;
       if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.format.Codec.ZSTD) {
         Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
         dictionary = readDictionary(storage, newest);
       }
-      int leftovers = FileCleaner.removeUncommitted(storage, base);
+      int leftovers = FileCleaner.removeUncommitted(storage, listing, base);
       ArchiveReader snapshot = new ArchiveReader(storage, base);
       Recovery.Scan scan;
       try {
-        scan = Recovery.scan(storage, base, snapshot);
+        scan = Recovery.scan(storage, listing, base, snapshot);
       } finally {
         snapshot.close();
       }
@@ -160,11 +169,12 @@ public final class ArchiveWriter implements Closeable {
                 found.filesRemoved() + leftovers,
                 notes);
       }
-      writer = new ArchiveWriter(storage, options, lock, dictionary, base, found);
+      writer = new ArchiveWriter(storage, options, lock, dictionary, base, found, listing);
       if (!scan.parts().isEmpty()) {
         writer.commitRecovered(scan.parts());
       } else {
-        FileCleaner.clean(storage, base, options.gracePeriodMillis(), System.currentTimeMillis());
+        FileCleaner.clean(
+            storage, listing, base, options.gracePeriodMillis(), System.currentTimeMillis());
       }
       return writer;
     } catch (IOException | RuntimeException e) {
@@ -194,9 +204,10 @@ public final class ArchiveWriter implements Closeable {
     }
   }
 
-  private int nextPartId() throws IOException {
+  /** Above every part the manifest names and every part file present (uncommitted ones too). */
+  private static int nextPartId(Manifest base, List<StoredFile> listing) {
     int max = base == null ? 0 : base.maxPartId();
-    for (StoredFile f : storage.list()) {
+    for (StoredFile f : listing) {
       max = Math.max(max, Recovery.partIdOf(f.name()));
     }
     return max + 1;
@@ -240,7 +251,7 @@ public final class ArchiveWriter implements Closeable {
    */
   public EntryInfo add(String name, byte[] content, int length, EntryMetadata meta)
       throws IOException {
-    String normalized = EntryNames.normalize(name);
+    String normalized = admit(name);
     byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
     PartWriter part = borrowPart();
     try {
@@ -259,7 +270,7 @@ public final class ArchiveWriter implements Closeable {
   public EntryInfo addStream(
       String name, InputStream in, long length, EntryMetadata meta, String source)
       throws IOException {
-    String normalized = EntryNames.normalize(name);
+    String normalized = admit(name);
     byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
     PartWriter part = borrowPart();
     try {
@@ -274,6 +285,7 @@ public final class ArchiveWriter implements Closeable {
    * raw otherwise. Thread-safe.
    */
   public EntryInfo addFile(String name, Path file, EntryMetadata meta) throws IOException {
+    admit(name); // before the file is read
     long size = Files.size(file);
     if (size <= options.streamThresholdBytes()) {
       return add(name, Files.readAllBytes(file), meta);
@@ -281,6 +293,21 @@ public final class ArchiveWriter implements Closeable {
     try (InputStream in = Files.newInputStream(file)) {
       return addStream(name, in, size, meta, file.toString());
     }
+  }
+
+  /**
+   * The normal form of a name to be added, checked against the last commit before any content is
+   * read or written: a name the archive has is an error unless replacing was asked for.
+   *
+   * @throws EntryExistsException if the archive has the name and the options do not replace
+   */
+  private String admit(String name) throws IOException {
+    checkOpen();
+    String normalized = EntryNames.normalize(name);
+    if (!options.replace() && snapshot != null && snapshot.exists(normalized)) {
+      throw new EntryExistsException(storage.toString(), List.of(normalized), 1);
+    }
+    return normalized;
   }
 
   /** Deletes an entry at the next commit; a name the archive does not have is an error then. */
@@ -461,7 +488,10 @@ public final class ArchiveWriter implements Closeable {
       snapshot.close();
     }
     snapshot = new ArchiveReader(storage, next);
-    pool = new PartPool(storage, options, dictionary, nextPartId());
+    // Ids only grow: past every part this writer made, committed or given up.
+    pool =
+        new PartPool(
+            storage, options, dictionary, Math.max(pool.nextPartId(), next.maxPartId() + 1));
     state = State.OPEN;
     FileCleaner.clean(storage, next, options.gracePeriodMillis(), System.currentTimeMillis());
   }

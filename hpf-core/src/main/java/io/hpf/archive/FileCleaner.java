@@ -21,7 +21,13 @@ final class FileCleaner {
 
   static int clean(Storage storage, Manifest current, long graceMillis, long nowMillis)
       throws IOException {
-    List<StoredFile> listing = storage.list();
+    return clean(storage, storage.list(), current, graceMillis, nowMillis);
+  }
+
+  /** As above, with a listing the caller made (files it names may be gone since). */
+  static int clean(
+      Storage storage, List<StoredFile> listing, Manifest current, long graceMillis, long nowMillis)
+      throws IOException {
     List<Long> generations = new ArrayList<>();
     for (StoredFile f : listing) {
       long g = FormatConstants.manifestGeneration(f.name());
@@ -64,9 +70,10 @@ final class FileCleaner {
    * any committed segment (ids only grow, so they were never committed) and temporary manifests.
    * Runs before a new writer writes anything, so its ids cannot collide with them.
    */
-  static int removeUncommitted(Storage storage, Manifest current) throws IOException {
+  static int removeUncommitted(Storage storage, List<StoredFile> listing, Manifest current)
+      throws IOException {
     int removed = 0;
-    for (StoredFile f : storage.list()) {
+    for (StoredFile f : listing) {
       String name = f.name();
       boolean tempManifest =
           name.startsWith(FormatConstants.MANIFEST_PREFIX)

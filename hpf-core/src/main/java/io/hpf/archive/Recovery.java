@@ -30,7 +30,9 @@ final class Recovery {
 
   private Recovery() {}
 
-  static Scan scan(Storage storage, Manifest manifest, ArchiveReader snapshot) throws IOException {
+  static Scan scan(
+      Storage storage, List<StoredFile> listing, Manifest manifest, ArchiveReader snapshot)
+      throws IOException {
     List<RecoveredPart> recovered = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     long kept = 0;
@@ -39,7 +41,7 @@ final class Recovery {
     int removed = 0;
     Set<String> seen = new HashSet<>();
     List<StoredFile> orphans = new ArrayList<>();
-    for (StoredFile f : storage.list()) {
+    for (StoredFile f : listing) {
       int partId = partIdOf(f.name());
       if (partId > manifest.maxPartId()) {
         orphans.add(f);

@@ -23,6 +23,10 @@ final class SegmentReader {
   private final AtomicReferenceArray<IndexBucket> buckets;
   private volatile CatalogReader catalog;
 
+  /** Readers sharing this segment (a refreshed reader keeps its unchanged segments). */
+  private final java.util.concurrent.atomic.AtomicInteger references =
+      new java.util.concurrent.atomic.AtomicInteger(1);
+
   SegmentReader(Storage storage, Manifest.SegmentRef ref) {
     this.storage = storage;
     this.ref = ref;
@@ -98,7 +102,19 @@ final class SegmentReader {
     return total;
   }
 
+  /** One more reader shares this segment; each calls {@link #close} once. */
+  SegmentReader retain() {
+    if (references.getAndIncrement() <= 0) {
+      throw new IllegalStateException("segment " + ref.segmentId() + " is closed");
+    }
+    return this;
+  }
+
+  /** Closes the segment's files when the last reader sharing it closes. */
   void close() {
+    if (references.decrementAndGet() != 0) {
+      return;
+    }
     // Bucket and catalog files are closed with the storage's file handles by the reader; the
     // ReadableFile of each is owned here.
     for (int i = 0; i < buckets.length(); i++) {

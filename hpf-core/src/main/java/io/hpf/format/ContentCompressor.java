@@ -11,7 +11,10 @@ import net.jpountz.lz4.LZ4Factory;
  * stores it raw.
  */
 public final class ContentCompressor implements AutoCloseable {
-  private static final LZ4Compressor LZ4 = LZ4Factory.fastestInstance().fastCompressor();
+  /** Made on first use: most archives are zstd, and LZ4's set-up costs a short command. */
+  private static final class Lz4 {
+    static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
+  }
 
   private final Codec codec;
   private final Dictionary dictionary;
@@ -59,8 +62,8 @@ public final class ContentCompressor implements AutoCloseable {
           if (length > FormatConstants.MAX_LZ4_RAW_BYTES) {
             return null; // FORMAT.md "Limits": an LZ4 block is decoded whole, so stored raw
           }
-          byte[] out = new byte[LZ4.maxCompressedLength(length)];
-          int n = LZ4.compress(raw, 0, length, out, 0, out.length);
+          byte[] out = new byte[Lz4.COMPRESSOR.maxCompressedLength(length)];
+          int n = Lz4.COMPRESSOR.compress(raw, 0, length, out, 0, out.length);
           return n < length ? Arrays.copyOf(out, n) : null;
         }
       case ZSTD:

@@ -11,7 +11,11 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * (creating one per call costs more than decompressing a small entry), one per dictionary.
  */
 public final class ContentDecompressor {
-  private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
+  /** Made on first use: most archives are zstd, and LZ4's set-up costs a short command. */
+  private static final class Lz4 {
+    static final LZ4SafeDecompressor DECOMPRESSOR = LZ4Factory.fastestInstance().safeDecompressor();
+  }
+
   private static final ThreadLocal<ZstdDecompressCtx> ZSTD_PLAIN =
       ThreadLocal.withInitial(ZstdDecompressCtx::new);
   private static final ThreadLocal<Map<Dictionary, ZstdDecompressCtx>> ZSTD_WITH_DICTIONARY =
@@ -40,7 +44,7 @@ public final class ContentDecompressor {
           System.arraycopy(stored, offset, raw, 0, length);
           return raw;
         case LZ4:
-          produced = LZ4.decompress(stored, offset, length, raw, 0, rawLength);
+          produced = Lz4.DECOMPRESSOR.decompress(stored, offset, length, raw, 0, rawLength);
           break;
         case ZSTD:
           {

@@ -70,12 +70,23 @@ public final class FormatConstants {
   public static final String MANIFEST_SUFFIX = ".hpfm";
   public static final String TEMP_SUFFIX = ".tmp";
 
+  /**
+   * {@code value} in decimal, zero-padded to at least {@code width} digits (as {@code %0Nd}; no
+   * Formatter, whose locale machinery costs a short-lived command more than its work).
+   */
+  static String digits(long value, int width) {
+    String plain = Long.toString(value);
+    return plain.length() >= width || value < 0
+        ? plain
+        : "0".repeat(width - plain.length()) + plain;
+  }
+
   public static String manifestFileName(long generation) {
-    return String.format(java.util.Locale.ROOT, "manifest-%010d.hpfm", generation);
+    return "manifest-" + digits(generation, 10) + ".hpfm";
   }
 
   public static String partFileName(int partId) {
-    return String.format(java.util.Locale.ROOT, "part-%08d.hpfp", partId);
+    return "part-" + digits(partId, 8) + ".hpfp";
   }
 
   /**
@@ -97,15 +108,15 @@ public final class FormatConstants {
   }
 
   public static String bucketFileName(int segmentId, int bucketNo) {
-    return String.format(java.util.Locale.ROOT, "seg-%08d-b%06d.hpfx", segmentId, bucketNo);
+    return "seg-" + digits(segmentId, 8) + "-b" + digits(bucketNo, 6) + ".hpfx";
   }
 
   public static String catalogFileName(int segmentId) {
-    return String.format(java.util.Locale.ROOT, "seg-%08d.hpfc", segmentId);
+    return "seg-" + digits(segmentId, 8) + ".hpfc";
   }
 
   public static String dictionaryFileName(int dictionaryId) {
-    return String.format(java.util.Locale.ROOT, "dict-%08d.hpfd", dictionaryId);
+    return "dict-" + digits(dictionaryId, 8) + ".hpfd";
   }
 
   /**

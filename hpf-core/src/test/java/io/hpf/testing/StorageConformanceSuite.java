@@ -246,9 +246,13 @@ public abstract class StorageConformanceSuite {
       writer.commit();
     }
     try (ArchiveWriter writer = ArchiveWriter.open(storage, changeOptions().build())) {
-      writer.add("a", new byte[] {2}, EntryMetadata.of(0));
-      EntryExistsException e = assertThrows(EntryExistsException.class, writer::commit);
+      // Checked against the last commit when added, before any content is written.
+      EntryExistsException e =
+          assertThrows(
+              EntryExistsException.class,
+              () -> writer.add("a", new byte[] {2}, EntryMetadata.of(0)));
       assertEquals(List.of("a"), e.names());
+      assertEquals(0, writer.pendingEntries());
     }
     try (ArchiveWriter writer = ArchiveWriter.open(storage, changeOptions().build())) {
       writer.delete("nope");

@@ -57,6 +57,9 @@ class PaperSuiteTest {
       for (String field : List.of("benchmark", "machine", "jdk", "commit", "command", "cores")) {
         assertTrue(row.has(field), () -> "missing " + field + " in " + row);
       }
+      // The tests run in a git checkout: the measured commit is recorded, not "unknown".
+      assertTrue(
+          row.get("commit").asText().matches("[0-9a-f]{7,40}(-dirty)?"), () -> row.toString());
       String benchmark = row.get("benchmark").asText();
       if (benchmark.equals("catalog")) {
         seen.add("catalog " + row.get("operation").asText());

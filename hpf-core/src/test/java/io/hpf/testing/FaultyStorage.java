@@ -1,0 +1,159 @@
+package io.hpf.testing;
+
+import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
+import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A storage that counts what it is asked and, when armed, fails calls at random with an I/O error
+ * naming the file, as a flaky disk or a DataNode that went away would (LevelDB's
+ * fault_injection_test, Lucene's MockDirectoryWrapper). Every call is a chance: opens, reads,
+ * creates, writes, syncs, renames, listings and deletes.
+ */
+public final class FaultyStorage implements Storage {
+  private final Storage inner;
+  private final SplittableRandom random;
+  private volatile double failureRate;
+  private final AtomicInteger listings = new AtomicInteger();
+  private final AtomicInteger opens = new AtomicInteger();
+  private final AtomicInteger faults = new AtomicInteger();
+
+  public FaultyStorage(Storage inner, long seed) {
+    this.inner = inner;
+    this.random = new SplittableRandom(seed);
+  }
+
+  /** From now on each call fails with this probability (0 disarms). */
+  public void failWithProbability(double rate) {
+    failureRate = rate;
+  }
+
+  public int listings() {
+    return listings.get();
+  }
+
+  public int opens() {
+    return opens.get();
+  }
+
+  public int faults() {
+    return faults.get();
+  }
+
+  private void maybeFail(String operation, String name) throws IOException {
+    double rate = failureRate;
+    boolean fail;
+    synchronized (random) {
+      fail = rate > 0 && random.nextDouble() < rate;
+    }
+    if (fail) {
+      faults.incrementAndGet();
+      throw new IOException(inner.describe(name) + ": injected fault in " + operation);
+    }
+  }
+
+  @Override
+  public ReadableFile openRead(String name, FileUse use) throws IOException {
+    opens.incrementAndGet();
+    maybeFail("open", name);
+    ReadableFile file = inner.openRead(name, use);
+    return new ReadableFile() {
+      @Override
+      public long length() throws IOException {
+        return file.length();
+      }
+
+      @Override
+      public void readFully(long position, byte[] buffer, int offset, int length)
+          throws IOException {
+        maybeFail("read at " + position, name);
+        file.readFully(position, buffer, offset, length);
+      }
+
+      @Override
+      public void close() throws IOException {
+        file.close();
+      }
+    };
+  }
+
+  @Override
+  public AppendableFile create(String name, FileUse use) throws IOException {
+    maybeFail("create", name);
+    AppendableFile file = inner.create(name, use);
+    return new AppendableFile() {
+      @Override
+      public void write(byte[] buffer, int offset, int length) throws IOException {
+        maybeFail("write", name);
+        file.write(buffer, offset, length);
+      }
+
+      @Override
+      public long blockSize() {
+        return file.blockSize();
+      }
+
+      @Override
+      public long position() {
+        return file.position();
+      }
+
+      @Override
+      public void flush() throws IOException {
+        maybeFail("flush", name);
+        file.flush();
+      }
+
+      @Override
+      public void sync() throws IOException {
+        maybeFail("sync", name);
+        file.sync();
+      }
+
+      @Override
+      public void close() throws IOException {
+        file.close();
+      }
+    };
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    maybeFail("rename to " + to, from);
+    inner.rename(from, to);
+  }
+
+  @Override
+  public List<StoredFile> list() throws IOException {
+    listings.incrementAndGet();
+    maybeFail("listing", ".");
+    return inner.list();
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    maybeFail("delete", name);
+    inner.delete(name);
+  }
+
+  @Override
+  public String describe(String name) {
+    return inner.describe(name);
+  }
+
+  @Override
+  public void close() throws IOException {
+    inner.close();
+  }
+
+  @Override
+  public String toString() {
+    return inner.toString();
+  }
+}
