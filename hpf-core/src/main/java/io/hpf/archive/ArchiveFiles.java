@@ -1,7 +1,7 @@
 package io.hpf.archive;
 
 import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
@@ -26,21 +26,17 @@ final class ArchiveFiles {
     List<Expected> files = new ArrayList<>();
     for (Manifest.DictionaryRef d : manifest.dictionaries()) {
       files.add(
-          new Expected(
-              FormatConstants.dictionaryFileName(d.dictionaryId()), d.fileLength(), false));
+          new Expected(FileNames.dictionaryFileName(d.dictionaryId()), d.fileLength(), false));
     }
     for (Manifest.PartRef p : manifest.parts()) {
-      files.add(new Expected(FormatConstants.partFileName(p.partId()), p.committedLength(), true));
+      files.add(new Expected(FileNames.partFileName(p.partId()), p.committedLength(), true));
     }
     for (Manifest.SegmentRef s : manifest.segments()) {
-      files.add(
-          new Expected(FormatConstants.catalogFileName(s.segmentId()), s.catalogLength(), false));
+      files.add(new Expected(FileNames.catalogFileName(s.segmentId()), s.catalogLength(), false));
       for (BucketDescriptor b : s.directory().buckets()) {
         files.add(
             new Expected(
-                FormatConstants.bucketFileName(s.segmentId(), b.bucketNo()),
-                b.fileLength(),
-                false));
+                FileNames.bucketFileName(s.segmentId(), b.bucketNo()), b.fileLength(), false));
       }
     }
     return files;

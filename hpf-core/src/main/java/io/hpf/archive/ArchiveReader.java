@@ -6,7 +6,7 @@ import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.EntryReader;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.format.NameHash;
 import io.hpf.format.PartEntry;
 import io.hpf.index.IndexRecord;
@@ -269,7 +269,7 @@ public final class ArchiveReader implements Closeable {
     if (reader != null) {
       return reader;
     }
-    String name = FormatConstants.partFileName(partId);
+    String name = FileNames.partFileName(partId);
     Long committed = committedLengths.get(partId);
     if (committed == null) {
       throw new CorruptArchiveException(
@@ -284,7 +284,7 @@ public final class ArchiveReader implements Closeable {
     SharedFile file = partFiles.get(partId);
     if (file == null) {
       SharedFile opened =
-          new SharedFile(storage.openRead(FormatConstants.partFileName(partId), FileUse.CONTENT));
+          new SharedFile(storage.openRead(FileNames.partFileName(partId), FileUse.CONTENT));
       file = partFiles.putIfAbsent(partId, opened);
       if (file == null) {
         file = opened;
@@ -323,7 +323,7 @@ public final class ArchiveReader implements Closeable {
     if (ref == null) {
       return null;
     }
-    String name = FormatConstants.dictionaryFileName(id);
+    String name = FileNames.dictionaryFileName(id);
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       d = Dictionary.readFile(storage.describe(name), file, id, ref.fileLength());
     }

@@ -6,6 +6,7 @@ import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.FileFraming;
+import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
 import io.hpf.format.PartEntry;
@@ -113,7 +114,7 @@ public final class ArchiveVerifier {
       for (Map.Entry<Integer, TreeMap<Long, List<Row>>> e : rowsByPart.entrySet()) {
         EntryInfo row = e.getValue().firstEntry().getValue().get(0).info();
         problem(
-            FormatConstants.partFileName(e.getKey()),
+            FileNames.partFileName(e.getKey()),
             row.offset(),
             "catalog row '" + row.name() + "' names part " + e.getKey() + ", which is not listed");
       }
@@ -130,11 +131,11 @@ public final class ArchiveVerifier {
       byte[] bytes = file.readFully(0, (int) length);
       bytesChecked += length;
       String kind =
-          name.endsWith(".hpfx")
-              ? FormatConstants.KIND_BUCKET
-              : name.endsWith(".hpfc")
-                  ? FormatConstants.KIND_CATALOG
-                  : FormatConstants.KIND_DICTIONARY;
+          switch (FileNames.kindOf(name)) {
+            case BUCKET -> FormatConstants.KIND_BUCKET;
+            case CATALOG -> FormatConstants.KIND_CATALOG;
+            default -> FormatConstants.KIND_DICTIONARY;
+          };
       FileFraming.checkHeader(storage.describe(name), bytes, 0, bytes.length, kind);
       FileFraming.checkFooter(storage.describe(name), bytes, bytes.length);
     } catch (CorruptArchiveException e) {
@@ -144,7 +145,7 @@ public final class ArchiveVerifier {
 
   private List<EntryInfo> checkCatalog(SegmentReader segment) throws IOException {
     List<EntryInfo> rows = new ArrayList<>();
-    String name = FormatConstants.catalogFileName(segment.ref().segmentId());
+    String name = FileNames.catalogFileName(segment.ref().segmentId());
     CatalogReader catalog;
     try {
       catalog = segment.catalog();
@@ -195,7 +196,7 @@ public final class ArchiveVerifier {
           IndexRecord record = bucket.recordAt(slot); // checks the record's CRC
           if (!bucket.slotFingerprintMatches(slot, record)) {
             problem(
-                FormatConstants.bucketFileName(
+                FileNames.bucketFileName(
                     segment.ref().segmentId(), dir.buckets().get(i).bucketNo()),
                 -1,
                 "slot " + slot + ": in-memory fingerprint differs from its record");
@@ -208,7 +209,7 @@ public final class ArchiveVerifier {
     }
     if (records != rows.size()) {
       problem(
-          FormatConstants.catalogFileName(segment.ref().segmentId()),
+          FileNames.catalogFileName(segment.ref().segmentId()),
           -1,
           "index has " + records + " records, catalog has " + rows.size() + " rows");
     }
@@ -231,7 +232,7 @@ public final class ArchiveVerifier {
                         && record.entryLength() == row.entryLength());
         if (!matches) {
           problem(
-              FormatConstants.bucketFileName(
+              FileNames.bucketFileName(
                   segment.ref().segmentId(), b < 0 ? -1 : dir.buckets().get(b).bucketNo()),
               -1,
               "index does not lead to '"
@@ -263,7 +264,7 @@ public final class ArchiveVerifier {
   private void checkPart(
       ArchiveReader reader, Manifest.PartRef part, TreeMap<Long, List<Row>> live, long total)
       throws IOException {
-    String name = FormatConstants.partFileName(part.partId());
+    String name = FileNames.partFileName(part.partId());
     String path = storage.describe(name);
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       byte[] header = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);

@@ -3,7 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.Dictionary;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
@@ -103,7 +103,7 @@ public final class ArchiveWriter implements Closeable {
     List<StoredFile> existing = storage.list();
     if (!existing.isEmpty()) {
       boolean isArchive =
-          existing.stream().anyMatch(f -> FormatConstants.manifestGeneration(f.name()) >= 0);
+          existing.stream().anyMatch(f -> FileNames.manifestGeneration(f.name()) >= 0);
       throw new FileAlreadyExistsException(
           storage
               + (isArchive
@@ -188,8 +188,7 @@ public final class ArchiveWriter implements Closeable {
   }
 
   private static void writeDictionary(Storage storage, Dictionary d) throws IOException {
-    try (AppendableFile file =
-        storage.create(FormatConstants.dictionaryFileName(d.id()), FileUse.ONCE)) {
+    try (AppendableFile file = storage.create(FileNames.dictionaryFileName(d.id()), FileUse.ONCE)) {
       file.write(d.encodeFile());
       file.sync();
     }
@@ -197,7 +196,7 @@ public final class ArchiveWriter implements Closeable {
 
   private static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref)
       throws IOException {
-    String name = FormatConstants.dictionaryFileName(ref.dictionaryId());
+    String name = FileNames.dictionaryFileName(ref.dictionaryId());
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       return Dictionary.readFile(
           storage.describe(name), file, ref.dictionaryId(), ref.fileLength());

@@ -1,6 +1,6 @@
 package io.hpf.archive;
 
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.IOException;
@@ -30,14 +30,14 @@ final class FileCleaner {
       throws IOException {
     List<Long> generations = new ArrayList<>();
     for (StoredFile f : listing) {
-      long g = FormatConstants.manifestGeneration(f.name());
+      long g = FileNames.manifestGeneration(f.name());
       if (g >= 0 && g < current.generation()) {
         generations.add(g);
       }
     }
     generations.sort(null);
     Set<String> keep = new HashSet<>(names(current));
-    keep.add(FormatConstants.manifestFileName(current.generation()));
+    keep.add(FileNames.manifestFileName(current.generation()));
     keep.add(ArchiveLock.FILE_NAME);
     // Walk from the newest old generation down: each was superseded when its successor committed.
     long supersededAt = current.commitMillis();
@@ -50,14 +50,14 @@ final class FileCleaner {
         continue; // unreadable: nobody can be reading it
       }
       if (nowMillis - supersededAt < graceMillis) {
-        keep.add(FormatConstants.manifestFileName(g));
+        keep.add(FileNames.manifestFileName(g));
         keep.addAll(names(old));
       }
       supersededAt = old.commitMillis();
     }
     int deleted = 0;
     for (StoredFile f : listing) {
-      if (!keep.contains(f.name()) && isArchiveFile(f.name())) {
+      if (!keep.contains(f.name()) && FileNames.isArchiveFile(f.name())) {
         storage.delete(f.name());
         deleted++;
       }
@@ -75,29 +75,13 @@ final class FileCleaner {
     int removed = 0;
     for (StoredFile f : listing) {
       String name = f.name();
-      boolean tempManifest =
-          name.startsWith(FormatConstants.MANIFEST_PREFIX)
-              && name.endsWith(FormatConstants.TEMP_SUFFIX)
-              && isArchiveFile(name);
-      if (tempManifest || segmentIdOf(name) > current.maxSegmentId()) {
+      boolean tempManifest = FileNames.kindOf(name) == FileNames.Kind.MANIFEST_TEMP;
+      if (tempManifest || FileNames.segmentIdOf(name) > current.maxSegmentId()) {
         storage.delete(name);
         removed++;
       }
     }
     return removed;
-  }
-
-  static int segmentIdOf(String name) {
-    if (!name.startsWith("seg-") || !isArchiveFile(name)) {
-      return -1;
-    }
-    return Integer.parseInt(name.substring(4, 12));
-  }
-
-  /** Only files hpf names are ever deleted; anything else in the directory is left alone. */
-  static boolean isArchiveFile(String name) {
-    return name.matches(
-        "(manifest-\\d{10}\\.hpfm(\\.tmp)?|part-\\d{8}\\.hpfp|seg-\\d{8}(-b\\d{6}\\.hpfx|\\.hpfc)|dict-\\d{8}\\.hpfd)");
   }
 
   private static List<String> names(Manifest m) {

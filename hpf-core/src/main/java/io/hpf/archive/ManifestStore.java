@@ -1,7 +1,7 @@
 package io.hpf.archive;
 
 import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
@@ -20,8 +20,8 @@ final class ManifestStore {
   private ManifestStore() {}
 
   static void commit(Storage storage, Manifest manifest) throws IOException {
-    String name = FormatConstants.manifestFileName(manifest.generation());
-    String temp = name + FormatConstants.TEMP_SUFFIX;
+    String name = FileNames.manifestFileName(manifest.generation());
+    String temp = name + FileNames.TEMP_SUFFIX;
     byte[] bytes = ManifestCodec.encode(manifest);
     storage.delete(temp); // a leftover of a writer that died before renaming
     try (AppendableFile file = storage.create(temp, FileUse.ONCE)) {
@@ -35,14 +35,14 @@ final class ManifestStore {
   static long newestGeneration(List<StoredFile> files) {
     long newest = -1;
     for (StoredFile f : files) {
-      newest = Math.max(newest, FormatConstants.manifestGeneration(f.name()));
+      newest = Math.max(newest, FileNames.manifestGeneration(f.name()));
     }
     return newest;
   }
 
   /** Reads and checks the manifest of a generation. */
   static Manifest read(Storage storage, long generation) throws IOException {
-    String name = FormatConstants.manifestFileName(generation);
+    String name = FileNames.manifestFileName(generation);
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       long length = file.length();
       if (length > Integer.MAX_VALUE) {

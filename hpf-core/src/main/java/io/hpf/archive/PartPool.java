@@ -2,7 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.format.ContentCompressor;
 import io.hpf.format.Dictionary;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ final class PartPool {
     synchronized (all) {
       for (PartWriter part : all) {
         part.closeQuietly();
-        storage.delete(FormatConstants.partFileName(part.partId()));
+        storage.delete(FileNames.partFileName(part.partId()));
       }
       all.clear();
       idle.clear();

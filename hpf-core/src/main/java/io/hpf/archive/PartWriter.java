@@ -6,6 +6,7 @@ import io.hpf.format.ContentCompressor;
 import io.hpf.format.EntryCodec;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.FileFraming;
+import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
@@ -43,7 +44,7 @@ final class PartWriter {
   PartWriter(Storage storage, int partId, ContentCompressor compressor, long blockAlignment)
       throws IOException {
     this.partId = partId;
-    this.fileName = FormatConstants.partFileName(partId);
+    this.fileName = FileNames.partFileName(partId);
     this.file = storage.create(fileName, FileUse.CONTENT);
     this.compressor = compressor;
     this.blockSize =

@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.PartEntry;
 import io.hpf.format.PartScanner;
@@ -87,7 +88,7 @@ final class Recovery {
   }
 
   static int partIdOf(String fileName) {
-    return FormatConstants.partIdOf(fileName);
+    return FileNames.partIdOf(fileName);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.catalog.CatalogWriter;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
 import io.hpf.index.IndexInput;
@@ -42,7 +43,7 @@ final class SegmentBuilder {
     long catalogLength;
     long tombstones = 0;
     try (AppendableFile file =
-        storage.create(FormatConstants.catalogFileName(segmentId), FileUse.INDEX)) {
+        storage.create(FileNames.catalogFileName(segmentId), FileUse.INDEX)) {
       CatalogWriter catalog = new CatalogWriter(file);
       for (Row row : rows) {
         catalog.add(row.info);

@@ -1,7 +1,7 @@
 package io.hpf.archive;
 
 import io.hpf.catalog.CatalogReader;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.index.IndexBucket;
 import io.hpf.index.IndexRecord;
@@ -47,7 +47,7 @@ final class SegmentReader {
     IndexBucket loaded = buckets.get(index);
     if (loaded == null) {
       BucketDescriptor d = ref.directory().buckets().get(index);
-      String name = FormatConstants.bucketFileName(ref.segmentId(), d.bucketNo());
+      String name = FileNames.bucketFileName(ref.segmentId(), d.bucketNo());
       ReadableFile file = storage.openRead(name, FileUse.INDEX);
       try {
         loaded = IndexBucket.load(storage.describe(name), file, d);
@@ -68,7 +68,7 @@ final class SegmentReader {
     if (c == null) {
       synchronized (this) {
         if (catalog == null) {
-          String name = FormatConstants.catalogFileName(ref.segmentId());
+          String name = FileNames.catalogFileName(ref.segmentId());
           ReadableFile file = storage.openRead(name, FileUse.INDEX);
           try {
             catalog =

@@ -3,6 +3,7 @@ package io.hpf.index;
 import io.hpf.format.ByteWriter;
 import io.hpf.format.ChecksummedOutput;
 import io.hpf.format.FileFraming;
+import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
@@ -127,7 +128,7 @@ public final class SegmentIndexWriter {
     }
 
     int bucketNo = buckets.size();
-    String fileName = FormatConstants.bucketFileName(segmentId, bucketNo);
+    String fileName = FileNames.bucketFileName(segmentId, bucketNo);
     ByteWriter meta = new ByteWriter(64 + count);
     FileFraming.writeHeader(meta, FormatConstants.KIND_BUCKET);
     meta.u32(count).u32(FormatConstants.RECORD_BYTES).u64(seed);

@@ -5,6 +5,7 @@ import io.hpf.format.Codec;
 import io.hpf.format.EntryCodec;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.FileFraming;
+import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
@@ -29,7 +30,7 @@ public final class CraftedArchive {
 
   public CraftedArchive(Path dir) throws IOException {
     storage = LocalStorage.createDirectories(dir);
-    part = storage.create(FormatConstants.partFileName(1), FileUse.CONTENT);
+    part = storage.create(FileNames.partFileName(1), FileUse.CONTENT);
     part.write(FileFraming.header(FormatConstants.KIND_PART));
   }
 

@@ -74,7 +74,7 @@ class VerifyByPlaceTest {
     }
     assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
     long inContent = old.offset() + old.entryLength() - 1000;
-    Path part = dir.resolve(io.hpf.format.FormatConstants.partFileName(old.partId()));
+    Path part = dir.resolve(io.hpf.format.FileNames.partFileName(old.partId()));
     try (FileChannel ch =
         FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer one = ByteBuffer.allocate(1);

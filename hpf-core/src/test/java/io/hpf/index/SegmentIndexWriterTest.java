@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.format.NameHash;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
@@ -37,8 +37,7 @@ class SegmentIndexWriterTest {
     IndexBucket bucket =
         IndexBucket.load(
             "bucket",
-            storage.openRead(
-                FormatConstants.bucketFileName(1, d.bucketNo()), io.hpf.store.FileUse.INDEX),
+            storage.openRead(FileNames.bucketFileName(1, d.bucketNo()), io.hpf.store.FileUse.INDEX),
             d,
             slotHash);
     return bucket.find(name.getBytes(StandardCharsets.UTF_8), nameHash);

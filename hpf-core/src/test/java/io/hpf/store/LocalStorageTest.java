@@ -65,4 +65,22 @@ class LocalStorageTest {
     assertThrows(FileNotFoundException.class, () -> storage.openRead("c", FileUse.ONCE));
     assertThrows(IllegalArgumentException.class, () -> storage.openRead("../escape", FileUse.ONCE));
   }
+
+  /** The storage contract on local disk, read through memory mappings. */
+  @org.junit.jupiter.api.Nested
+  class MappedContract extends io.hpf.testing.StorageContractSuite {
+    @Override
+    protected Storage newStorage(String name) throws Exception {
+      return LocalStorage.createDirectories(temp.resolve("mapped-" + name));
+    }
+  }
+
+  /** The storage contract on local disk, read with one system call per read. */
+  @org.junit.jupiter.api.Nested
+  class PositionalContract extends io.hpf.testing.StorageContractSuite {
+    @Override
+    protected Storage newStorage(String name) throws Exception {
+      return LocalStorage.createDirectories(temp.resolve("pread-" + name)).withPositionalReads();
+    }
+  }
 }

@@ -46,6 +46,15 @@ public final class HadoopStorage implements Storage {
   private final java.util.concurrent.atomic.AtomicLong indexCacheBudget =
       new java.util.concurrent.atomic.AtomicLong(INDEX_CACHE_BYTES);
 
+  /**
+   * Keeps no index pages in memory from now on: every lookup reads its record from a DataNode (the
+   * HPF paper's "without caching" setting, for benchmarks). Returns this storage.
+   */
+  public HadoopStorage withoutIndexPageCache() {
+    indexCacheBudget.set(0);
+    return this;
+  }
+
   /** 256 MiB of index pages: the records of about 8 million entries. */
   static final long INDEX_CACHE_BYTES = 256L << 20;
 

@@ -1,6 +1,6 @@
 package io.hpf.hadoop;
 
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,11 +39,11 @@ public final class IndexCache {
   }
 
   static boolean isIndexFile(String name) {
-    return !FormatConstants.isPartFileName(name)
-        && (name.endsWith(".hpfx")
-            || name.endsWith(".hpfc")
-            || name.endsWith(".hpfd")
-            || FormatConstants.manifestGeneration(name) >= 0);
+    FileNames.Kind kind = FileNames.kindOf(name);
+    return kind == FileNames.Kind.BUCKET
+        || kind == FileNames.Kind.CATALOG
+        || kind == FileNames.Kind.DICTIONARY
+        || kind == FileNames.Kind.MANIFEST;
   }
 
   /**

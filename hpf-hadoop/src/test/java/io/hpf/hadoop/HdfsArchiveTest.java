@@ -16,7 +16,7 @@ import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
-import io.hpf.format.FormatConstants;
+import io.hpf.format.FileNames;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
 import java.io.FileNotFoundException;
@@ -65,7 +65,7 @@ class HdfsArchiveTest {
         EntryInfo row = reader.stat(name);
         org.apache.hadoop.fs.Path part =
             new org.apache.hadoop.fs.Path(
-                storage.directory(), FormatConstants.partFileName(row.partId()));
+                storage.directory(), FileNames.partFileName(row.partId()));
         FileStatus status = fs.getFileStatus(part);
         assertEquals(blockSize, status.getBlockSize());
         if (row.entryLength() <= blockSize) {
@@ -90,9 +90,7 @@ class HdfsArchiveTest {
       String name = status.getPath().getName();
       assertEquals(1, status.getReplication(), name);
       assertEquals(
-          FormatConstants.isPartFileName(name) ? 1L << 20 : 256 * 1024,
-          status.getBlockSize(),
-          name);
+          FileNames.isPartFileName(name) ? 1L << 20 : 256 * 1024, status.getBlockSize(), name);
     }
   }
 
@@ -223,11 +221,11 @@ class HdfsArchiveTest {
     IndexCache cache = new IndexCache(hdfs.fs(), storage.directory());
     int added = cache.add("hpf-test");
     long indexFiles =
-        storage.list().stream().filter(f -> !FormatConstants.isPartFileName(f.name())).count();
+        storage.list().stream().filter(f -> !FileNames.isPartFileName(f.name())).count();
     assertEquals(indexFiles, added);
     assertEquals(0, cache.add("hpf-test"), "a second add finds every file covered");
     for (IndexCache.Directive d : cache.list()) {
-      assertTrue(!FormatConstants.isPartFileName(Path.of(d.path()).getFileName().toString()));
+      assertTrue(!FileNames.isPartFileName(Path.of(d.path()).getFileName().toString()));
     }
     assertEquals(indexFiles, cache.remove());
     assertEquals(0, cache.list().size());

@@ -40,7 +40,8 @@ public final class PaperSuite {
   private final PrintStream log;
   private final List<BenchSystem> systems =
       List.of(
-          new HpfSystem(),
+          new HpfSystem(true),
+          new HpfSystem(false),
           new PlainFilesSystem(),
           new SequenceFileSystem(CompressionType.RECORD),
           new SequenceFileSystem(CompressionType.BLOCK),
