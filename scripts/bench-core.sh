@@ -19,7 +19,7 @@ out=bench-results/core-oneshot.jsonl
 rm -f "$out"
 commit=$(git describe --always --dirty --abbrev=12)
 machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
-jdk=$(java -version 2>&1 | head -1)
+jdk=$(java -version 2>&1 | head -1 | tr -d '"')
 files=$(find "$src" -type f | wc -l)
 
 ./hpf create "$work/k.hpf" "$src" >/dev/null

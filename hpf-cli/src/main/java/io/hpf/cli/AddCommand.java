@@ -6,7 +6,6 @@ import io.hpf.archive.Manifest;
 import io.hpf.archive.PackOptions;
 import io.hpf.archive.PackResult;
 import io.hpf.archive.Packer;
-import io.hpf.format.Codec;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.store.Storage;
 import java.nio.file.Files;
@@ -66,38 +65,18 @@ final class AddCommand implements Callable<Integer> {
       description = "Put the added names under this prefix (e.g. 2024/11/).")
   String prefix;
 
-  @Option(
-      names = "--codec",
-      paramLabel = "CODEC",
-      defaultValue = "zstd",
-      description =
-          "none, lz4 or zstd (default: ${DEFAULT-VALUE}; zstd uses the archive's dictionary).")
-  String codec;
-
-  @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: cores).")
-  Integer threads;
-
-  @Option(names = "--follow-symlinks", description = "Follow symbolic links.")
-  boolean followSymlinks;
-
-  @Option(names = "--skip-unreadable", description = "Skip unreadable files and list them.")
-  boolean skipUnreadable;
+  @picocli.CommandLine.Mixin PackFlags packFlags;
 
   @Override
   public Integer call() throws Exception {
     long start = System.nanoTime();
-    PackOptions pack =
-        new PackOptions(
-            threads == null ? Runtime.getRuntime().availableProcessors() : threads,
-            followSymlinks,
-            skipUnreadable,
-            false);
+    PackOptions pack = packFlags.options(false);
     List<String> skipped = new ArrayList<>();
     long added = 0;
     Manifest manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
         ArchiveWriter writer =
-            flags.open(target, flags.builder(Codec.parse(codec)).replace(replace).build(), spec);
+            flags.open(target, flags.builder(packFlags.codec()).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       for (String location : paths) {
         if (!StorageLocator.isLocal(location)) {

@@ -1,11 +1,9 @@
 package io.hpf.cli;
 
-import io.hpf.archive.PackOptions;
 import io.hpf.archive.PackResult;
 import io.hpf.archive.Packer;
 import io.hpf.archive.SourceTree;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.store.Storage;
 import java.nio.charset.Charset;
@@ -56,32 +54,12 @@ final class CreateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
 
-  @Option(
-      names = "--codec",
-      paramLabel = "CODEC",
-      defaultValue = "zstd",
-      description =
-          "none, lz4 or zstd (default: ${DEFAULT-VALUE}). Entries that do not shrink are stored raw.")
-  String codec;
+  @picocli.CommandLine.Mixin PackFlags pack;
 
   @Option(
       names = "--no-dictionary",
       description = "With zstd, do not train a dictionary on a sample of the files.")
   boolean noDictionary;
-
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Worker threads (default: number of cores).")
-  Integer threads;
-
-  @Option(names = "--follow-symlinks", description = "Follow symbolic links (a loop is an error).")
-  boolean followSymlinks;
-
-  @Option(
-      names = "--skip-unreadable",
-      description = "Skip files that cannot be read and list them at the end, instead of failing.")
-  boolean skipUnreadable;
 
   @Option(
       names = "--bucket-capacity",
@@ -117,23 +95,17 @@ final class CreateCommand implements Callable<Integer> {
     SourceTree tree = locator.sourceTree(source);
     WriterOptions options =
         WriterOptions.builder()
-            .codec(Codec.parse(codec))
+            .codec(pack.codec())
             .bucketCapacity(bucketCapacity)
             .maxPartBytes(partSizeMiB << 20)
             .build();
-    PackOptions pack =
-        new PackOptions(
-            threads == null ? Runtime.getRuntime().availableProcessors() : threads,
-            followSymlinks,
-            skipUnreadable,
-            !noDictionary);
     Path localTarget = StorageLocator.isLocal(archive) ? Archives.localPath(archive) : null;
     boolean existed = localTarget == null || Files.exists(localTarget);
     long start = System.nanoTime();
     PackResult result;
     try (Storage target = locator.createArchive(archive);
         Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
-      result = Packer.pack(tree, target, options, pack, progress);
+      result = Packer.pack(tree, target, options, pack.options(!noDictionary), progress);
     } catch (Exception e) {
       if (!existed) {
         deleteIfEmpty(localTarget);

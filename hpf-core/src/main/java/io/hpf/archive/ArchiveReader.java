@@ -187,32 +187,58 @@ public final class ArchiveReader implements Closeable {
    * read-ahead windows.
    */
   public void scan(List<EntryInfo> rows, EntryVisitor visitor) throws IOException {
-    // One read-ahead window per part: entries lie in part order, so a window serves many.
-    EntryReader ahead = null;
-    int aheadPart = -1;
-    for (EntryInfo row : rows) {
-      if (ahead == null || aheadPart != row.partId()) {
-        ahead = readAhead(row.partId());
-        aheadPart = row.partId();
-      }
-      PartEntry entry = ahead.find(row.offset(), row.entryLength(), row.name(), null);
-      if (entry == null) {
-        throw new CorruptArchiveException(
-            ahead.path(),
-            row.offset(),
-            "catalog says '" + row.name() + "' is here, the entry header names another");
-      }
-      try (InputStream content = ahead.openContent(entry)) {
-        visitor.visit(info(entry, row.partId()), content);
-      }
-    }
+    walk(
+        rows,
+        (row, part, entry) -> {
+          try (InputStream content = part.openContent(entry)) {
+            visitor.visit(info(entry, row.partId()), content);
+          }
+        });
   }
 
-  /** A reader of one part through its own read-ahead window, for a walk in part order. */
-  EntryReader readAhead(int partId) throws IOException {
-    EntryReader direct = part(partId);
-    return new EntryReader(
-        new ReadAheadFile(partFile(partId)), direct.path(), direct.limit(), this::dictionary);
+  /** What a walk does with each entry: its row, the part's reader and the entry found. */
+  interface PartVisitor {
+    void visit(EntryInfo row, EntryReader part, PartEntry entry) throws IOException;
+  }
+
+  /**
+   * Finds the entry of each row (rows in part order) through one read-ahead window per part: one
+   * read per 8 MiB instead of one per entry (on HDFS a read is a DataNode round trip). The part is
+   * opened for this walk alone with plain reads: a sequential pass through a mapping would fault
+   * every page in. The catalog and the entry header must agree on the name.
+   */
+  void walk(List<EntryInfo> rows, PartVisitor visitor) throws IOException {
+    ReadableFile file = null;
+    EntryReader ahead = null;
+    int aheadPart = -1;
+    try {
+      for (EntryInfo row : rows) {
+        if (ahead == null || aheadPart != row.partId()) {
+          EntryReader direct = part(row.partId());
+          if (file != null) {
+            file.close();
+            file = null;
+          }
+          file = storage.openRead(FileNames.partFileName(row.partId()), FileUse.ONCE);
+          ahead =
+              new EntryReader(
+                  new ReadAheadFile(file), direct.path(), direct.limit(), this::dictionary);
+          aheadPart = row.partId();
+        }
+        PartEntry entry = ahead.find(row.offset(), row.entryLength(), row.name(), null);
+        if (entry == null) {
+          throw new CorruptArchiveException(
+              ahead.path(),
+              row.offset(),
+              "catalog says '" + row.name() + "' is here, the entry header names another");
+        }
+        visitor.visit(row, ahead, entry);
+      }
+    } finally {
+      if (file != null) {
+        file.close();
+      }
+    }
   }
 
   /** Bytes of index metadata this reader keeps in memory now. */

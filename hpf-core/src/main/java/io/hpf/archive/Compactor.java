@@ -1,9 +1,6 @@
 package io.hpf.archive;
 
-import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryReader;
-import io.hpf.format.PartEntry;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -89,28 +86,17 @@ final class Compactor {
     List<EntryInfo> live = reader.entriesInPartOrder();
     List<EntryInfo> moved = new ArrayList<>(live.size());
     byte[] buffer = new byte[1 << 16];
-    EntryReader part = null;
-    int partId = -1;
-    for (EntryInfo row : live) {
-      if (row.partId() != partId) {
-        part = reader.readAhead(row.partId());
-        partId = row.partId();
-      }
-      PartEntry entry = part.find(row.offset(), row.entryLength(), row.name(), null);
-      if (entry == null) {
-        throw new CorruptArchiveException(
-            part.path(),
-            row.offset(),
-            "catalog says '" + row.name() + "' is here, the entry header names another");
-      }
-      part.check(entry); // the checksums hold before a byte is copied
-      PartWriter out = pool.borrow();
-      try (InputStream bytes = part.openStored(entry)) {
-        moved.add(out.appendCopy(row, bytes, entry.length(), buffer));
-      } finally {
-        pool.giveBack(out);
-      }
-    }
+    reader.walk(
+        live,
+        (row, part, entry) -> {
+          part.check(entry); // the checksums hold before a byte is copied
+          PartWriter out = pool.borrow();
+          try (InputStream bytes = part.openStored(entry)) {
+            moved.add(out.appendCopy(row, bytes, entry.length(), buffer));
+          } finally {
+            pool.giveBack(out);
+          }
+        });
     return moved;
   }
 }

@@ -1,5 +1,6 @@
-package io.hpf.hadoop;
+package io.hpf.cli;
 
+import io.hpf.hadoop.HdfsSettings;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -24,7 +25,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
  * {@code logs/}, {@code webapps/} (the empty directories the daemons' web servers need on the
  * classpath) and {@code cluster.properties} (URI and process ids).
  */
-public final class LocalHdfs {
+final class LocalHdfs {
   private static final String STATE = "cluster.properties";
   private static final int PREFERRED_PORT = 9000;
 
