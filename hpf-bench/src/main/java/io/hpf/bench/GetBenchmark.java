@@ -1,11 +1,11 @@
 package io.hpf.bench;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.PackOptions;
-import io.hpf.archive.Packer;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.io.InputStream;

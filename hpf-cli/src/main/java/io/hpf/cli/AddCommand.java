@@ -2,11 +2,11 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.Manifest;
-import io.hpf.archive.PackOptions;
-import io.hpf.archive.PackResult;
-import io.hpf.archive.Packer;
 import io.hpf.hadoop.StorageLocator;
+import io.hpf.manifest.Manifest;
+import io.hpf.pack.PackOptions;
+import io.hpf.pack.PackResult;
+import io.hpf.pack.Packer;
 import io.hpf.store.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;

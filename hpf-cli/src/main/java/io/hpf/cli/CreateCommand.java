@@ -1,10 +1,10 @@
 package io.hpf.cli;
 
-import io.hpf.archive.PackResult;
-import io.hpf.archive.Packer;
-import io.hpf.archive.SourceTree;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.StorageLocator;
+import io.hpf.pack.PackResult;
+import io.hpf.pack.Packer;
+import io.hpf.pack.SourceTree;
 import io.hpf.store.Storage;
 import java.nio.charset.Charset;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
-import io.hpf.archive.PackOptions;
 import io.hpf.format.Codec;
+import io.hpf.pack.PackOptions;
 import picocli.CommandLine.Option;
 
 /** How files are packed, shared by the commands that pack (a picocli mixin). */

@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Manifest;
 import io.hpf.format.Codec;
+import io.hpf.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
-import io.hpf.archive.SourceTree;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
+import io.hpf.pack.SourceTree;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.index.BucketDescriptor;
+import io.hpf.manifest.Manifest;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.Iterator;

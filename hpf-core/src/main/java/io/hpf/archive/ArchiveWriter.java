@@ -4,6 +4,8 @@ import io.hpf.format.Dictionary;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.FileNames;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;

@@ -1,5 +1,7 @@
 package io.hpf.archive;
 
+import io.hpf.manifest.Manifest;
+
 /**
  * What a compaction did.
  *

@@ -1,6 +1,7 @@
 package io.hpf.archive;
 
 import io.hpf.format.EntryInfo;
+import io.hpf.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;

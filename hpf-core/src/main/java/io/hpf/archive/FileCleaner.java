@@ -1,6 +1,9 @@
 package io.hpf.archive;
 
 import io.hpf.format.FileNames;
+import io.hpf.manifest.ArchiveFiles;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.IOException;

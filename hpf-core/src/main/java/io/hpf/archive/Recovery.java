@@ -6,6 +6,7 @@ import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.PartEntry;
 import io.hpf.format.PartScanner;
+import io.hpf.manifest.Manifest;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;

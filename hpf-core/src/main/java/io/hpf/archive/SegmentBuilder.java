@@ -9,6 +9,7 @@ import io.hpf.index.IndexInput;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
 import io.hpf.index.SegmentIndexWriter;
+import io.hpf.manifest.Manifest;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.Storage;

@@ -6,6 +6,7 @@ import io.hpf.index.BucketDescriptor;
 import io.hpf.index.IndexBucket;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
+import io.hpf.manifest.Manifest;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;

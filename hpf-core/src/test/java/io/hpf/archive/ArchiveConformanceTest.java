@@ -1,7 +1,6 @@
 package io.hpf.archive;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.format.Codec;
@@ -28,11 +27,6 @@ class ArchiveConformanceTest extends StorageConformanceSuite {
   @Override
   protected List<Storage> readViews(Storage storage) {
     return List.of(storage, ((LocalStorage) storage).withPositionalReads());
-  }
-
-  @Test
-  void tooFewSamplesTrainNoDictionary() throws Exception {
-    assertEquals(null, DictionaryTrainer.train(List.of()));
   }
 
   @Test

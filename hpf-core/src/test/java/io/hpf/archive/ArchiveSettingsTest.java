@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.index.BucketDescriptor;
+import io.hpf.manifest.Manifest;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,6 +7,8 @@ import io.hpf.format.EntryInfo;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.LocalStorage;

@@ -30,6 +30,9 @@ class ReaderOpensTest {
       reader.get(model.firstKey());
     }
     assertEquals(1, counted.listings(), "listings for a fresh reader and its first get");
+    // The manifest, the bucket's meta (perfect hash), the record, the entry.
+    assertEquals(4, counted.reads(), "reads for a fresh reader and its first get");
+    assertEquals(3, counted.opens(), "files opened: manifest, bucket, part");
     counted = new FaultyStorage(LocalStorage.open(dir), 0);
     try (ArchiveWriter writer = ArchiveWriter.open(counted, WriterOptions.builder().build())) {
       assertEquals(1, counted.listings(), "listings to open a writer");

@@ -22,6 +22,7 @@ public final class FaultyStorage implements Storage {
   private volatile double failureRate;
   private final AtomicInteger listings = new AtomicInteger();
   private final AtomicInteger opens = new AtomicInteger();
+  private final AtomicInteger reads = new AtomicInteger();
   private final AtomicInteger faults = new AtomicInteger();
 
   public FaultyStorage(Storage inner, long seed) {
@@ -40,6 +41,11 @@ public final class FaultyStorage implements Storage {
 
   public int opens() {
     return opens.get();
+  }
+
+  /** Positioned reads of opened files. */
+  public int reads() {
+    return reads.get();
   }
 
   public int faults() {
@@ -72,6 +78,7 @@ public final class FaultyStorage implements Storage {
       @Override
       public void readFully(long position, byte[] buffer, int offset, int length)
           throws IOException {
+        reads.incrementAndGet();
         maybeFail("read at " + position, name);
         file.readFully(position, buffer, offset, length);
       }

@@ -1,8 +1,8 @@
 package io.hpf.hadoop;
 
-import io.hpf.archive.PackOptions;
-import io.hpf.archive.SourceFile;
-import io.hpf.archive.SourceTree;
+import io.hpf.pack.PackOptions;
+import io.hpf.pack.SourceFile;
+import io.hpf.pack.SourceTree;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;

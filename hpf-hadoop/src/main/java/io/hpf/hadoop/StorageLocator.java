@@ -1,7 +1,7 @@
 package io.hpf.hadoop;
 
-import io.hpf.archive.LocalSourceTree;
-import io.hpf.archive.SourceTree;
+import io.hpf.pack.LocalSourceTree;
+import io.hpf.pack.SourceTree;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.io.File;

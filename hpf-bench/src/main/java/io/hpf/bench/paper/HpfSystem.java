@@ -2,10 +2,10 @@ package io.hpf.bench.paper;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryNotFoundException;
-import io.hpf.archive.PackOptions;
-import io.hpf.archive.Packer;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
+import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.file.Path;

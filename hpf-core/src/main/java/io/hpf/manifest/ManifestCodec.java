@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.manifest;
 
 import io.hpf.format.ByteReader;
 import io.hpf.format.ByteWriter;
@@ -15,12 +15,12 @@ import java.util.List;
  * stored as its leaves in hash order (depth and bucket), from which the 2^globalDepth pointers
  * follow, so the manifest stays small however deep the directory.
  */
-final class ManifestCodec {
+public final class ManifestCodec {
   private static final int NO_BUCKET = -1;
 
   private ManifestCodec() {}
 
-  static byte[] encode(Manifest m) {
+  public static byte[] encode(Manifest m) {
     ByteWriter out = new ByteWriter(1024);
     FileFraming.writeHeader(out, FormatConstants.KIND_MANIFEST);
     out.u64(m.generation()).u64(m.commitMillis()).string16(m.operation());
@@ -92,7 +92,7 @@ final class ManifestCodec {
     return leaves;
   }
 
-  static Manifest decode(String file, byte[] bytes) throws CorruptArchiveException {
+  public static Manifest decode(String file, byte[] bytes) throws CorruptArchiveException {
     FileFraming.checkHeader(file, bytes, 0, bytes.length, FormatConstants.KIND_MANIFEST);
     FileFraming.checkFooter(file, bytes, bytes.length);
     ByteReader in =

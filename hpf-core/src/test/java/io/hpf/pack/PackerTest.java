@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.pack;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveVerifier;
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.DuplicateEntryException;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.ProgressListener;
+import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
@@ -318,5 +325,10 @@ class PackerTest {
       assertEquals(Codec.NONE, reader.stat("noise").codec());
       assertEquals(noise.length, reader.stat("noise").storedLength());
     }
+  }
+
+  @Test
+  void tooFewSamplesTrainNoDictionary() throws Exception {
+    assertEquals(null, DictionaryTrainer.train(List.of()));
   }
 }

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.pack;
 
 /**
  * How {@link Packer} reads a source directory.

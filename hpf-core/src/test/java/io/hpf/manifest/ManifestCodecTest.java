@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.manifest;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

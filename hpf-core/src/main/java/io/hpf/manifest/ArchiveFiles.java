@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.manifest;
 
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.FileNames;
@@ -13,16 +13,16 @@ import java.util.List;
 import java.util.Map;
 
 /** The files a manifest names and the lengths it expects of them. */
-final class ArchiveFiles {
+public final class ArchiveFiles {
   private ArchiveFiles() {}
 
   /**
    * A file of the archive: its name, the length the manifest implies, and whether the file may be
    * longer (a part file may have an uncommitted tail after its committed length).
    */
-  record Expected(String name, long length, boolean mayBeLonger) {}
+  public record Expected(String name, long length, boolean mayBeLonger) {}
 
-  static List<Expected> expected(Manifest manifest) {
+  public static List<Expected> expected(Manifest manifest) {
     List<Expected> files = new ArrayList<>();
     for (Manifest.DictionaryRef d : manifest.dictionaries()) {
       files.add(
@@ -53,7 +53,7 @@ final class ArchiveFiles {
   }
 
   /** Throws naming the first file that is missing or has the wrong length. */
-  static void checkPresent(Storage storage, Manifest manifest, List<StoredFile> listing)
+  public static void checkPresent(Storage storage, Manifest manifest, List<StoredFile> listing)
       throws java.io.IOException {
     List<String> problems = problems(storage, manifest, listing);
     if (!problems.isEmpty()) {
@@ -67,7 +67,7 @@ final class ArchiveFiles {
   }
 
   /** Every missing or wrongly sized file, as "path: problem". */
-  static List<String> problems(Storage storage, Manifest manifest, List<StoredFile> listing)
+  public static List<String> problems(Storage storage, Manifest manifest, List<StoredFile> listing)
       throws java.io.IOException {
     Map<String, Long> lengths = new HashMap<>();
     for (StoredFile f : listing) {

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.manifest;
 
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.FileNames;
@@ -16,10 +16,10 @@ import java.util.List;
  * under a temporary name, syncs it, and renames it to its generation's name; the newest generation
  * present is the archive's current state.
  */
-final class ManifestStore {
+public final class ManifestStore {
   private ManifestStore() {}
 
-  static void commit(Storage storage, Manifest manifest) throws IOException {
+  public static void commit(Storage storage, Manifest manifest) throws IOException {
     String name = FileNames.manifestFileName(manifest.generation());
     String temp = name + FileNames.TEMP_SUFFIX;
     byte[] bytes = ManifestCodec.encode(manifest);
@@ -32,7 +32,7 @@ final class ManifestStore {
   }
 
   /** The newest committed generation in a listing, or -1. */
-  static long newestGeneration(List<StoredFile> files) {
+  public static long newestGeneration(List<StoredFile> files) {
     long newest = -1;
     for (StoredFile f : files) {
       newest = Math.max(newest, FileNames.manifestGeneration(f.name()));
@@ -41,7 +41,7 @@ final class ManifestStore {
   }
 
   /** Reads and checks the manifest of a generation. */
-  static Manifest read(Storage storage, long generation) throws IOException {
+  public static Manifest read(Storage storage, long generation) throws IOException {
     String name = FileNames.manifestFileName(generation);
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       long length = file.length();
@@ -62,7 +62,7 @@ final class ManifestStore {
   }
 
   /** Reads the newest manifest; an error names the directory if there is none. */
-  static Manifest readNewest(Storage storage, List<StoredFile> files) throws IOException {
+  public static Manifest readNewest(Storage storage, List<StoredFile> files) throws IOException {
     long generation = newestGeneration(files);
     if (generation < 0) {
       throw new FileNotFoundException(storage + ": not an hpf archive (no manifest-*.hpfm file)");

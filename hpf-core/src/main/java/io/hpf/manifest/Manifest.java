@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.manifest;
 
 import io.hpf.index.SegmentDirectory;
 import java.util.List;

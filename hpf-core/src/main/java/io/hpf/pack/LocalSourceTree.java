@@ -1,5 +1,6 @@
-package io.hpf.archive;
+package io.hpf.pack;
 
+import io.hpf.archive.EntryMetadata;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystemLoopException;

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.pack;
 
 import java.io.IOException;
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.hpf.archive;
+package io.hpf.pack;
 
+import io.hpf.manifest.Manifest;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.pack;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
