@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
       "Runs the paper suite: the datasets of the HPF, SFMapReduce and TýrFS papers (hpf-logs,",
       "sf-text-30k, sf-text-1m, tyr-32k, and the kernel tree if installed) stored by hpf, plain",
       "files, SequenceFile (record and block compression), MapFile and HAR on one file system;",
-      "creation time, size, NameNode objects, warm and cold random gets (uniform and Zipf, 10%",
+      "creation time, size, NameNode objects, warm and cold random gets (uniform and Zipf, 10%%",
       "misses), full scans, and the HFile paper's catalog measurements. One JSON line per",
       "measurement; scripts/bench-report.py makes the tables and plots of docs/BENCHMARKS.md."
     },
