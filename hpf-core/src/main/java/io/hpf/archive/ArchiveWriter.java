@@ -19,7 +19,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,7 +48,6 @@ public final class ArchiveWriter implements Closeable {
   }
 
   private static final int DICTIONARY_ID_FIRST = 1;
-  private static final int MAX_NAMES_IN_ERRORS = 20;
 
   private final Storage storage;
   private final WriterOptions options;
@@ -354,80 +352,33 @@ public final class ArchiveWriter implements Closeable {
     checkOpen();
     state = State.FAILED; // until the manifest is in place
     List<PartWriter> parts = pool.finishAll();
-    List<SegmentBuilder.Row> rows = new ArrayList<>();
+    List<EntryInfo> added = new ArrayList<>();
     for (PartWriter part : parts) {
-      for (EntryInfo info : part.rows()) {
-        rows.add(SegmentBuilder.Row.of(info));
-      }
+      added.addAll(part.rows());
     }
-    SegmentBuilder.sortByName(rows);
-    rejectDuplicates(rows);
-    long liveEntries = base == null ? 0 : base.liveEntries();
-    long liveBytes = base == null ? 0 : base.liveEntryBytes();
-    List<String> existing = new ArrayList<>();
-    long existingCount = 0;
-    for (SegmentBuilder.Row row : rows) {
-      EntryInfo old = snapshot == null ? null : snapshot.stat(row.info().name());
-      liveBytes += row.info().entryLength();
-      if (old == null) {
-        liveEntries++;
-      } else if (!options.replace()) {
-        existingCount++;
-        if (existing.size() < MAX_NAMES_IN_ERRORS) {
-          existing.add(old.name());
-        }
-      } else {
-        liveBytes -= old.entryLength();
-      }
-      if (deletes.contains(row.info().name())) {
-        throw new IllegalArgumentException(
-            storage + ": '" + row.info().name() + "' is both added and deleted in one commit");
-      }
-    }
-    if (existingCount > 0) {
-      throw new EntryExistsException(storage.toString(), existing, existingCount);
-    }
-    for (String name : deletes) {
-      EntryInfo old = snapshot == null ? null : snapshot.stat(name);
-      if (old == null) {
-        throw new EntryNotFoundException(storage.toString(), name);
-      }
-      liveEntries--;
-      liveBytes -= old.entryLength();
-      rows.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
-    }
-    if (!deletes.isEmpty()) {
-      SegmentBuilder.sortByName(rows); // the added rows are sorted already; tombstones join them
-    }
-    if (rows.isEmpty() && base != null) {
+    CommitPlan plan =
+        CommitPlan.of(
+            storage.toString(),
+            added,
+            deletes,
+            base,
+            snapshot == null ? name -> null : snapshot::stat,
+            options.replace());
+    if (plan.rows().isEmpty() && base != null) {
       state = State.OPEN;
       return base; // nothing to commit
     }
-    String operation =
-        base == null
-            ? "create " + rows.size() + " entries"
-            : describe(rows.size() - deletes.size(), deletes.size());
     Manifest next =
         commitSegment(
-            rows,
+            plan.rows(),
             parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList(),
-            liveEntries,
-            liveBytes,
-            operation);
+            plan.liveEntries(),
+            plan.liveBytes(),
+            plan.operation());
     deletes.clear();
     afterCommit(next);
     compactByPolicy();
     return base;
-  }
-
-  private String describe(int added, int deleted) {
-    String verb = options.replace() ? "add --replace" : "add";
-    if (deleted == 0) {
-      return verb + " " + added + " entries";
-    }
-    return added == 0
-        ? "rm " + deleted + " entries"
-        : verb + " " + added + " entries, rm " + deleted;
   }
 
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
@@ -606,23 +557,6 @@ public final class ArchiveWriter implements Closeable {
                 + before
                 + " merged (index only)");
     afterCommit(next);
-  }
-
-  private static void rejectDuplicates(List<SegmentBuilder.Row> sorted) {
-    List<String> duplicates = new ArrayList<>();
-    long total = 0;
-    for (int i = 1; i < sorted.size(); i++) {
-      if (Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 1).nameUtf8())
-          && (i == 1 || !Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 2).nameUtf8()))) {
-        total++;
-        if (duplicates.size() < MAX_NAMES_IN_ERRORS) {
-          duplicates.add(sorted.get(i).info().name());
-        }
-      }
-    }
-    if (total > 0) {
-      throw new DuplicateEntryException(duplicates, total);
-    }
   }
 
   /**

@@ -1,0 +1,129 @@
+package io.hpf.archive;
+
+import io.hpf.format.EntryInfo;
+import io.hpf.manifest.Manifest;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What a commit of added entries and deleted names makes of the last commit: the new segment's rows
+ * (tombstones among them, in name order), the live counts of the next manifest and the operation
+ * recorded for people; or why it cannot be committed. It reads the last commit only through a
+ * {@link Lookup}, so it is unit-tested without storage; the writer does the I/O.
+ *
+ * @param rows the segment's rows in name order; empty when there is nothing to commit
+ * @param liveEntries entries a reader of the next generation sees
+ * @param liveBytes bytes those entries take in part files
+ * @param operation what the commit did, for {@code hpf log}
+ */
+record CommitPlan(
+    List<SegmentBuilder.Row> rows, long liveEntries, long liveBytes, String operation) {
+
+  /** At most this many names are quoted in one error. */
+  static final int MAX_NAMES_IN_ERRORS = 20;
+
+  /** The last commit's entry of a name, or null if it has none. */
+  @FunctionalInterface
+  interface Lookup {
+    EntryInfo stat(String name) throws IOException;
+  }
+
+  /**
+   * Plans a commit.
+   *
+   * @param archive names the archive in errors
+   * @param base the last commit, or null for a new archive
+   * @throws DuplicateEntryException a name added twice
+   * @throws EntryExistsException an added name the last commit has, without {@code replace}
+   * @throws EntryNotFoundException a deleted name the last commit does not have
+   * @throws IllegalArgumentException a name both added and deleted
+   */
+  static CommitPlan of(
+      String archive,
+      List<EntryInfo> added,
+      Collection<String> deletes,
+      Manifest base,
+      Lookup lastCommit,
+      boolean replace)
+      throws IOException {
+    List<SegmentBuilder.Row> rows = new ArrayList<>(added.size() + deletes.size());
+    for (EntryInfo info : added) {
+      rows.add(SegmentBuilder.Row.of(info));
+    }
+    SegmentBuilder.sortByName(rows);
+    rejectDuplicates(rows);
+    long liveEntries = base == null ? 0 : base.liveEntries();
+    long liveBytes = base == null ? 0 : base.liveEntryBytes();
+    List<String> existing = new ArrayList<>();
+    long existingCount = 0;
+    for (SegmentBuilder.Row row : rows) {
+      String name = row.info().name();
+      if (deletes.contains(name)) {
+        throw new IllegalArgumentException(
+            archive + ": '" + name + "' is both added and deleted in one commit");
+      }
+      EntryInfo old = lastCommit.stat(name);
+      liveBytes += row.info().entryLength();
+      if (old == null) {
+        liveEntries++;
+      } else if (!replace) {
+        existingCount++;
+        if (existing.size() < MAX_NAMES_IN_ERRORS) {
+          existing.add(old.name());
+        }
+      } else {
+        liveBytes -= old.entryLength();
+      }
+    }
+    if (existingCount > 0) {
+      throw new EntryExistsException(archive, existing, existingCount);
+    }
+    for (String name : deletes) {
+      EntryInfo old = lastCommit.stat(name);
+      if (old == null) {
+        throw new EntryNotFoundException(archive, name);
+      }
+      liveEntries--;
+      liveBytes -= old.entryLength();
+      rows.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
+    }
+    if (!deletes.isEmpty()) {
+      SegmentBuilder.sortByName(rows); // the added rows are sorted already; tombstones join them
+    }
+    String operation =
+        base == null
+            ? "create " + rows.size() + " entries"
+            : describe(replace, added.size(), deletes.size());
+    return new CommitPlan(rows, liveEntries, liveBytes, operation);
+  }
+
+  private static String describe(boolean replace, int added, int deleted) {
+    String verb = replace ? "add --replace" : "add";
+    if (deleted == 0) {
+      return verb + " " + added + " entries";
+    }
+    return added == 0
+        ? "rm " + deleted + " entries"
+        : verb + " " + added + " entries, rm " + deleted;
+  }
+
+  private static void rejectDuplicates(List<SegmentBuilder.Row> sorted) {
+    List<String> duplicates = new ArrayList<>();
+    long total = 0;
+    for (int i = 1; i < sorted.size(); i++) {
+      if (Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 1).nameUtf8())
+          && (i == 1 || !Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 2).nameUtf8()))) {
+        total++;
+        if (duplicates.size() < MAX_NAMES_IN_ERRORS) {
+          duplicates.add(sorted.get(i).info().name());
+        }
+      }
+    }
+    if (total > 0) {
+      throw new DuplicateEntryException(duplicates, total);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.hpf.archive;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.format.Codec;
+import io.hpf.format.EntryInfo;
+import io.hpf.manifest.Manifest;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The commit plan against a map standing for the last commit: no storage involved. */
+class CommitPlanTest {
+  private static EntryInfo entry(String name, long length) {
+    return new EntryInfo(name, false, 1, 1, Codec.NONE, 0, 0, 0644, Map.of(), 1, 16, length);
+  }
+
+  /** A last commit of a/x (100 bytes) and b/y (200 bytes). */
+  private static final Map<String, EntryInfo> LAST =
+      new TreeMap<>(Map.of("a/x", entry("a/x", 100), "b/y", entry("b/y", 200)));
+
+  private static final Manifest BASE =
+      new Manifest(3, 0, "add", 100, 2, 300, List.of(), List.of(), List.of(), List.of());
+
+  private static CommitPlan plan(List<EntryInfo> added, Set<String> deletes, boolean replace)
+      throws Exception {
+    return CommitPlan.of("t.hpf", added, deletes, BASE, LAST::get, replace);
+  }
+
+  private static List<String> names(CommitPlan plan) {
+    return plan.rows().stream()
+        .map(r -> (r.info().deleted() ? "-" : "+") + r.info().name())
+        .toList();
+  }
+
+  @Test
+  void addsReplacesAndDeletesCountAndSortTogether() throws Exception {
+    CommitPlan p = plan(List.of(entry("c/z", 50), entry("a/x", 70)), Set.of("b/y"), true);
+    assertEquals(List.of("+a/x", "-b/y", "+c/z"), names(p));
+    assertEquals(2, p.liveEntries()); // a/x replaced, b/y gone, c/z new
+    assertEquals(300 - 100 + 70 - 200 + 50, p.liveBytes());
+    assertEquals("add --replace 2 entries, rm 1", p.operation());
+    assertEquals("rm 1 entries", plan(List.of(), Set.of("a/x"), false).operation());
+    assertEquals("add 1 entries", plan(List.of(entry("n", 1)), Set.of(), false).operation());
+    CommitPlan create =
+        CommitPlan.of("t.hpf", List.of(entry("n", 1)), Set.of(), null, name -> null, false);
+    assertEquals("create 1 entries", create.operation());
+    assertEquals(1, create.liveBytes());
+    assertTrue(plan(List.of(), Set.of(), false).rows().isEmpty());
+  }
+
+  @Test
+  void everyMistakeIsRefusedNamingTheNames() {
+    DuplicateEntryException dup =
+        assertThrows(
+            DuplicateEntryException.class,
+            () -> plan(List.of(entry("d", 1), entry("d", 2), entry("e", 1)), Set.of(), false));
+    assertTrue(dup.getMessage().contains("'d'"), dup.getMessage());
+    EntryExistsException exists =
+        assertThrows(
+            EntryExistsException.class, () -> plan(List.of(entry("a/x", 1)), Set.of(), false));
+    assertEquals(List.of("a/x"), exists.names());
+    EntryNotFoundException missing =
+        assertThrows(EntryNotFoundException.class, () -> plan(List.of(), Set.of("nope"), false));
+    assertTrue(missing.getMessage().contains("'nope'"), missing.getMessage());
+    IllegalArgumentException both =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> plan(List.of(entry("a/x", 1)), Set.of("a/x"), true));
+    assertTrue(both.getMessage().contains("both added and deleted"), both.getMessage());
+  }
+}
