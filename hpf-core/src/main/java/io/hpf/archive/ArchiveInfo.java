@@ -4,6 +4,7 @@ import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.manifest.Manifest;
+import io.hpf.read.SegmentReader;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.Iterator;

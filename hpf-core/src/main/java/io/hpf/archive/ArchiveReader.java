@@ -13,6 +13,8 @@ import io.hpf.index.IndexRecord;
 import io.hpf.manifest.ArchiveFiles;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
+import io.hpf.read.MergedListing;
+import io.hpf.read.SegmentReader;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadAheadFile;
 import io.hpf.store.ReadableFile;

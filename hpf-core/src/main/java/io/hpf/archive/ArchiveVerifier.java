@@ -17,6 +17,7 @@ import io.hpf.index.SegmentDirectory;
 import io.hpf.manifest.ArchiveFiles;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
+import io.hpf.read.SegmentReader;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;

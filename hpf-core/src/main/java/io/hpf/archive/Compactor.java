@@ -2,7 +2,12 @@ package io.hpf.archive;
 
 import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;
+import io.hpf.read.MergedListing;
+import io.hpf.read.SegmentReader;
 import io.hpf.store.Storage;
+import io.hpf.write.PartPool;
+import io.hpf.write.PartWriter;
+import io.hpf.write.SegmentBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

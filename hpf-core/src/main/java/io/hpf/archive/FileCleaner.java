@@ -6,6 +6,7 @@ import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
+import io.hpf.write.ArchiveLock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;

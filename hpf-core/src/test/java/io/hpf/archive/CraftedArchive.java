@@ -12,6 +12,7 @@ import io.hpf.manifest.ManifestStore;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.LocalStorage;
+import io.hpf.write.SegmentBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

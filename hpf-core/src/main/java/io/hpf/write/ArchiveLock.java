@@ -1,5 +1,6 @@
-package io.hpf.archive;
+package io.hpf.write;
 
+import io.hpf.archive.ArchiveLockedException;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
@@ -18,8 +19,8 @@ import java.time.Instant;
  * died is broken only when asked to, since from another host a live writer and a dead one look the
  * same. Readers never look at it.
  */
-final class ArchiveLock implements Closeable {
-  static final String FILE_NAME = "hpf.lock";
+public final class ArchiveLock implements Closeable {
+  public static final String FILE_NAME = "hpf.lock";
 
   private final Storage storage;
   private boolean released;
@@ -28,7 +29,7 @@ final class ArchiveLock implements Closeable {
     this.storage = storage;
   }
 
-  static ArchiveLock acquire(Storage storage, boolean breakLock) throws IOException {
+  public static ArchiveLock acquire(Storage storage, boolean breakLock) throws IOException {
     if (breakLock) {
       String holder = holder(storage);
       if (holderIsAliveHere(holder)) {
@@ -69,7 +70,7 @@ final class ArchiveLock implements Closeable {
    * later than the lock was taken (a later start is another process that got the pid again). From
    * another host nothing can be known, and the user's word is taken.
    */
-  static boolean holderIsAliveHere(String holder) {
+  public static boolean holderIsAliveHere(String holder) {
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("^host (.*), pid (\\d+), since (\\S+)$").matcher(holder);
     if (!m.matches() || !m.group(1).equals(hostName())) {

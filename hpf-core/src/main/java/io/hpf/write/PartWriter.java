@@ -1,5 +1,7 @@
-package io.hpf.archive;
+package io.hpf.write;
 
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.WriterOptions;
 import io.hpf.format.ByteWriter;
 import io.hpf.format.Codec;
 import io.hpf.format.ContentCompressor;
@@ -26,7 +28,7 @@ import java.util.zip.CRC32C;
  * whole. If a write fails midway the part is marked broken and gets no more entries; the bytes past
  * the committed length are an uncommitted tail that no reader looks at.
  */
-final class PartWriter {
+public final class PartWriter {
   private final int partId;
   private final String fileName;
   private final AppendableFile file;
@@ -41,7 +43,7 @@ final class PartWriter {
   /**
    * @param blockAlignment {@link WriterOptions#blockAlignment()}
    */
-  PartWriter(Storage storage, int partId, ContentCompressor compressor, long blockAlignment)
+  public PartWriter(Storage storage, int partId, ContentCompressor compressor, long blockAlignment)
       throws IOException {
     this.partId = partId;
     this.fileName = FileNames.partFileName(partId);
@@ -53,28 +55,28 @@ final class PartWriter {
     committedLength = file.position();
   }
 
-  int partId() {
+  public int partId() {
     return partId;
   }
 
-  String fileName() {
+  public String fileName() {
     return fileName;
   }
 
-  long committedLength() {
+  public long committedLength() {
     return committedLength;
   }
 
-  boolean isBroken() {
+  public boolean isBroken() {
     return broken;
   }
 
-  List<EntryInfo> rows() {
+  public List<EntryInfo> rows() {
     return rows;
   }
 
   /** Zero bytes written so far to keep entries from straddling block boundaries. */
-  long paddingBytes() {
+  public long paddingBytes() {
     return paddingBytes;
   }
 
@@ -101,7 +103,8 @@ final class PartWriter {
   }
 
   /** Compresses (if it shrinks) and appends {@code content[0, length)}, held in memory. */
-  EntryInfo append(String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
+  public EntryInfo append(
+      String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
       throws IOException {
     byte[] compressed = compressor.compress(content, length);
     Codec codec = compressed == null ? Codec.NONE : compressor.codec();
@@ -143,7 +146,7 @@ final class PartWriter {
    *
    * @throws EOFException if the stream ends early (the source shrank while being read)
    */
-  EntryInfo appendStream(
+  public EntryInfo appendStream(
       String name, byte[] nameUtf8, InputStream in, long length, EntryMetadata meta, String source)
       throws IOException {
     ByteWriter header =
@@ -198,7 +201,7 @@ final class PartWriter {
    * Appends an entry copied verbatim from another part (compaction). REQUIRES: the bytes were
    * checked by the caller. Returns the row with its new place.
    */
-  EntryInfo appendCopy(EntryInfo old, InputStream entryBytes, long length, byte[] buffer)
+  public EntryInfo appendCopy(EntryInfo old, InputStream entryBytes, long length, byte[] buffer)
       throws IOException {
     long offset;
     try {
@@ -265,7 +268,7 @@ final class PartWriter {
   }
 
   /** Flushes, syncs and closes the file. After a failure the file is closed all the same. */
-  void finish() throws IOException {
+  public void finish() throws IOException {
     if (finished) {
       return;
     }
@@ -278,7 +281,7 @@ final class PartWriter {
   }
 
   /** Closes without caring about errors, for an aborted write. */
-  void closeQuietly() {
+  public void closeQuietly() {
     finished = true;
     try {
       file.close();

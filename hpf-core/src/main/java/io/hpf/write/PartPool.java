@@ -1,5 +1,6 @@
-package io.hpf.archive;
+package io.hpf.write;
 
+import io.hpf.archive.WriterOptions;
 import io.hpf.format.ContentCompressor;
 import io.hpf.format.Dictionary;
 import io.hpf.format.FileNames;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with no lock around the appends. A part that passes the size limit is finished and a new one
  * opened on the next borrow. Thread-safe.
  */
-final class PartPool {
+public final class PartPool {
   private final Storage storage;
   private final WriterOptions options;
   private final Dictionary dictionary;
@@ -23,14 +24,14 @@ final class PartPool {
   private final ConcurrentLinkedDeque<PartWriter> idle = new ConcurrentLinkedDeque<>();
   private final List<PartWriter> all = new ArrayList<>();
 
-  PartPool(Storage storage, WriterOptions options, Dictionary dictionary, int firstPartId) {
+  public PartPool(Storage storage, WriterOptions options, Dictionary dictionary, int firstPartId) {
     this.storage = storage;
     this.options = options;
     this.dictionary = dictionary;
     this.nextPartId = new AtomicInteger(firstPartId);
   }
 
-  PartWriter borrow() throws IOException {
+  public PartWriter borrow() throws IOException {
     PartWriter part = idle.pollFirst();
     if (part != null) {
       return part;
@@ -49,7 +50,7 @@ final class PartPool {
   }
 
   /** A full or broken part gets no more entries; the others go back to the pool. */
-  void giveBack(PartWriter part) throws IOException {
+  public void giveBack(PartWriter part) throws IOException {
     if (part.isBroken()) {
       return;
     }
@@ -61,7 +62,7 @@ final class PartPool {
   }
 
   /** Finishes every part; deletes those that got no entry. Returns the others. */
-  List<PartWriter> finishAll() throws IOException {
+  public List<PartWriter> finishAll() throws IOException {
     List<PartWriter> used = new ArrayList<>();
     synchronized (all) {
       for (PartWriter part : all) {
@@ -79,7 +80,7 @@ final class PartPool {
   }
 
   /** Closes and deletes every part of this pool (nothing of them was committed). */
-  void abort() throws IOException {
+  public void abort() throws IOException {
     synchronized (all) {
       for (PartWriter part : all) {
         part.closeQuietly();
@@ -90,7 +91,7 @@ final class PartPool {
     }
   }
 
-  long pendingEntries() {
+  public long pendingEntries() {
     synchronized (all) {
       long n = 0;
       for (PartWriter part : all) {
@@ -100,7 +101,7 @@ final class PartPool {
     }
   }
 
-  int nextPartId() {
+  public int nextPartId() {
     return nextPartId.get();
   }
 }

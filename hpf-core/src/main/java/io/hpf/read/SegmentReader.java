@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.read;
 
 import io.hpf.catalog.CatalogReader;
 import io.hpf.format.FileNames;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * (their perfect hashes and block index in memory), so a warm lookup costs one record read.
  * Thread-safe: a race to load a bucket loads it twice and keeps one.
  */
-final class SegmentReader {
+public final class SegmentReader {
   private final Storage storage;
   private final Manifest.SegmentRef ref;
   private final AtomicReferenceArray<IndexBucket> buckets;
@@ -28,23 +28,23 @@ final class SegmentReader {
   private final java.util.concurrent.atomic.AtomicInteger references =
       new java.util.concurrent.atomic.AtomicInteger(1);
 
-  SegmentReader(Storage storage, Manifest.SegmentRef ref) {
+  public SegmentReader(Storage storage, Manifest.SegmentRef ref) {
     this.storage = storage;
     this.ref = ref;
     this.buckets = new AtomicReferenceArray<>(ref.directory().buckets().size());
   }
 
-  Manifest.SegmentRef ref() {
+  public Manifest.SegmentRef ref() {
     return ref;
   }
 
   /** The record for a name hash in this segment, or null if the segment does not have it. */
-  IndexRecord find(byte[] nameUtf8, long nameHash) throws IOException {
+  public IndexRecord find(byte[] nameUtf8, long nameHash) throws IOException {
     int bucket = ref.directory().bucketFor(nameHash);
     return bucket < 0 ? null : bucket(bucket).find(nameUtf8, nameHash);
   }
 
-  IndexBucket bucket(int index) throws IOException {
+  public IndexBucket bucket(int index) throws IOException {
     IndexBucket loaded = buckets.get(index);
     if (loaded == null) {
       BucketDescriptor d = ref.directory().buckets().get(index);
@@ -64,7 +64,7 @@ final class SegmentReader {
     return loaded;
   }
 
-  CatalogReader catalog() throws IOException {
+  public CatalogReader catalog() throws IOException {
     CatalogReader c = catalog;
     if (c == null) {
       synchronized (this) {
@@ -89,12 +89,12 @@ final class SegmentReader {
     return c;
   }
 
-  SegmentDirectory directory() {
+  public SegmentDirectory directory() {
     return ref.directory();
   }
 
   /** Bytes of index metadata held in memory (loaded perfect hashes). */
-  long memoryBytes() {
+  public long memoryBytes() {
     long total = 0;
     for (int i = 0; i < buckets.length(); i++) {
       IndexBucket b = buckets.get(i);
@@ -104,7 +104,7 @@ final class SegmentReader {
   }
 
   /** One more reader shares this segment; each calls {@link #close} once. */
-  SegmentReader retain() {
+  public SegmentReader retain() {
     if (references.getAndIncrement() <= 0) {
       throw new IllegalStateException("segment " + ref.segmentId() + " is closed");
     }
@@ -112,7 +112,7 @@ final class SegmentReader {
   }
 
   /** Closes the segment's files when the last reader sharing it closes. */
-  void close() {
+  public void close() {
     if (references.decrementAndGet() != 0) {
       return;
     }

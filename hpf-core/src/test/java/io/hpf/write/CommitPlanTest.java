@@ -1,9 +1,12 @@
-package io.hpf.archive;
+package io.hpf.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.DuplicateEntryException;
+import io.hpf.archive.EntryExistsException;
+import io.hpf.archive.EntryNotFoundException;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;

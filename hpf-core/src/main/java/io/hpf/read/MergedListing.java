@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.read;
 
 import io.hpf.format.EntryInfo;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +13,7 @@ import java.util.PriorityQueue;
  * entries: for a name in several segments the newest row wins, and a tombstone hides it. Not
  * thread-safe.
  */
-final class MergedListing implements Iterator<EntryInfo> {
+public final class MergedListing implements Iterator<EntryInfo> {
   private record Head(byte[] name, EntryInfo row, int source) {}
 
   private final List<Iterator<EntryInfo>> sources;
@@ -26,7 +26,7 @@ final class MergedListing implements Iterator<EntryInfo> {
   private final boolean keepTombstones;
   private EntryInfo next;
 
-  MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst) {
+  public MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst) {
     this(sourcesNewestFirst, false);
   }
 
@@ -34,7 +34,7 @@ final class MergedListing implements Iterator<EntryInfo> {
    * @param keepTombstones return the newest row even when it is a tombstone (compaction of segments
    *     that do not include the oldest must keep deletions of older names)
    */
-  MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst, boolean keepTombstones) {
+  public MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst, boolean keepTombstones) {
     this.sources = sourcesNewestFirst;
     this.keepTombstones = keepTombstones;
     for (int i = 0; i < sources.size(); i++) {

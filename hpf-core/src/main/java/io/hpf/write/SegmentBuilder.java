@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.write;
 
 import io.hpf.catalog.CatalogWriter;
 import io.hpf.format.EntryInfo;
@@ -21,17 +21,17 @@ import java.util.Comparator;
 import java.util.List;
 
 /** Writes one segment (catalog and bucket files) from its rows. Used by commits and compaction. */
-final class SegmentBuilder {
+public final class SegmentBuilder {
   private SegmentBuilder() {}
 
   /** Rows with their UTF-8 names, for sorting by bytes. */
-  record Row(byte[] nameUtf8, EntryInfo info) {
-    static Row of(EntryInfo info) {
+  public record Row(byte[] nameUtf8, EntryInfo info) {
+    public static Row of(EntryInfo info) {
       return new Row(info.name().getBytes(StandardCharsets.UTF_8), info);
     }
   }
 
-  static void sortByName(List<Row> rows) {
+  public static void sortByName(List<Row> rows) {
     rows.sort(Comparator.comparing(Row::nameUtf8, Arrays::compareUnsigned));
   }
 
@@ -39,7 +39,7 @@ final class SegmentBuilder {
    * Writes the segment's files and returns its manifest entry. REQUIRES: rows sorted by name bytes,
    * each name once.
    */
-  static Manifest.SegmentRef write(
+  public static Manifest.SegmentRef write(
       Storage storage, int segmentId, List<Row> rows, int bucketCapacity) throws IOException {
     long catalogLength;
     long tombstones = 0;

@@ -1,5 +1,8 @@
-package io.hpf.archive;
+package io.hpf.write;
 
+import io.hpf.archive.DuplicateEntryException;
+import io.hpf.archive.EntryExistsException;
+import io.hpf.archive.EntryNotFoundException;
 import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;
 import java.io.IOException;
@@ -19,7 +22,7 @@ import java.util.List;
  * @param liveBytes bytes those entries take in part files
  * @param operation what the commit did, for {@code hpf log}
  */
-record CommitPlan(
+public record CommitPlan(
     List<SegmentBuilder.Row> rows, long liveEntries, long liveBytes, String operation) {
 
   /** At most this many names are quoted in one error. */
@@ -27,7 +30,7 @@ record CommitPlan(
 
   /** The last commit's entry of a name, or null if it has none. */
   @FunctionalInterface
-  interface Lookup {
+  public interface Lookup {
     EntryInfo stat(String name) throws IOException;
   }
 
@@ -41,7 +44,7 @@ record CommitPlan(
    * @throws EntryNotFoundException a deleted name the last commit does not have
    * @throws IllegalArgumentException a name both added and deleted
    */
-  static CommitPlan of(
+  public static CommitPlan of(
       String archive,
       List<EntryInfo> added,
       Collection<String> deletes,
