@@ -9,6 +9,8 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
@@ -33,11 +35,16 @@ final class ExtractTarget {
   /** Content up to this size is read whole (and checked) before its file is created. */
   private static final int WHOLE_MAX_BYTES = 1 << 20;
 
-  private static final Set<StandardOpenOption> CREATE =
-      EnumSet.of(
+  /**
+   * Create or truncate, never through a symbolic link: a link already in the target directory (say
+   * {@code a -> /etc/passwd}) is replaced by the entry, as {@code tar} does, not written through.
+   */
+  private static final Set<OpenOption> CREATE =
+      Set.of(
           StandardOpenOption.CREATE,
           StandardOpenOption.TRUNCATE_EXISTING,
-          StandardOpenOption.WRITE);
+          StandardOpenOption.WRITE,
+          LinkOption.NOFOLLOW_LINKS);
 
   private static final PosixFilePermission[] BITS = {
     PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
@@ -81,10 +88,15 @@ final class ExtractTarget {
       }
     }
     for (String dir : parents) { // sorted: "a" before "a/b"
+      Path path = root.resolve(dir);
       try {
-        Files.createDirectory(root.resolve(dir));
+        Files.createDirectory(path);
       } catch (FileAlreadyExistsException e) {
-        if (!Files.isDirectory(root.resolve(dir))) {
+        if (Files.isSymbolicLink(path)) {
+          // A link in the target directory is replaced, never followed out of it (as tar does).
+          Files.delete(path);
+          Files.createDirectory(path);
+        } else if (!Files.isDirectory(path)) {
           throw new IOException(
               "cannot extract into '" + dir + "': a file of that name is in the way", e);
         }
@@ -127,12 +139,19 @@ final class ExtractTarget {
   }
 
   private FileChannel open(Path target, int mode) throws IOException {
-    if (!posix) {
-      return FileChannel.open(target, CREATE);
+    FileAttribute<?>[] attributes =
+        posix
+            ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions(mode))}
+            : new FileAttribute<?>[0];
+    try {
+      return FileChannel.open(target, CREATE, attributes);
+    } catch (IOException e) { // ELOOP, reported in words that vary with the JDK
+      if (!Files.isSymbolicLink(target)) {
+        throw e;
+      }
+      Files.delete(target); // the link itself, never what it points to
+      return FileChannel.open(target, CREATE, attributes);
     }
-    FileAttribute<Set<PosixFilePermission>> permissions =
-        PosixFilePermissions.asFileAttribute(permissions(mode));
-    return FileChannel.open(target, CREATE, permissions);
   }
 
   /** Times, and the permission bits the umask took away at create (rarely any). */

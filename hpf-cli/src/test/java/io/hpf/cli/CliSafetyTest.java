@@ -73,6 +73,27 @@ class CliSafetyTest {
   }
 
   @Test
+  void extractReplacesLinksInTheTargetInsteadOfWritingThroughThem() throws IOException {
+    Path archive = temp.resolve("plain.hpf");
+    new CraftedArchive(archive)
+        .addPlain("ok/a.txt", "a".getBytes(StandardCharsets.UTF_8))
+        .addPlain("top.txt", "top".getBytes(StandardCharsets.UTF_8))
+        .commit();
+    Path outside = Files.createDirectories(temp.resolve("outside"));
+    Path victim = Files.writeString(outside.resolve("victim.txt"), "untouched");
+    Path out = Files.createDirectories(temp.resolve("links"));
+    Files.createSymbolicLink(out.resolve("ok"), outside); // a directory link
+    Files.createSymbolicLink(out.resolve("top.txt"), victim); // a file link
+    CliRun run = CliRun.hpf("extract", archive, out);
+    assertEquals(0, run.code(), run.err());
+    assertEquals("untouched", Files.readString(victim));
+    assertFalse(Files.exists(outside.resolve("a.txt")), "wrote through a directory link");
+    assertFalse(Files.isSymbolicLink(out.resolve("top.txt")));
+    assertEquals("top", Files.readString(out.resolve("top.txt")));
+    assertEquals("a", Files.readString(out.resolve("ok/a.txt")));
+  }
+
+  @Test
   void verifyReportsForbiddenNames() throws IOException {
     CliRun verify = CliRun.hpf("verify", unsafeArchive());
     assertEquals(1, verify.code());
