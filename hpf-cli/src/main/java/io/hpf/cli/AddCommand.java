@@ -86,7 +86,7 @@ final class AddCommand implements Callable<Integer> {
           skipped.addAll(result.skipped());
           continue;
         }
-        Path path = Archives.localPath(location);
+        Path path = io.hpf.store.Locations.localPath(location);
         if (Files.isDirectory(path)) {
           PackResult result = Packer.addTree(writer, path, prefix, pack, progress);
           added += result.files();

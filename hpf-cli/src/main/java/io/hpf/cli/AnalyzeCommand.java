@@ -54,7 +54,7 @@ final class AnalyzeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     URI uri =
         io.hpf.hadoop.StorageLocator.isLocal(directory)
-            ? Archives.localPath(directory).toAbsolutePath().toUri()
+            ? io.hpf.store.Locations.localPath(directory).toAbsolutePath().toUri()
             : URI.create(directory);
     DirectoryAnalysis a;
     try (FileSystem fs = FileSystem.newInstance(uri, storage.locator().configuration())) {

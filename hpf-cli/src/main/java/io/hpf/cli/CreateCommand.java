@@ -99,7 +99,8 @@ final class CreateCommand implements Callable<Integer> {
             .bucketCapacity(bucketCapacity)
             .maxPartBytes(partSizeMiB << 20)
             .build();
-    Path localTarget = StorageLocator.isLocal(archive) ? Archives.localPath(archive) : null;
+    Path localTarget =
+        StorageLocator.isLocal(archive) ? io.hpf.store.Locations.localPath(archive) : null;
     boolean existed = localTarget == null || Files.exists(localTarget);
     long start = System.nanoTime();
     PackResult result;

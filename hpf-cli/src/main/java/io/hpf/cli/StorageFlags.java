@@ -3,6 +3,8 @@ package io.hpf.cli;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.pack.SourceTree;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.Locations;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -39,7 +41,10 @@ final class StorageFlags {
   }
 
   Storage open(String archive) throws IOException {
-    return locator().openArchive(archive);
+    // Local disk without a StorageLocator: a local command loads no Hadoop class.
+    return Locations.isLocal(archive)
+        ? LocalStorage.open(Locations.localPath(archive))
+        : locator().openArchive(archive);
   }
 
   SourceTree sourceTree(String location) throws IOException {

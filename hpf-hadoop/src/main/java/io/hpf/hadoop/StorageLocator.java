@@ -3,12 +3,12 @@ package io.hpf.hadoop;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.SourceTree;
 import io.hpf.store.LocalStorage;
+import io.hpf.store.Locations;
 import io.hpf.store.Storage;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -22,7 +22,6 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  * then from {@code -D key=value} properties, which win.
  */
 public final class StorageLocator {
-  private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
 
   private final Map<String, String> properties;
   private final HadoopStorageOptions options;
@@ -35,13 +34,11 @@ public final class StorageLocator {
 
   /** True for a plain path or a {@code file:} URI (read with {@code java.nio}). */
   public static boolean isLocal(String location) {
-    return !SCHEME.matcher(location).matches() || location.startsWith("file:");
+    return Locations.isLocal(location);
   }
 
   static java.nio.file.Path localPath(String location) {
-    return location.startsWith("file:")
-        ? java.nio.file.Path.of(URI.create(location))
-        : java.nio.file.Path.of(location);
+    return Locations.localPath(location);
   }
 
   /** The Hadoop configuration, built on first use (local archives never need it). */
