@@ -7,6 +7,7 @@ import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 
 /**
@@ -115,6 +117,43 @@ public final class HadoopStorage implements Storage {
     return new Path(directory, name);
   }
 
+  /** How long to wait for HDFS to recover the lease of a file whose writer died. */
+  private static final long LEASE_RECOVERY_MILLIS = 60_000;
+
+  /**
+   * Opens a file whose last block HDFS cannot size yet: its writer died with the file open (a part
+   * file of a writer killed mid-commit, which recovery then committed), and the DataNodes have not
+   * reported the block. Only files no live writer holds are ever opened here (committed parts;
+   * orphans under the writer lock), so recovering the dead client's lease is safe; once HDFS closes
+   * the file, its length is final.
+   */
+  private FSDataInputStream openAfterLeaseRecovery(Path path, String name, IOException cause)
+      throws IOException {
+    if (!(fs instanceof DistributedFileSystem dfs)) {
+      throw cause;
+    }
+    long deadline = System.currentTimeMillis() + LEASE_RECOVERY_MILLIS;
+    boolean closed = dfs.recoverLease(path);
+    while (!closed && System.currentTimeMillis() < deadline) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException(describe(name) + ": interrupted recovering its lease");
+      }
+      closed = dfs.isFileClosed(path);
+    }
+    if (!closed) {
+      throw new IOException(
+          describe(name)
+              + ": its writer died with it open and HDFS did not recover it within "
+              + LEASE_RECOVERY_MILLIS / 1000
+              + " s",
+          cause);
+    }
+    return fs.open(path);
+  }
+
   @Override
   public ReadableFile openRead(String name, FileUse use) throws IOException {
     Path path = resolve(name);
@@ -123,6 +162,8 @@ public final class HadoopStorage implements Storage {
       in = fs.open(path);
     } catch (FileNotFoundException e) {
       throw new FileNotFoundException(describe(name) + ": no such file");
+    } catch (org.apache.hadoop.hdfs.CannotObtainBlockLengthException e) {
+      in = openAfterLeaseRecovery(path, name, e);
     }
     try {
       // A file still being written (a crashed writer's part) shows only its complete blocks in a
