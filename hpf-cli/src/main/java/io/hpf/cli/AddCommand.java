@@ -2,7 +2,6 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
-import io.hpf.hadoop.StorageLocator;
 import io.hpf.manifest.Manifest;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.PackResult;
@@ -79,7 +78,7 @@ final class AddCommand implements Callable<Integer> {
             flags.open(target, flags.builder(packFlags.codec()).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       for (String location : paths) {
-        if (!StorageLocator.isLocal(location)) {
+        if (!io.hpf.store.Locations.isLocal(location)) {
           PackResult result =
               Packer.addTree(writer, storage.sourceTree(location), prefix, pack, progress);
           added += result.files();

@@ -53,7 +53,7 @@ final class AnalyzeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     URI uri =
-        io.hpf.hadoop.StorageLocator.isLocal(directory)
+        io.hpf.store.Locations.isLocal(directory)
             ? io.hpf.store.Locations.localPath(directory).toAbsolutePath().toUri()
             : URI.create(directory);
     DirectoryAnalysis a;

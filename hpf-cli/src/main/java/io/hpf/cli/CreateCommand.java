@@ -100,7 +100,7 @@ final class CreateCommand implements Callable<Integer> {
             .maxPartBytes(partSizeMiB << 20)
             .build();
     Path localTarget =
-        StorageLocator.isLocal(archive) ? io.hpf.store.Locations.localPath(archive) : null;
+        io.hpf.store.Locations.isLocal(archive) ? io.hpf.store.Locations.localPath(archive) : null;
     boolean existed = localTarget == null || Files.exists(localTarget);
     long start = System.nanoTime();
     PackResult result;

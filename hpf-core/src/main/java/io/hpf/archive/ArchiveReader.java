@@ -219,15 +219,16 @@ public final class ArchiveReader implements Closeable {
     try {
       for (EntryInfo row : rows) {
         if (ahead == null || aheadPart != row.partId()) {
-          EntryReader direct = part(row.partId());
+          long committed = committedLength(row.partId());
           if (file != null) {
             file.close();
             file = null;
           }
-          file = storage.openRead(FileNames.partFileName(row.partId()), FileUse.ONCE);
+          String name = FileNames.partFileName(row.partId());
+          file = storage.openRead(name, FileUse.ONCE);
           ahead =
               new EntryReader(
-                  new ReadAheadFile(file), direct.path(), direct.limit(), this::dictionary);
+                  new ReadAheadFile(file), storage.describe(name), committed, this::dictionary);
           aheadPart = row.partId();
         }
         PartEntry entry = ahead.find(row.offset(), row.entryLength(), row.name(), null);
@@ -300,15 +301,23 @@ public final class ArchiveReader implements Closeable {
     if (reader != null) {
       return reader;
     }
-    String name = FileNames.partFileName(partId);
+    long committed = committedLength(partId);
+    String path = storage.describe(FileNames.partFileName(partId));
+    reader = new EntryReader(partFile(partId), path, committed, this::dictionary);
+    EntryReader raced = parts.putIfAbsent(partId, reader);
+    return raced == null ? reader : raced;
+  }
+
+  /** The committed length of a part the manifest lists; an index naming another is corrupt. */
+  private long committedLength(int partId) throws CorruptArchiveException {
     Long committed = committedLengths.get(partId);
     if (committed == null) {
       throw new CorruptArchiveException(
-          storage.describe(name), 0, "the index names part " + partId + ", which is not listed");
+          storage.describe(FileNames.partFileName(partId)),
+          0,
+          "the index names part " + partId + ", which is not listed");
     }
-    reader = new EntryReader(partFile(partId), storage.describe(name), committed, this::dictionary);
-    EntryReader raced = parts.putIfAbsent(partId, reader);
-    return raced == null ? reader : raced;
+    return committed;
   }
 
   private ReadableFile partFile(int partId) throws IOException {

@@ -256,13 +256,8 @@ public final class ArchiveWriter implements Closeable {
   public EntryInfo add(String name, byte[] content, int length, EntryMetadata meta)
       throws IOException {
     String normalized = admit(name);
-    byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
-    PartWriter part = borrowPart();
-    try {
-      return part.append(normalized, nameUtf8, content, length, meta);
-    } finally {
-      pool.giveBack(part);
-    }
+    return append(
+        normalized, (part, nameUtf8) -> part.append(normalized, nameUtf8, content, length, meta));
   }
 
   /**
@@ -275,13 +270,9 @@ public final class ArchiveWriter implements Closeable {
       String name, InputStream in, long length, EntryMetadata meta, String source)
       throws IOException {
     String normalized = admit(name);
-    byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
-    PartWriter part = borrowPart();
-    try {
-      return part.appendStream(normalized, nameUtf8, in, length, meta, source);
-    } finally {
-      pool.giveBack(part);
-    }
+    return append(
+        normalized,
+        (part, nameUtf8) -> part.appendStream(normalized, nameUtf8, in, length, meta, source));
   }
 
   /**
@@ -289,13 +280,36 @@ public final class ArchiveWriter implements Closeable {
    * raw otherwise. Thread-safe.
    */
   public EntryInfo addFile(String name, Path file, EntryMetadata meta) throws IOException {
-    admit(name); // before the file is read
+    String normalized = admit(name); // before the file is read
     long size = Files.size(file);
     if (size <= options.streamThresholdBytes()) {
-      return add(name, Files.readAllBytes(file), meta);
+      byte[] content = Files.readAllBytes(file);
+      return append(
+          normalized,
+          (part, nameUtf8) -> part.append(normalized, nameUtf8, content, content.length, meta));
     }
     try (InputStream in = Files.newInputStream(file)) {
-      return addStream(name, in, size, meta, file.toString());
+      return append(
+          normalized,
+          (part, nameUtf8) ->
+              part.appendStream(normalized, nameUtf8, in, size, meta, file.toString()));
+    }
+  }
+
+  /** One append to a part file borrowed from the pool. */
+  @FunctionalInterface
+  private interface Append {
+    EntryInfo to(PartWriter part, byte[] nameUtf8) throws IOException;
+  }
+
+  /** Appends an admitted name's entry to a borrowed part file and gives the part back. */
+  private EntryInfo append(String normalized, Append append) throws IOException {
+    byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
+    PartWriter part = borrowPart();
+    try {
+      return append.to(part, nameUtf8);
+    } finally {
+      pool.giveBack(part);
     }
   }
 

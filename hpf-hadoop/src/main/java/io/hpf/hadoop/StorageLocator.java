@@ -32,15 +32,6 @@ public final class StorageLocator {
     this.options = options;
   }
 
-  /** True for a plain path or a {@code file:} URI (read with {@code java.nio}). */
-  public static boolean isLocal(String location) {
-    return Locations.isLocal(location);
-  }
-
-  static java.nio.file.Path localPath(String location) {
-    return Locations.localPath(location);
-  }
-
   /** The Hadoop configuration, built on first use (local archives never need it). */
   public synchronized Configuration configuration() {
     if (configuration == null) {
@@ -79,8 +70,8 @@ public final class StorageLocator {
 
   /** An existing archive. */
   public Storage openArchive(String location) throws IOException {
-    if (isLocal(location)) {
-      return LocalStorage.open(localPath(location));
+    if (Locations.isLocal(location)) {
+      return LocalStorage.open(Locations.localPath(location));
     }
     FileSystem fs = fileSystem(location);
     try {
@@ -93,8 +84,8 @@ public final class StorageLocator {
 
   /** An archive directory to create (made if missing). */
   public Storage createArchive(String location) throws IOException {
-    if (isLocal(location)) {
-      return LocalStorage.createDirectories(localPath(location));
+    if (Locations.isLocal(location)) {
+      return LocalStorage.createDirectories(Locations.localPath(location));
     }
     FileSystem fs = fileSystem(location);
     try {
@@ -110,8 +101,8 @@ public final class StorageLocator {
    * is the shared cached instance).
    */
   public SourceTree sourceTree(String location) throws IOException {
-    if (isLocal(location)) {
-      return LocalSourceTree.of(localPath(location));
+    if (Locations.isLocal(location)) {
+      return LocalSourceTree.of(Locations.localPath(location));
     }
     FileSystem fs;
     try {
