@@ -23,11 +23,8 @@ final class ErrorMessages {
     if (t instanceof OutOfMemoryError) {
       return "out of memory; give hpf more with HPF_JAVA_OPTS=-Xmx4g";
     }
-    if (t instanceof FileSystemException f && f.getReason() == null) {
-      return f.getFile() + reason(f);
-    }
     if (t instanceof FileSystemException f) {
-      return f.getFile() + ": " + f.getReason();
+      return f.getFile() + (f.getReason() == null ? reason(f) : ": " + f.getReason());
     }
     String message = t.getMessage();
     if (t instanceof java.io.IOException
