@@ -159,9 +159,18 @@ public final class ArchiveReader implements Closeable {
 
   /** Entries whose names start with {@code prefix}, in name order, deleted ones left out. */
   public Iterator<EntryInfo> list(String prefix) throws IOException {
+    return list(prefix, prefix);
+  }
+
+  /**
+   * Entries whose names start with {@code prefix} and are not before {@code from} in byte order, in
+   * name order, deleted ones left out: each segment's catalog is entered by binary search at {@code
+   * from}, so skipping ahead costs one block read per segment, not a read of what is skipped.
+   */
+  public Iterator<EntryInfo> list(String prefix, String from) throws IOException {
     List<Iterator<EntryInfo>> sources = new ArrayList<>();
     for (SegmentReader segment : segmentsNewestFirst) {
-      sources.add(segment.catalog().list(prefix));
+      sources.add(segment.catalog().list(prefix, from));
     }
     return new MergedListing(sources);
   }

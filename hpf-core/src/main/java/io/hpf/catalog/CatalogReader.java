@@ -309,8 +309,22 @@ public final class CatalogReader {
    * iteration reaches them. I/O errors surface as {@link UncheckedIOException}.
    */
   public Iterator<EntryInfo> list(String prefix) {
+    return list(prefix, prefix);
+  }
+
+  /**
+   * Rows whose names start with {@code prefix} and are not before {@code from} (in byte order), in
+   * name order: one binary search over the blocks' first names, then blocks read as the iteration
+   * reaches them. A directory listing uses it to jump over a subdirectory's rows.
+   */
+  public Iterator<EntryInfo> list(String prefix, String from) {
     byte[] key = prefix.getBytes(StandardCharsets.UTF_8);
-    int first = Math.max(0, lastBlockStartingAtOrBefore(key));
+    byte[] start = from.getBytes(StandardCharsets.UTF_8);
+    if (Arrays.compareUnsigned(start, key) < 0) {
+      start = key;
+    }
+    byte[] startKey = start;
+    int first = Math.max(0, lastBlockStartingAtOrBefore(startKey));
     return new Iterator<>() {
       private int nextBlock = first;
       private List<EntryInfo> rows = List.of();
@@ -324,9 +338,12 @@ public final class CatalogReader {
           if (position < rows.size()) {
             EntryInfo row = rows.get(position++);
             byte[] name = row.name().getBytes(StandardCharsets.UTF_8);
+            if (Arrays.compareUnsigned(name, startKey) < 0) {
+              continue;
+            }
             if (startsWith(name, key)) {
               next = row;
-            } else if (Arrays.compareUnsigned(name, key) > 0) {
+            } else {
               done = true;
             }
           } else if (nextBlock < firstNames.length) {

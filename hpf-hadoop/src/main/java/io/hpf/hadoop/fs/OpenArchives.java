@@ -1,0 +1,120 @@
+package io.hpf.hadoop.fs;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.hadoop.HadoopStorage;
+import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.Storage;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The archives an {@code hpf://} file system has open: one reader per archive, shared by every call
+ * and stream, looked at again for a newer generation at most once per refresh interval (a look is
+ * one directory listing), and then refreshed sharing what did not change.
+ */
+final class OpenArchives implements Closeable {
+  /** How often (ms) a call may look for a newer generation of an open archive. */
+  static final String REFRESH_INTERVAL_MS = "fs.hpf.refresh.interval.ms";
+
+  static final long DEFAULT_REFRESH_INTERVAL_MS = 1000;
+
+  private final Configuration conf;
+  private final long refreshNanos;
+  private final long localBlockSize;
+  private final Map<URI, Open> open = new HashMap<>();
+
+  /** An archive's storage and its current snapshot. */
+  private static final class Open {
+    final Storage storage;
+    final PartFiles partFiles;
+    ArchiveSnapshot current;
+    long checkedNanos;
+
+    Open(Storage storage, PartFiles partFiles, ArchiveSnapshot current, long checkedNanos) {
+      this.storage = storage;
+      this.partFiles = partFiles;
+      this.current = current;
+      this.checkedNanos = checkedNanos;
+    }
+  }
+
+  OpenArchives(Configuration conf) {
+    this.conf = conf;
+    this.refreshNanos = conf.getLong(REFRESH_INTERVAL_MS, DEFAULT_REFRESH_INTERVAL_MS) * 1_000_000L;
+    this.localBlockSize = conf.getLong("fs.local.block.size", 32L << 20);
+  }
+
+  /**
+   * The current snapshot of an archive, with a reference the caller gives back with {@link
+   * ArchiveSnapshot#release}.
+   */
+  synchronized ArchiveSnapshot acquire(URI archive) throws IOException {
+    long now = System.nanoTime();
+    Open o = open.get(archive);
+    if (o == null) {
+      Storage storage = openStorage(archive);
+      try {
+        ArchiveSnapshot first = new ArchiveSnapshot(ArchiveReader.open(storage));
+        o = new Open(storage, new PartFiles(storage, localBlockSize), first, now);
+      } catch (IOException | RuntimeException e) {
+        storage.close();
+        throw e;
+      }
+      open.put(archive, o);
+    } else if (now - o.checkedNanos >= refreshNanos) {
+      ArchiveReader newer = o.current.reader().refresh();
+      o.checkedNanos = now;
+      if (newer != o.current.reader()) {
+        ArchiveSnapshot old = o.current;
+        o.current = new ArchiveSnapshot(newer);
+        old.release();
+      }
+    }
+    if (!o.current.acquire()) {
+      throw new IllegalStateException("a current snapshot is never closed");
+    }
+    return o.current;
+  }
+
+  /** The part files of an archive opened by {@link #acquire}. */
+  synchronized PartFiles partFiles(URI archive) {
+    return open.get(archive).partFiles;
+  }
+
+  private Storage openStorage(URI archive) throws IOException {
+    if ("file".equals(archive.getScheme())) {
+      // java.nio, not Hadoop's local file system, which starts a process per file without
+      // libhadoop.
+      return LocalStorage.open(Paths.get(archive.getPath()));
+    }
+    FileSystem fs = FileSystem.get(archive, conf);
+    return HadoopStorage.open(fs, new Path(archive), HadoopStorageOptions.DEFAULTS, false);
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    List<IOException> failures = new ArrayList<>();
+    for (Open o : open.values()) {
+      try {
+        o.current.release();
+        o.storage.close();
+      } catch (IOException e) {
+        failures.add(e);
+      }
+    }
+    open.clear();
+    if (!failures.isEmpty()) {
+      throw failures.get(0);
+    }
+  }
+}
