@@ -210,6 +210,28 @@ public final class ArchiveReader implements Closeable {
         });
   }
 
+  /**
+   * Opens a part of this generation for a pass over chosen entries (a split), with its own file
+   * handle and read-ahead window; the caller closes it.
+   *
+   * @throws io.hpf.format.CorruptArchiveException if the manifest lists no such part
+   */
+  public PartCursor openPart(int partId) throws IOException {
+    long committed = committedLength(partId);
+    String name = FileNames.partFileName(partId);
+    ReadableFile file = storage.openRead(name, FileUse.ONCE);
+    try {
+      return new PartCursor(
+          partId,
+          file,
+          new EntryReader(
+              new ReadAheadFile(file), storage.describe(name), committed, this::dictionary));
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      throw e;
+    }
+  }
+
   /** What a walk does with each entry: its row, the part's reader and the entry found. */
   interface PartVisitor {
     void visit(EntryInfo row, EntryReader part, PartEntry entry) throws IOException;

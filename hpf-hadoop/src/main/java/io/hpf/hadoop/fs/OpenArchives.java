@@ -1,21 +1,16 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.hadoop.HadoopStorage;
-import io.hpf.hadoop.HadoopStorageOptions;
-import io.hpf.store.LocalStorage;
+import io.hpf.hadoop.HadoopArchives;
 import io.hpf.store.Storage;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 
 /**
  * The archives an {@code hpf://} file system has open: one reader per archive, shared by every call
@@ -62,7 +57,7 @@ final class OpenArchives implements Closeable {
     long now = System.nanoTime();
     Open o = open.get(archive);
     if (o == null) {
-      Storage storage = openStorage(archive);
+      Storage storage = HadoopArchives.open(archive, conf);
       try {
         ArchiveSnapshot first = new ArchiveSnapshot(ArchiveReader.open(storage));
         o = new Open(storage, new PartFiles(storage, localBlockSize), first, now);
@@ -89,16 +84,6 @@ final class OpenArchives implements Closeable {
   /** The part files of an archive opened by {@link #acquire}. */
   synchronized PartFiles partFiles(URI archive) {
     return open.get(archive).partFiles;
-  }
-
-  private Storage openStorage(URI archive) throws IOException {
-    if ("file".equals(archive.getScheme())) {
-      // java.nio, not Hadoop's local file system, which starts a process per file without
-      // libhadoop.
-      return LocalStorage.open(Paths.get(archive.getPath()));
-    }
-    FileSystem fs = FileSystem.get(archive, conf);
-    return HadoopStorage.open(fs, new Path(archive), HadoopStorageOptions.DEFAULTS, false);
   }
 
   @Override

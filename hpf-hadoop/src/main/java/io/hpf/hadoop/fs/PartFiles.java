@@ -1,6 +1,7 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.format.FileNames;
+import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
@@ -74,13 +75,7 @@ final class PartFiles {
    * offsets as the file system gives them (in the part). Local disk is one block on this host.
    */
   BlockLocation[] locations(int partId, long offset, long length) throws IOException {
-    if (storage instanceof HadoopStorage hadoop) {
-      Path part = path(hadoop, FileNames.partFileName(partId));
-      return hadoop.fileSystem().getFileBlockLocations(part, offset, length);
-    }
-    return new BlockLocation[] {
-      new BlockLocation(new String[] {"localhost:9866"}, new String[] {"localhost"}, offset, length)
-    };
+    return HadoopArchives.partBlocks(storage, partId, offset, length);
   }
 
   private static Path path(HadoopStorage storage, String name) {

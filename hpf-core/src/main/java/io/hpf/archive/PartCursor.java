@@ -1,0 +1,61 @@
+package io.hpf.archive;
+
+import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryReader;
+import io.hpf.format.PartEntry;
+import io.hpf.store.ReadableFile;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A pass over chosen entries of one part, in offset order: what a MapReduce or Spark task does with
+ * its split. The part is read through an 8 MiB read-ahead window (one read per window, not per
+ * entry: on HDFS a read is a DataNode round trip), and each entry's header is checked where it
+ * lies. Not thread-safe; one per task.
+ */
+public final class PartCursor implements Closeable {
+  private final int partId;
+  private final ReadableFile file;
+  private final EntryReader entries;
+  private PartEntry current;
+
+  PartCursor(int partId, ReadableFile file, EntryReader entries) {
+    this.partId = partId;
+    this.file = file;
+    this.entries = entries;
+  }
+
+  /**
+   * Moves to the entry that starts at {@code offset} (an offset from the catalog) and returns its
+   * metadata.
+   *
+   * @throws io.hpf.format.CorruptArchiveException if no intact entry starts there
+   */
+  public EntryInfo entryAt(long offset) throws IOException {
+    current = entries.readAt(offset);
+    return ArchiveReader.info(current, partId);
+  }
+
+  /** The current entry's checked content, whole (up to 64 MiB; stream larger ones). */
+  public byte[] content() throws IOException {
+    return entries.content(current());
+  }
+
+  /** The current entry's content as a stream in bounded memory, checked at its end. */
+  public InputStream openContent() throws IOException {
+    return entries.openContent(current());
+  }
+
+  private PartEntry current() {
+    if (current == null) {
+      throw new IllegalStateException("no entry yet: call entryAt first");
+    }
+    return current;
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+}

@@ -1,0 +1,164 @@
+package io.hpf.mapreduce;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.format.EntryInfo;
+import io.hpf.hadoop.HadoopArchives;
+import io.hpf.hadoop.fs.ArchivePath;
+import io.hpf.hadoop.fs.HpfFileSystem;
+import io.hpf.manifest.Manifest;
+import io.hpf.mapreduce.select.Selector;
+import io.hpf.mapreduce.select.SelectorParser;
+import io.hpf.store.Storage;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.util.ReflectionUtils;
+
+/**
+ * The splits of archives, for {@link HpfInputFormat} and {@link HpfStreamInputFormat}. The job's
+ * input paths ({@code FileInputFormat.addInputPath}) name archive directories, globs of them, or
+ * {@code hpf://} paths inside an archive (then only the names under that path). Computing splits
+ * reads each archive's manifest and catalogs and asks for each part file's block locations once: no
+ * content read, no NameNode call per entry.
+ *
+ * @param <V> the value type
+ */
+public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
+  /** Most bytes of a split; default: the part file's block size. */
+  public static final String SPLIT_SIZE = "hpf.split.size";
+
+  /** A {@code --select} expression (README "Selecting entries"); default: every entry. */
+  public static final String SELECT = "hpf.select";
+
+  /** A {@link Selector} class, instead of an expression. */
+  public static final String SELECT_CLASS = "hpf.select.class";
+
+  public static void setSplitSize(Job job, long bytes) {
+    job.getConfiguration().setLong(SPLIT_SIZE, bytes);
+  }
+
+  /**
+   * Selects entries with an expression, checked now.
+   *
+   * @throws io.hpf.mapreduce.select.SelectorSyntaxException pointing at the bad token
+   */
+  public static void setSelect(Job job, String expression) {
+    SelectorParser.parse(expression);
+    job.getConfiguration().set(SELECT, expression);
+  }
+
+  public static void setSelector(Job job, Class<? extends Selector> selector) {
+    job.getConfiguration().setClass(SELECT_CLASS, selector, Selector.class);
+  }
+
+  /** The job's selector: its class, else its expression, else every entry. */
+  static Selector selector(Configuration conf) {
+    Class<? extends Selector> type = conf.getClass(SELECT_CLASS, null, Selector.class);
+    if (type != null) {
+      return ReflectionUtils.newInstance(type, conf);
+    }
+    return SelectorParser.parse(conf.get(SELECT, ""));
+  }
+
+  @Override
+  public List<InputSplit> getSplits(JobContext job) throws IOException {
+    Configuration conf = job.getConfiguration();
+    Selector selector = selector(conf);
+    long splitSize = conf.getLong(SPLIT_SIZE, 0);
+    List<InputSplit> splits = new ArrayList<>();
+    Path[] inputs = FileInputFormat.getInputPaths(job);
+    if (inputs.length == 0) {
+      throw new IOException("no input archives: add some with FileInputFormat.addInputPath");
+    }
+    for (Path input : inputs) {
+      for (Scope scope : scopes(input, conf)) {
+        splits.addAll(splitsOf(scope, selector, splitSize, conf));
+      }
+    }
+    return splits;
+  }
+
+  /** An archive and the part of its names an input path names ("" for all). */
+  private record Scope(URI archive, String under) {
+    boolean contains(String name) {
+      return under.isEmpty() || name.equals(under) || name.startsWith(under + "/");
+    }
+  }
+
+  private static List<Scope> scopes(Path input, Configuration conf) throws IOException {
+    List<Scope> scopes = new ArrayList<>();
+    if (HpfFileSystem.SCHEME.equals(input.toUri().getScheme())) {
+      ArchivePath p = ArchivePath.parse(input.toUri(), FileSystem.getDefaultUri(conf));
+      scopes.add(new Scope(p.archive(), p.inner()));
+      return scopes;
+    }
+    FileSystem fs = input.getFileSystem(conf);
+    FileStatus[] matched = fs.globStatus(input);
+    if (matched == null || matched.length == 0) {
+      throw new FileNotFoundException(input + ": no such archive");
+    }
+    for (FileStatus s : matched) {
+      if (!s.isDirectory()) {
+        throw new FileNotFoundException(s.getPath() + ": not an archive (a file, not a directory)");
+      }
+      scopes.add(new Scope(s.getPath().toUri(), ""));
+    }
+    return scopes;
+  }
+
+  private static List<HpfSplit> splitsOf(
+      Scope scope, Selector selector, long splitSize, Configuration conf) throws IOException {
+    TreeMap<Integer, List<EntryInfo>> byPart = new TreeMap<>();
+    List<HpfSplit> splits = new ArrayList<>();
+    try (Storage storage = HadoopArchives.open(scope.archive(), conf);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      Iterator<EntryInfo> rows = reader.list(scope.under());
+      while (rows.hasNext()) {
+        EntryInfo row = rows.next();
+        if (scope.contains(row.name()) && selector.select(row)) {
+          byPart.computeIfAbsent(row.partId(), id -> new ArrayList<>()).add(row);
+        }
+      }
+      for (var part : byPart.entrySet()) {
+        List<EntryInfo> entries = part.getValue();
+        entries.sort(Comparator.comparingLong(EntryInfo::offset));
+        long committed = committedLength(reader.manifest(), part.getKey());
+        BlockLocation[] blocks =
+            HadoopArchives.partBlocks(storage, part.getKey(), 0, Math.max(1, committed));
+        long size = splitSize > 0 ? splitSize : defaultSplitSize(blocks, committed);
+        splits.addAll(
+            SplitPlanner.plan(scope.archive().toString(), part.getKey(), entries, blocks, size));
+      }
+    }
+    return splits;
+  }
+
+  /** The part's block size: its first block's length when it has several, else its length. */
+  private static long defaultSplitSize(BlockLocation[] blocks, long committed) {
+    return blocks.length > 1 ? blocks[0].getLength() : Math.max(1, committed);
+  }
+
+  static long committedLength(Manifest manifest, int partId) {
+    for (Manifest.PartRef p : manifest.parts()) {
+      if (p.partId() == partId) {
+        return p.committedLength();
+      }
+    }
+    return -1;
+  }
+}

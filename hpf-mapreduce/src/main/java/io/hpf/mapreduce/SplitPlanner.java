@@ -1,0 +1,104 @@
+package io.hpf.mapreduce;
+
+import io.hpf.format.EntryInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.BlockLocation;
+
+/**
+ * Cuts the selected entries of one part file into splits (SFMapReduce's combine splits): whole
+ * entries, in offset order, up to the split size; an entry over the split size is a split alone. A
+ * split does not cross from one group of blocks to the next ({@code splitSize / blockSize} blocks a
+ * group, at least one), so its bytes sit on the same hosts; an entry belongs to the block it starts
+ * in. Pure: no I/O.
+ */
+final class SplitPlanner {
+  private SplitPlanner() {}
+
+  /**
+   * @param rows the part's selected entries, sorted by offset
+   * @param blocks the part's blocks (offsets in the part), in order
+   * @param splitSize most bytes of a split (an entry larger makes a split alone)
+   */
+  static List<HpfSplit> plan(
+      String archive, int partId, List<EntryInfo> rows, BlockLocation[] blocks, long splitSize)
+      throws IOException {
+    long blockSize = blocks.length > 1 ? blocks[0].getLength() : Long.MAX_VALUE;
+    long blocksPerGroup = blockSize == Long.MAX_VALUE ? 1 : Math.max(1, splitSize / blockSize);
+    List<HpfSplit> splits = new ArrayList<>();
+    int first = 0;
+    long bytes = 0;
+    long group = -1;
+    for (int i = 0; i < rows.size(); i++) {
+      EntryInfo row = rows.get(i);
+      long rowGroup = blockIndex(blocks, row.offset()) / blocksPerGroup;
+      boolean full = bytes > 0 && bytes + row.entryLength() > splitSize;
+      if (i > first && (full || rowGroup != group)) {
+        splits.add(split(archive, partId, rows.subList(first, i), blocks));
+        first = i;
+        bytes = 0;
+      }
+      if (i == first) {
+        group = rowGroup;
+      }
+      bytes += row.entryLength();
+    }
+    if (first < rows.size()) {
+      splits.add(split(archive, partId, rows.subList(first, rows.size()), blocks));
+    }
+    return splits;
+  }
+
+  /** The index of the block holding {@code offset} (the last block if past them all). */
+  static int blockIndex(BlockLocation[] blocks, long offset) {
+    int lo = 0;
+    int hi = blocks.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (blocks[mid].getOffset() <= offset) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private static HpfSplit split(
+      String archive, int partId, List<EntryInfo> rows, BlockLocation[] blocks) throws IOException {
+    long[] offsets = new long[rows.size()];
+    long length = 0;
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = rows.get(i).offset();
+      length += rows.get(i).entryLength();
+    }
+    EntryInfo last = rows.get(rows.size() - 1);
+    String[] hosts = hostsHoldingMost(blocks, offsets[0], last.offset() + last.entryLength());
+    return new HpfSplit(archive, partId, offsets, length, hosts);
+  }
+
+  /** Hosts ordered by how many bytes of {@code [start, end)} their blocks hold, most first. */
+  static String[] hostsHoldingMost(BlockLocation[] blocks, long start, long end)
+      throws IOException {
+    Map<String, Long> bytes = new HashMap<>();
+    List<String> order = new ArrayList<>();
+    for (BlockLocation b : blocks) {
+      long overlap = Math.min(end, b.getOffset() + b.getLength()) - Math.max(start, b.getOffset());
+      if (overlap <= 0 && !(b.getLength() == 0 && start == end)) {
+        continue;
+      }
+      for (String host : b.getHosts()) {
+        if (!bytes.containsKey(host)) {
+          order.add(host);
+        }
+        bytes.merge(host, Math.max(0, overlap), Long::sum);
+      }
+    }
+    order.sort(Comparator.comparing((String h) -> -bytes.get(h)));
+    return order.toArray(new String[0]);
+  }
+}

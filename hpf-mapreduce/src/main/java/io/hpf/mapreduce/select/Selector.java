@@ -1,0 +1,18 @@
+package io.hpf.mapreduce.select;
+
+import io.hpf.format.EntryInfo;
+
+/**
+ * Decides from an entry's catalog row (never its content) whether a job reads it. A user class
+ * named by {@code hpf.select.class} implements this with a public no-argument constructor (and
+ * {@code org.apache.hadoop.conf.Configurable} to see the job's configuration).
+ */
+@FunctionalInterface
+public interface Selector {
+  boolean select(EntryInfo entry);
+
+  /** Selects every entry. */
+  static Selector all() {
+    return entry -> true;
+  }
+}
