@@ -54,6 +54,11 @@ final class CountingStorage implements Storage {
   }
 
   @Override
+  public void moveIn(String subdirectory, String name, String to) throws IOException {
+    inner.moveIn(subdirectory, name, to);
+  }
+
+  @Override
   public List<StoredFile> list() throws IOException {
     return inner.list();
   }

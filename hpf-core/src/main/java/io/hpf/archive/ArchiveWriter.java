@@ -400,6 +400,89 @@ public final class ArchiveWriter implements Closeable {
     return base;
   }
 
+  /**
+   * Commits, as one new generation, the entries of archives written into subdirectories of this
+   * archive's directory (the task outputs of a job: {@link ArchiveWriter#create} in each): their
+   * part files are moved in under new ids and their rows become one new segment. Names are checked
+   * before anything moves: a name in two imports is a {@link DuplicateEntryException}, a name this
+   * archive has an {@link EntryExistsException} unless the options replace. The imports must have
+   * been written without a dictionary. REQUIRES: nothing added or deleted since the last commit;
+   * the imports' readers stay open until this returns.
+   *
+   * @param subdirectories where each import lies, relative to this archive's directory
+   * @param imports a reader of each import
+   * @param operation what the commit did, for {@code hpf log}
+   */
+  public Manifest commitImported(
+      List<String> subdirectories, List<ArchiveReader> imports, String operation)
+      throws IOException {
+    checkOpen();
+    if (pool.pendingEntries() > 0 || !deletes.isEmpty()) {
+      throw new IllegalStateException("commit the pending changes before importing");
+    }
+    List<EntryInfo> rows = new ArrayList<>();
+    List<Manifest.PartRef> newParts = new ArrayList<>();
+    List<String[]> moves = new ArrayList<>();
+    int nextId = Math.max(pool.nextPartId(), base == null ? 1 : base.maxPartId() + 1);
+    for (int i = 0; i < imports.size(); i++) {
+      Manifest imported = imports.get(i).manifest();
+      if (!imported.dictionaries().isEmpty()) {
+        throw new IllegalArgumentException(
+            subdirectories.get(i) + ": an import must be written without a dictionary");
+      }
+      java.util.Map<Integer, Integer> newIds = new java.util.HashMap<>();
+      for (Manifest.PartRef part : imported.parts()) {
+        int id = nextId++;
+        newIds.put(part.partId(), id);
+        newParts.add(new Manifest.PartRef(id, part.committedLength()));
+        moves.add(
+            new String[] {
+              subdirectories.get(i),
+              FileNames.partFileName(part.partId()),
+              FileNames.partFileName(id)
+            });
+      }
+      for (java.util.Iterator<EntryInfo> it = imports.get(i).list(""); it.hasNext(); ) {
+        EntryInfo e = it.next();
+        rows.add(
+            new EntryInfo(
+                e.name(),
+                false,
+                e.rawLength(),
+                e.storedLength(),
+                e.codec(),
+                0,
+                e.mtimeMillis(),
+                e.mode(),
+                e.attributes(),
+                newIds.get(e.partId()),
+                e.offset(),
+                e.entryLength()));
+      }
+    }
+    CommitPlan plan =
+        CommitPlan.of(
+            storage.toString(),
+            rows,
+            List.of(),
+            base,
+            snapshot == null ? name -> null : snapshot::stat,
+            options.replace());
+    state = State.FAILED; // until the manifest is in place
+    for (String[] move : moves) {
+      storage.moveIn(move[0], move[1], move[2]);
+    }
+    if (plan.rows().isEmpty() && base != null) {
+      state = State.OPEN;
+      return base;
+    }
+    Manifest next =
+        commitSegment(plan.rows(), newParts, plan.liveEntries(), plan.liveBytes(), operation);
+    afterCommit(next);
+    compactByPolicy();
+    return next;
+  }
+
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
   private Manifest commitSegment(
       List<SegmentBuilder.Row> rows,

@@ -106,6 +106,18 @@ public final class LocalStorage implements Storage {
     syncDirectory();
   }
 
+  @Override
+  public void moveIn(String subdirectory, String name, String to) throws IOException {
+    Path source = directory.resolve(Locations.checkRelative(subdirectory)).resolve(name);
+    resolve(name); // a plain name
+    Path target = resolve(to);
+    if (Files.exists(target)) {
+      throw new FileAlreadyExistsException(target + ": already exists");
+    }
+    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+    syncDirectory();
+  }
+
   /** Makes the rename itself durable: on Linux a directory entry is data of the directory. */
   private void syncDirectory() {
     try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {

@@ -15,6 +15,21 @@ public final class Locations {
   private Locations() {}
 
   /** Whether a location is on local disk: no URI scheme, or {@code file:}. */
+  /**
+   * A relative path of plain components ("a/b/c"), unchanged.
+   *
+   * @throws IllegalArgumentException if it is absolute, empty or has an empty, "." or ".."
+   *     component
+   */
+  public static String checkRelative(String path) {
+    for (String component : path.split("/", -1)) {
+      if (component.isEmpty() || component.equals(".") || component.equals("..")) {
+        throw new IllegalArgumentException("not a relative path of plain names: '" + path + "'");
+      }
+    }
+    return path;
+  }
+
   public static boolean isLocal(String location) {
     return !SCHEME.matcher(location).matches() || location.startsWith("file:");
   }

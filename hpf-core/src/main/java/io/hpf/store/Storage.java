@@ -36,6 +36,13 @@ public interface Storage extends Closeable {
    */
   void rename(String from, String to) throws IOException;
 
+  /**
+   * Moves file {@code name} of {@code subdirectory} (a relative path below this directory, such as
+   * a job's staging area) into this directory as {@code to}, atomically as {@link #rename}.
+   * REQUIRES: {@code to} does not exist.
+   */
+  void moveIn(String subdirectory, String name, String to) throws IOException;
+
   /** Lists the files of the directory with their lengths, in no particular order. */
   List<StoredFile> list() throws IOException;
 

@@ -137,6 +137,12 @@ public final class FaultyStorage implements Storage {
   }
 
   @Override
+  public void moveIn(String subdirectory, String name, String to) throws IOException {
+    maybeFail("move to " + to, subdirectory + "/" + name);
+    inner.moveIn(subdirectory, name, to);
+  }
+
+  @Override
   public List<StoredFile> list() throws IOException {
     listings.incrementAndGet();
     maybeFail("listing", ".");

@@ -30,6 +30,16 @@ public final class HadoopArchives {
     return HadoopStorage.open(fs, new Path(archive), HadoopStorageOptions.DEFAULTS, false);
   }
 
+  /** The storage of an archive directory to write, made (with its parents) if missing. */
+  public static Storage create(URI archive, Configuration conf) throws IOException {
+    if ("file".equals(archive.getScheme())) {
+      return LocalStorage.createDirectories(Paths.get(archive.getPath()));
+    }
+    FileSystem fs = FileSystem.get(archive, conf);
+    return HadoopStorage.createDirectories(
+        fs, new Path(archive), HadoopStorageOptions.DEFAULTS, false);
+  }
+
   /**
    * Where the blocks holding bytes {@code [offset, offset + length)} of a part file are, with
    * offsets in the part. Local disk is one block on this host.

@@ -2,6 +2,7 @@ package io.hpf.hadoop;
 
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
+import io.hpf.store.Locations;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -228,6 +229,20 @@ public final class HadoopStorage implements Storage {
       throw new FileNotFoundException(describe(from) + ": no such file to rename");
     }
     throw new IOException("cannot rename " + describe(from) + " to " + describe(to));
+  }
+
+  @Override
+  public void moveIn(String subdirectory, String name, String to) throws IOException {
+    resolve(name); // a plain name
+    Path source = new Path(new Path(directory, Locations.checkRelative(subdirectory)), name);
+    Path target = resolve(to);
+    if (fs.rename(source, target)) {
+      return;
+    }
+    if (fs.exists(target)) {
+      throw new java.nio.file.FileAlreadyExistsException(describe(to));
+    }
+    throw new FileNotFoundException(source + ": cannot move it into " + directory);
   }
 
   @Override

@@ -1,0 +1,62 @@
+package io.hpf.mapreduce;
+
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.hadoop.HadoopArchives;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+
+/**
+ * The archive a task attempt writes its entries into (made on the first entry), committed when the
+ * attempt's writer closes; {@link ArchiveOutputCommitter} then takes it over.
+ */
+final class AttemptArchive {
+  /** The codec of output entries: zstd (default), lz4 or none. */
+  static final String CODEC = "hpf.output.codec";
+
+  private final TaskAttemptContext context;
+  private Storage storage;
+  private ArchiveWriter writer;
+
+  AttemptArchive(TaskAttemptContext context) {
+    this.context = context;
+  }
+
+  private ArchiveWriter writer() throws IOException {
+    if (writer == null) {
+      Configuration conf = context.getConfiguration();
+      storage =
+          HadoopArchives.create(ArchiveOutputFormat.committer(context).attemptDir(context), conf);
+      Codec codec = Codec.valueOf(conf.get(CODEC, "zstd").toUpperCase(java.util.Locale.ROOT));
+      // No dictionary: the committer moves these parts into an archive with dictionaries of its
+      // own; no grace period: nobody reads an attempt's archive while it is written.
+      writer =
+          ArchiveWriter.create(
+              storage, WriterOptions.builder().codec(codec).gracePeriodMillis(0).build());
+    }
+    return writer;
+  }
+
+  void add(String name, byte[] content, int length) throws IOException {
+    writer().add(name, content, length, EntryMetadata.of(System.currentTimeMillis()));
+  }
+
+  void addFile(String name, Path file) throws IOException {
+    writer().addFile(name, file, EntryMetadata.of(System.currentTimeMillis()));
+  }
+
+  /** Commits what was written: the attempt's output is then ready for its task commit. */
+  void close() throws IOException {
+    try (Storage s = storage;
+        ArchiveWriter w = writer) {
+      if (w != null) {
+        w.commit();
+      }
+    }
+  }
+}
