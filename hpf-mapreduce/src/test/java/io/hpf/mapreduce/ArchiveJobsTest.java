@@ -90,7 +90,8 @@ class ArchiveJobsTest {
   static TreeMap<String, String> entries(Path archive) throws Exception {
     TreeMap<String, String> out = new TreeMap<>();
     try (HadoopStorage s =
-            HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
+            HadoopStorage.open(
+                MiniHdfs.shared().fs(), archive, HadoopStorageOptions.DEFAULTS, false);
         ArchiveReader r = ArchiveReader.open(s)) {
       for (Iterator<EntryInfo> it = r.list(""); it.hasNext(); ) {
         String name = it.next().name();
