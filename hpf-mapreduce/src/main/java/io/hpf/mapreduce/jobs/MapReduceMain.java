@@ -1,0 +1,172 @@
+package io.hpf.mapreduce.jobs;
+
+import io.hpf.mapreduce.select.SelectorSyntaxException;
+import java.io.File;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
+
+/**
+ * {@code hpf mapreduce}: runs WordCount, Grep or Sort over archives, writing the results into an
+ * archive. Hadoop's local job runner by default; a cluster when {@code $HADOOP_CONF_DIR} or {@code
+ * -D mapreduce.framework.name=yarn} says so.
+ */
+public final class MapReduceMain {
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: hpf mapreduce wordcount IN.hpf... OUT.hpf [options]",
+          "       hpf mapreduce grep PATTERN IN.hpf... OUT.hpf [options]",
+          "       hpf mapreduce sort IN.hpf... OUT.hpf [options]",
+          "Inputs are archives (globs allowed) or hpf:// paths inside one; OUT.hpf gets one entry",
+          "per map task (part-m-NNNNN), or one (part-r-00000) with --reduce.",
+          "options:",
+          "  --select EXPR      only entries EXPR selects (README \"Selecting entries\")",
+          "  --split-size MB    most megabytes of a split (default: the part files' block size)",
+          "  --reduce           add a reduce phase: one global result",
+          "  --replace          replace output entries the archive already has",
+          "  -D KEY=VALUE       a Hadoop setting (e.g. mapreduce.framework.name=yarn)");
+
+  private MapReduceMain() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs a command line; returns the exit code (0 done, 1 the job failed, 2 usage). */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    Configuration conf = configuration();
+    List<String> positional = new ArrayList<>();
+    String select = null;
+    long splitBytes = 0;
+    boolean reduce = false;
+    try {
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "-h", "--help" -> {
+            out.println(USAGE);
+            return 0;
+          }
+          case "--select" -> select = value(args, ++i, a);
+          case "--split-size" -> splitBytes = megabytes(value(args, ++i, a));
+          case "--reduce" -> reduce = true;
+          case "--replace" -> conf.setBoolean("hpf.output.replace", true);
+          case "-D" -> define(conf, value(args, ++i, a));
+          default -> {
+            if (a.startsWith("-D") && a.length() > 2) {
+              define(conf, a.substring(2));
+            } else if (a.startsWith("-") && a.length() > 1) {
+              throw new IllegalArgumentException("unknown option " + a);
+            } else {
+              positional.add(a);
+            }
+          }
+        }
+      }
+      if (positional.isEmpty()) {
+        throw new IllegalArgumentException("which job? wordcount, grep or sort");
+      }
+      SfJobs.Kind kind = kind(positional.remove(0));
+      String pattern =
+          kind == SfJobs.Kind.GREP && !positional.isEmpty() ? positional.remove(0) : null;
+      if (positional.size() < 2) {
+        throw new IllegalArgumentException("give one or more input archives and an output archive");
+      }
+      Path output = new Path(positional.remove(positional.size() - 1));
+      List<Path> inputs = positional.stream().map(Path::new).toList();
+      Job job = SfJobs.build(kind, conf, inputs, output, pattern, reduce);
+      SfJobs.select(job, select, splitBytes);
+      long start = System.nanoTime();
+      boolean ok = job.waitForCompletion(false);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      if (!ok) {
+        err.println(
+            "hpf mapreduce: the job failed: "
+                + job.getStatus().getFailureInfo().lines().findFirst().orElse("(no reason given)"));
+        return 1;
+      }
+      long maps = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+      out.printf(
+          Locale.ROOT,
+          "%s: %d entries read, results in %s (%.1f s)%n",
+          kind.name().toLowerCase(Locale.ROOT),
+          maps,
+          output,
+          seconds);
+      return 0;
+    } catch (SelectorSyntaxException e) {
+      err.println("hpf mapreduce: --select: " + e.getMessage());
+      return 2;
+    } catch (IllegalArgumentException e) {
+      err.println("hpf mapreduce: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("hpf mapreduce: interrupted");
+      return 1;
+    } catch (Exception e) {
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      err.println("hpf mapreduce: " + message.lines().findFirst().orElse(""));
+      return 1;
+    }
+  }
+
+  private static SfJobs.Kind kind(String name) {
+    for (SfJobs.Kind k : SfJobs.Kind.values()) {
+      if (k.name().equalsIgnoreCase(name)) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException("no job '" + name + "': wordcount, grep or sort");
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static long megabytes(String text) {
+    try {
+      long mb = Long.parseLong(text);
+      if (mb <= 0 || mb > (1L << 30)) {
+        throw new NumberFormatException();
+      }
+      return mb << 20;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--split-size takes a number of megabytes, not " + text);
+    }
+  }
+
+  private static void define(Configuration conf, String setting) {
+    int eq = setting.indexOf('=');
+    if (eq <= 0) {
+      throw new IllegalArgumentException("-D takes KEY=VALUE, not " + setting);
+    }
+    conf.set(setting.substring(0, eq), setting.substring(eq + 1));
+  }
+
+  /** Hadoop's defaults, then the site files of {@code $HADOOP_CONF_DIR}, as the hadoop command. */
+  private static Configuration configuration() {
+    Configuration conf = new Configuration();
+    String dir = System.getenv("HADOOP_CONF_DIR");
+    if (dir != null && !dir.isEmpty()) {
+      for (String site :
+          new String[] {"core-site.xml", "hdfs-site.xml", "mapred-site.xml", "yarn-site.xml"}) {
+        File file = new File(dir, site);
+        if (file.isFile()) {
+          conf.addResource(new Path(file.toURI()));
+        }
+      }
+    }
+    return conf;
+  }
+}
