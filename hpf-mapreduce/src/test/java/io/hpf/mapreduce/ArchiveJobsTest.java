@@ -42,8 +42,16 @@ class ArchiveJobsTest {
   private static TreeMap<String, byte[]> texts;
   private static Path input;
 
+  /** The input archive, written once per JVM. */
+  static Path input() {
+    return input;
+  }
+
   @BeforeAll
-  static void writeTexts() throws Exception {
+  static synchronized void writeTexts() throws Exception {
+    if (input != null) {
+      return;
+    }
     hdfs = MiniHdfs.shared();
     texts = new TreeMap<>();
     SplittableRandom random = new SplittableRandom(9);
@@ -112,7 +120,19 @@ class ArchiveJobsTest {
     return out;
   }
 
-  private static TreeMap<String, Long> modelCounts() {
+  /** The word counts of a map-only WordCount's entries, added up. */
+  static TreeMap<String, Long> totals(TreeMap<String, String> entries) {
+    TreeMap<String, Long> total = new TreeMap<>();
+    for (String text : entries.values()) {
+      for (String line : lines(text)) {
+        String[] f = line.split("\t");
+        total.merge(f[0], Long.parseLong(f[1]), Long::sum);
+      }
+    }
+    return total;
+  }
+
+  static TreeMap<String, Long> modelCounts() {
     // Words: runs of ASCII letters and digits and non-ASCII bytes, seen through ISO-8859-1 so
     // that each byte is one char.
     Pattern word = Pattern.compile("[A-Za-z0-9\\x80-\\xff]+");
