@@ -118,7 +118,7 @@ public final class Datasets {
         });
   }
 
-  static Dataset text(String name, int count, int approximateBytes, List<String> words) {
+  public static Dataset text(String name, int count, int approximateBytes, List<String> words) {
     return new Generated(
         name,
         count,
@@ -176,7 +176,7 @@ public final class Datasets {
    * Debian's word list if installed (scripts/install-corpora.sh), else a fixed list of generated
    * pseudo-words of the same length distribution, so the suite runs anywhere.
    */
-  static List<String> words() throws IOException {
+  public static List<String> words() throws IOException {
     if (Files.isRegularFile(WORD_LIST)) {
       List<String> words = new ArrayList<>();
       for (String line : Files.readAllLines(WORD_LIST, StandardCharsets.UTF_8)) {

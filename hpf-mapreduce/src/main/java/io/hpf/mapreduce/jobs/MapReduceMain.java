@@ -48,25 +48,25 @@ public final class MapReduceMain {
     try {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
-        switch (a) {
-          case "-h", "--help" -> {
-            out.println(USAGE);
-            return 0;
-          }
-          case "--select" -> select = value(args, ++i, a);
-          case "--split-size" -> splitBytes = megabytes(value(args, ++i, a));
-          case "--reduce" -> reduce = true;
-          case "--replace" -> conf.setBoolean("hpf.output.replace", true);
-          case "-D" -> define(conf, value(args, ++i, a));
-          default -> {
-            if (a.startsWith("-D") && a.length() > 2) {
-              define(conf, a.substring(2));
-            } else if (a.startsWith("-") && a.length() > 1) {
-              throw new IllegalArgumentException("unknown option " + a);
-            } else {
-              positional.add(a);
-            }
-          }
+        if (a.equals("-h") || a.equals("--help")) {
+          out.println(USAGE);
+          return 0;
+        } else if (a.equals("--select")) {
+          select = value(args, ++i, a);
+        } else if (a.equals("--split-size")) {
+          splitBytes = megabytes(value(args, ++i, a));
+        } else if (a.equals("--reduce")) {
+          reduce = true;
+        } else if (a.equals("--replace")) {
+          conf.setBoolean("hpf.output.replace", true);
+        } else if (a.equals("-D")) {
+          define(conf, value(args, ++i, a));
+        } else if (a.startsWith("-D") && a.length() > 2) {
+          define(conf, a.substring(2));
+        } else if (a.startsWith("-") && a.length() > 1) {
+          throw new IllegalArgumentException("unknown option " + a);
+        } else {
+          positional.add(a);
         }
       }
       if (positional.isEmpty()) {
