@@ -1,11 +1,9 @@
 package io.hpf.bench.mapreduce;
 
 import io.hpf.mapreduce.jobs.Grep;
+import io.hpf.mapreduce.jobs.SortedLines;
 import io.hpf.mapreduce.jobs.WordCounts;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -59,21 +57,16 @@ final class LineJobs {
 
   /** The task's lines in byte order. */
   public static final class SortMap extends Mapper<LongWritable, Text, Text, NullWritable> {
-    private final List<byte[]> lines = new ArrayList<>();
+    private final SortedLines lines = new SortedLines();
 
     @Override
     protected void map(LongWritable offset, Text line, Context context) {
-      lines.add(Arrays.copyOf(line.getBytes(), line.getLength()));
+      lines.add(line.getBytes(), 0, line.getLength());
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      lines.sort(Arrays::compareUnsigned);
-      Text out = new Text();
-      for (byte[] line : lines) {
-        out.set(line);
-        context.write(out, NullWritable.get());
-      }
+      lines.emit(context);
     }
   }
 }

@@ -2,9 +2,6 @@ package io.hpf.mapreduce.jobs;
 
 import io.hpf.mapreduce.EntryKey;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
@@ -19,23 +16,17 @@ public final class Sort {
 
   /** Map-only: keeps the split's lines and writes them sorted at the end. */
   public static final class Map extends Mapper<EntryKey, BytesWritable, Text, NullWritable> {
-    private final List<byte[]> lines = new ArrayList<>();
+    private final SortedLines lines = new SortedLines();
 
     @Override
     protected void map(EntryKey key, BytesWritable value, Context context)
         throws IOException, InterruptedException {
-      Lines.each(
-          value.getBytes(), value.getLength(), (b, s, e) -> lines.add(Arrays.copyOfRange(b, s, e)));
+      Lines.each(value.getBytes(), value.getLength(), lines::add);
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      lines.sort(Arrays::compareUnsigned);
-      Text out = new Text();
-      for (byte[] line : lines) {
-        out.set(line);
-        context.write(out, NullWritable.get());
-      }
+      lines.emit(context);
     }
   }
 
