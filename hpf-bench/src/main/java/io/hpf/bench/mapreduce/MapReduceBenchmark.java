@@ -72,6 +72,8 @@ public final class MapReduceBenchmark {
     conf.set("fs.defaultFS", hdfs.toString());
     conf.set("mapreduce.framework.name", "local");
     conf.setInt("mapreduce.local.map.tasks.maximum", 2);
+    // The generated files lie in subdirectories (dir-00/...), as SFMapReduce's input tree.
+    conf.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", true);
     FileSystem fs = FileSystem.get(hdfs, conf);
     org.apache.hadoop.fs.Path base =
         fs.makeQualified(new org.apache.hadoop.fs.Path("/mrbench-" + files));
