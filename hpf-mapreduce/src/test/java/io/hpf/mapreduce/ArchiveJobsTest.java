@@ -82,6 +82,7 @@ class ArchiveJobsTest {
   private static Configuration conf() throws Exception {
     Configuration conf = new Configuration(hdfs.fs().getConf());
     conf.set("mapreduce.framework.name", "local");
+    conf.setInt("mapreduce.client.completion.pollinterval", 50); // not 5 s per job
     conf.set("mapreduce.cluster.local.dir", "/tmp/hpf-mr-local");
     conf.setLong(ArchiveInputFormat.SPLIT_SIZE, 4096); // several map tasks
     return conf;

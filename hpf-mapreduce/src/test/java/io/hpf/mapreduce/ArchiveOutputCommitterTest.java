@@ -188,6 +188,7 @@ class ArchiveOutputCommitterTest {
     Path archive = existingArchive(Map.of("kept", "z"));
     Configuration conf = conf(archive);
     conf.set("mapreduce.framework.name", "local");
+    conf.setInt("mapreduce.client.completion.pollinterval", 50); // not 5 s per job
     Job job = Job.getInstance(conf);
     org.apache.hadoop.mapreduce.lib.input.FileInputFormat.addInputPath(job, input);
     job.setInputFormatClass(HpfInputFormat.class);

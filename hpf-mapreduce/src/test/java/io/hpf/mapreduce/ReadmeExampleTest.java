@@ -31,6 +31,7 @@ class ReadmeExampleTest {
     }
     Configuration conf = new Configuration();
     conf.set("mapreduce.framework.name", "local");
+    conf.setInt("mapreduce.client.completion.pollinterval", 50); // not 5 s per job
     conf.set("mapreduce.cluster.local.dir", dir.resolve("mr").toString());
     Path out = dir.resolve("out.hpf");
     assertTrue(

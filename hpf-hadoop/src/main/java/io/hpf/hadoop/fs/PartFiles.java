@@ -18,8 +18,8 @@ import org.apache.hadoop.fs.Path;
 /**
  * What the file system says of an archive's part files and directory: owner, group, replication and
  * block size (an entry's status shows its part's), and where a part's blocks are. A part's facts
- * are asked once (one NameNode call per part, not per entry); block locations each time, since a
- * part may still grow.
+ * and its block locations are asked once (one NameNode call per part, not per entry), the blocks
+ * again only when an entry lies past those known (a part may grow).
  */
 final class PartFiles {
   /** Owner, group, replication and block size of a file. */
@@ -28,6 +28,7 @@ final class PartFiles {
   private final Storage storage;
   private final long localBlockSize;
   private final ConcurrentHashMap<String, Facts> facts = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, BlockLocation[]> blocks = new ConcurrentHashMap<>();
 
   PartFiles(Storage storage, long localBlockSize) {
     this.storage = storage;
@@ -75,7 +76,28 @@ final class PartFiles {
    * offsets as the file system gives them (in the part). Local disk is one block on this host.
    */
   BlockLocation[] locations(int partId, long offset, long length) throws IOException {
-    return HadoopArchives.partBlocks(storage, partId, offset, length);
+    long end = offset + length;
+    BlockLocation[] all = blocks.get(partId);
+    if (all == null || coveredEnd(all) < end) {
+      // The whole part at once: a recursive listing asks for every entry's blocks, and one
+      // NameNode call per part serves them all (a committed part only grows at its end).
+      all = HadoopArchives.partBlocks(storage, partId, 0, Math.max(end, 1));
+      blocks.put(partId, all);
+    }
+    java.util.List<BlockLocation> out = new java.util.ArrayList<>();
+    for (BlockLocation b : all) {
+      if (b.getOffset() < end && b.getOffset() + b.getLength() > offset
+          || length == 0 && b.getOffset() <= offset && offset <= b.getOffset() + b.getLength()) {
+        out.add(b);
+      }
+    }
+    return out.toArray(new BlockLocation[0]);
+  }
+
+  private static long coveredEnd(BlockLocation[] blocks) {
+    return blocks.length == 0
+        ? 0
+        : blocks[blocks.length - 1].getOffset() + blocks[blocks.length - 1].getLength();
   }
 
   private static Path path(HadoopStorage storage, String name) {

@@ -112,6 +112,24 @@ class HpfFileSystemTest {
   }
 
   @Test
+  void aRecursiveListingWithBlockLocationsAsksTheNameNodeOncePerPartNotPerEntry()
+      throws IOException {
+    Configuration conf = new Configuration(hdfs.fs().getConf());
+    try (FileSystem fresh = FileSystem.newInstance(root.toUri(), conf)) {
+      long before = MiniHdfs.nameNodeFileOps();
+      int n = 0;
+      var it = fresh.listFiles(root, true); // LocatedFileStatus: each entry's block locations
+      while (it.hasNext()) {
+        assertTrue(it.next().getBlockLocations().length > 0);
+        n++;
+      }
+      long ops = MiniHdfs.nameNodeFileOps() - before;
+      assertEquals(model.size(), n);
+      assertTrue(ops < 20, n + " entries listed with " + ops + " NameNode operations");
+    }
+  }
+
+  @Test
   void entryStatusCarriesItsMetadataAndDirectoriesAreDirectories() throws IOException {
     String name = model.keySet().stream().filter(n -> n.contains("/")).findFirst().orElseThrow();
     FileStatus s = hpf.getFileStatus(new Path(root, name));

@@ -157,6 +157,9 @@ public final class MapReduceMain {
   /** Hadoop's defaults, then the site files of {@code $HADOOP_CONF_DIR}, as the hadoop command. */
   private static Configuration configuration() {
     Configuration conf = new Configuration();
+    // The job client asks whether the job is done every 5 s by default, which a short job on the
+    // local runner then waits out; a site file or -D may still set it.
+    conf.setInt("mapreduce.client.completion.pollinterval", 100);
     String dir = System.getenv("HADOOP_CONF_DIR");
     if (dir != null && !dir.isEmpty()) {
       for (String site :
