@@ -223,6 +223,54 @@ def plots(rows, directory):
             plt.close(fig)
 
 
+def mapreduce(rows):
+    """SFMapReduce's jobs over plain files, combine splits, HAR and hpf; sweep; hpf:// vs har://."""
+    def median(bench, system):
+        values = [r["seconds"] for r in rows if r["benchmark"] == bench and r["system"] == system]
+        return statistics.median(values) if values else None
+
+    def maps(bench, system):
+        return next((r.get("maps") for r in rows
+                     if r["benchmark"] == bench and r["system"] == system), None)
+
+    files = next(r["files"] for r in rows if r["benchmark"].startswith("mapreduce-"))
+    reps = max(r["repetition"] for r in rows)
+    print(f"\nMap-only jobs over {files:,} sf-text-30k files, medians of {reps} runs "
+          "(seconds, map tasks; the ratio is the system's time over hpf's):\n")
+    print("| job | plain files (a) | combine (b) | HAR (c) | hpf (d) | (a)/(d) | (b)/(d) | (c)/(d) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for job in ("wordcount", "grep", "sort"):
+        bench = "mapreduce-" + job
+        t = {s: median(bench, s) for s in ("plain", "combine", "har", "hpf")}
+        if None in t.values():
+            continue
+        cells = " | ".join(f"{t[s]:.2f} ({maps(bench, s)})" for s in ("plain", "combine", "har", "hpf"))
+        print(f"| {job} | {cells} | {t['plain'] / t['hpf']:.1f}× | {t['combine'] / t['hpf']:.2f}× | "
+              f"{t['har'] / t['hpf']:.1f}× |")
+    sweep = sorted({r["splitMb"] for r in rows if "splitMb" in r})
+    if sweep:
+        print("\nhpf WordCount by split size:\n")
+        print("| split size (MB) | seconds | map tasks |")
+        print("|---:|---:|---:|")
+        for mb in sweep:
+            system = f"hpf-split-{mb}mb"
+            print(f"| {mb} | {median('mapreduce-wordcount', system):.2f} | "
+                  f"{maps('mapreduce-wordcount', system)} |")
+    print("\n`hpf://` against `har://` (seconds):\n")
+    print("| operation | har:// | hpf:// | har/hpf |")
+    print("|---|---:|---:|---:|")
+    for bench, label in (("list-recursive", f"list {files:,} entries recursively (with block locations)"),
+                         ("open-read-1000", "open and read 1,000 random entries")):
+        har, hpf = median(bench, "har"), median(bench, "hpf")
+        if har and hpf:
+            print(f"| {label} | {har:.2f} | {hpf:.2f} | {har / hpf:.1f}× |")
+    setup = [r for r in rows if r["benchmark"] == "split-setup"]
+    if setup:
+        print(f"\nSplit computation for an archive of {setup[0]['files']:,} entries: median "
+              f"{statistics.median(r['seconds'] for r in setup):.2f} s "
+              f"({setup[0]['splits']} splits, {len(setup)} runs).")
+
+
 def main():
     args = [a for a in sys.argv[1:]]
     plot_dir = None
@@ -235,7 +283,8 @@ def main():
                                ("Warm random get", "warm-get.jsonl", warm_get),
                                ("Archives that change", "change.jsonl", change),
                                ("Create", "create.jsonl", create),
-                               ("HDFS", "hdfs.jsonl", hdfs)):
+                               ("HDFS", "hdfs.jsonl", hdfs),
+                               ("MapReduce", "mapreduce.jsonl", mapreduce)):
         rows = load(directory, name)
         if rows:
             print(f"\n### {title}\n")

@@ -13,6 +13,7 @@ import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import io.hpf.write.ArchiveLock;
 import io.hpf.write.CommitPlan;
+import io.hpf.write.ImportMarker;
 import io.hpf.write.PartPool;
 import io.hpf.write.PartWriter;
 import io.hpf.write.SegmentBuilder;
@@ -149,12 +150,15 @@ public final class ArchiveWriter implements Closeable {
       // One listing serves the whole open: what it names is this writer's to clean or recover.
       List<StoredFile> listing = storage.list();
       Manifest base = ManifestStore.readNewest(storage, listing);
+      int importedBefore = listing.size();
+      listing = ImportMarker.abandon(storage, listing, base.maxPartId());
+      int abandoned = importedBefore - listing.size();
       Dictionary dictionary = null;
       if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.format.Codec.ZSTD) {
         Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
         dictionary = readDictionary(storage, newest);
       }
-      int leftovers = FileCleaner.removeUncommitted(storage, listing, base);
+      int leftovers = FileCleaner.removeUncommitted(storage, listing, base) + abandoned;
       ArchiveReader snapshot = new ArchiveReader(storage, base);
       Recovery.Scan scan;
       try {
@@ -468,16 +472,19 @@ public final class ArchiveWriter implements Closeable {
             base,
             snapshot == null ? name -> null : snapshot::stat,
             options.replace());
+    if (plan.rows().isEmpty() && base != null) {
+      return base; // nothing to move in
+    }
     state = State.FAILED; // until the manifest is in place
+    // Should this process die between the moves and the manifest, the next writer must delete
+    // what was moved in, not recover it: the marker says which parts they are.
+    ImportMarker.write(storage, moves.stream().map(m -> m[2]).toList());
     for (String[] move : moves) {
       storage.moveIn(move[0], move[1], move[2]);
     }
-    if (plan.rows().isEmpty() && base != null) {
-      state = State.OPEN;
-      return base;
-    }
     Manifest next =
         commitSegment(plan.rows(), newParts, plan.liveEntries(), plan.liveBytes(), operation);
+    ImportMarker.clear(storage);
     afterCommit(next);
     compactByPolicy();
     return next;

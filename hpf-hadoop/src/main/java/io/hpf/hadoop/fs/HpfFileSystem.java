@@ -182,18 +182,7 @@ public class HpfFileSystem extends FileSystem {
   }
 
   private FileStatus fileStatus(Target t, EntryInfo entry, Path path) throws IOException {
-    PartFiles.Facts part = partFiles(t).part(entry.partId());
-    return new FileStatus(
-        entry.rawLength(),
-        false,
-        part.replication(),
-        part.blockSize(),
-        entry.mtimeMillis(),
-        entry.mtimeMillis(),
-        new FsPermission((short) (entry.mode() & 07777)),
-        part.owner(),
-        part.group(),
-        path);
+    return new EntryStatus(entry, partFiles(t).part(entry.partId()), path);
   }
 
   private FileStatus directoryStatus(Target t, Path path) throws IOException {
@@ -225,7 +214,11 @@ public class HpfFileSystem extends FileSystem {
       return new BlockLocation[0];
     }
     try (Target t = target(file.getPath())) {
-      EntryInfo entry = t.reader().stat(t.path().inner());
+      // A status this file system made carries its row; one from elsewhere is looked up.
+      EntryInfo entry =
+          file instanceof EntryStatus s && s.entry() != null
+              ? s.entry()
+              : t.reader().stat(t.path().inner());
       if (entry == null) {
         throw notFound(t, file.getPath());
       }
