@@ -234,7 +234,7 @@ def mapreduce(rows):
                      if r["benchmark"] == bench and r["system"] == system), None)
 
     files = next(r["files"] for r in rows if r["benchmark"].startswith("mapreduce-"))
-    reps = max(r["repetition"] for r in rows)
+    reps = max(r["repetition"] for r in rows if r["benchmark"].startswith("mapreduce-"))
     print(f"\nMap-only jobs over {files:,} sf-text-30k files, medians of {reps} runs "
           "(seconds, map tasks; the ratio is the system's time over hpf's):\n")
     print("| job | plain files (a) | combine (b) | HAR (c) | hpf (d) | (a)/(d) | (b)/(d) | (c)/(d) |")

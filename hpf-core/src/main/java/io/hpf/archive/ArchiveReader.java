@@ -157,6 +157,22 @@ public final class ArchiveReader implements Closeable {
     return part(found.partId()).openContent(found.entry());
   }
 
+  /**
+   * The content of the entry a row of this reader names (from {@link #stat} or {@link #list}), read
+   * at its place without looking the name up again; checked as {@link #get}.
+   */
+  public byte[] get(EntryInfo row) throws IOException {
+    byte[] content =
+        part(row.partId()).findContent(row.offset(), row.entryLength(), row.name(), null);
+    if (content == null) {
+      throw new CorruptArchiveException(
+          storage.describe(FileNames.partFileName(row.partId())),
+          row.offset(),
+          "catalog says '" + row.name() + "' is here, the entry header names another");
+    }
+    return content;
+  }
+
   /** Entries whose names start with {@code prefix}, in name order, deleted ones left out. */
   public Iterator<EntryInfo> list(String prefix) throws IOException {
     return list(prefix, prefix);

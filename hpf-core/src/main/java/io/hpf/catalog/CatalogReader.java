@@ -159,8 +159,23 @@ public final class CatalogReader {
     return blockOffsets.length;
   }
 
-  /** Reads, checks and decodes one block. */
+  /** The last block decoded: a directory listing jumps ahead mostly within one block. */
+  private record DecodedBlock(int index, List<EntryInfo> rows) {}
+
+  private volatile DecodedBlock lastBlock;
+
+  /** Reads, checks and decodes one block (the last one decoded is kept, read-only). */
   public List<EntryInfo> readBlock(int block) throws IOException {
+    DecodedBlock last = lastBlock;
+    if (last != null && last.index() == block) {
+      return last.rows();
+    }
+    List<EntryInfo> rows = java.util.Collections.unmodifiableList(decodeBlock(block));
+    lastBlock = new DecodedBlock(block, rows);
+    return rows;
+  }
+
+  private List<EntryInfo> decodeBlock(int block) throws IOException {
     long at = blockOffsets[block];
     byte[] bytes = file.readFully(at, blockBytes[block]);
     ByteReader header = new ByteReader(fileName, at, bytes, 0, CatalogWriter.BLOCK_HEADER_BYTES);

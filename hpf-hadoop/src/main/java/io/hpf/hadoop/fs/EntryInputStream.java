@@ -61,7 +61,7 @@ final class EntryInputStream extends FSInputStream {
     int n;
     if (readWhole()) {
       if (whole == null) {
-        whole = snapshot.reader().get(entry.name());
+        whole = snapshot.reader().get(entry); // at its place: no second lookup
       }
       n = (int) Math.min(length, whole.length - position);
       System.arraycopy(whole, (int) position, buffer, offset, n);
