@@ -141,15 +141,15 @@ public class HpfFileSystem extends FileSystem {
     Path qualified = makeQualified(path);
     try (Target t = target(qualified)) {
       String inner = t.path().inner();
-      if (!inner.isEmpty()) {
+      // Children first: a listing is mostly of a directory, and a directory's name is looked up
+      // in every segment's index in vain.
+      String prefix = inner.isEmpty() ? "" : inner + "/";
+      List<FileStatus> children = wrapped(() -> children(t, qualified, prefix));
+      if (children.isEmpty() && !inner.isEmpty()) {
         EntryInfo entry = t.reader().stat(inner);
         if (entry != null) {
           return new FileStatus[] {fileStatus(t, entry, qualified)};
         }
-      }
-      String prefix = inner.isEmpty() ? "" : inner + "/";
-      List<FileStatus> children = wrapped(() -> children(t, qualified, prefix));
-      if (children.isEmpty() && !inner.isEmpty()) {
         throw new FileNotFoundException(qualified + ": no such entry in " + t.path().archive());
       }
       return children.toArray(new FileStatus[0]);
