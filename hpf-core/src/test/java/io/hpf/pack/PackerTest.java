@@ -65,7 +65,8 @@ class PackerTest {
             target,
             WriterOptions.builder().build(),
             options(false, false),
-            (done, bytes, total, totalBytes) -> lastDone.set(done));
+            // Workers report concurrently, so reports may arrive out of order: keep the most.
+            (done, bytes, total, totalBytes) -> lastDone.accumulateAndGet(done, Math::max));
     assertEquals(model.size(), result.files());
     assertEquals(model.size(), lastDone.get());
     assertEquals(1, result.manifest().dictionaries().size(), "zstd dictionary trained");
