@@ -234,6 +234,7 @@ def mapreduce(rows):
                      if r["benchmark"] == bench and r["system"] == system), None)
 
     files = next(r["files"] for r in rows if r["benchmark"].startswith("mapreduce-"))
+
     reps = max(r["repetition"] for r in rows if r["benchmark"].startswith("mapreduce-"))
     print(f"\nMap-only jobs over {files:,} sf-text-30k files, medians of {reps} runs "
           "(seconds, map tasks; the ratio is the system's time over hpf's):\n")
@@ -257,13 +258,16 @@ def mapreduce(rows):
             print(f"| {mb} | {median('mapreduce-wordcount', system):.2f} | "
                   f"{maps('mapreduce-wordcount', system)} |")
     print("\n`hpf://` against `har://` (seconds):\n")
-    print("| operation | har:// | hpf:// | har/hpf |")
-    print("|---|---:|---:|---:|")
-    for bench, label in (("list-recursive", f"list {files:,} entries recursively (with block locations)"),
-                         ("open-read-1000", "open and read 1,000 random entries")):
-        har, hpf = median(bench, "har"), median(bench, "hpf")
-        if har and hpf:
-            print(f"| {label} | {har:.2f} | {hpf:.2f} | {har / hpf:.1f}× |")
+    print("| entries | operation | har:// | hpf:// | har/hpf |")
+    print("|---:|---|---:|---:|---:|")
+    for count in sorted({r["files"] for r in rows if r["benchmark"] == "list-recursive"}):
+        for bench, label in (("list-recursive", "list recursively (with block locations)"),
+                             ("open-read-1000", "open and read 1,000 random entries")):
+            values = {s: statistics.median(r["seconds"] for r in rows
+                                           if r["benchmark"] == bench and r["system"] == s
+                                           and r["files"] == count) for s in ("har", "hpf")}
+            print(f"| {count:,} | {label} | {values['har']:.2f} | {values['hpf']:.2f} | "
+                  f"{values['har'] / values['hpf']:.1f}× |")
     setup = [r for r in rows if r["benchmark"] == "split-setup"]
     if setup:
         print(f"\nSplit computation for an archive of {setup[0]['files']:,} entries: median "
