@@ -448,20 +448,7 @@ public final class ArchiveWriter implements Closeable {
       }
       for (java.util.Iterator<EntryInfo> it = imports.get(i).list(""); it.hasNext(); ) {
         EntryInfo e = it.next();
-        rows.add(
-            new EntryInfo(
-                e.name(),
-                false,
-                e.rawLength(),
-                e.storedLength(),
-                e.codec(),
-                0,
-                e.mtimeMillis(),
-                e.mode(),
-                e.attributes(),
-                newIds.get(e.partId()),
-                e.offset(),
-                e.entryLength()));
+        rows.add(e.inPart(newIds.get(e.partId())));
       }
     }
     CommitPlan plan =

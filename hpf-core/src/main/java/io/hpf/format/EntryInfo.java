@@ -37,6 +37,23 @@ public record EntryInfo(
     attributes = Attributes.sorted(attributes);
   }
 
+  /** This row with the entry in another part at the same offset (a part file moved in). */
+  public EntryInfo inPart(int newPartId) {
+    return new EntryInfo(
+        name,
+        deleted,
+        rawLength,
+        storedLength,
+        codec,
+        dictionaryId,
+        mtimeMillis,
+        mode,
+        attributes,
+        newPartId,
+        offset,
+        entryLength);
+  }
+
   /** A tombstone row for a deleted name. */
   public static EntryInfo tombstone(String name) {
     return new EntryInfo(

@@ -29,7 +29,8 @@ public final class EntryReader {
   private static final int ONE_READ_MAX_BYTES = 16 << 20;
 
   /** Content up to this size is decoded whole even when a stream is asked for. */
-  private static final int STREAM_WHOLE_MAX_BYTES = 1 << 20;
+  /** Entries up to this size are read and checked whole even when asked for as a stream. */
+  public static final int STREAM_WHOLE_MAX_BYTES = 1 << 20;
 
   /** Enough for the header of almost every entry, so finding one is usually one read. */
   private static final int HEADER_PROBE_BYTES = 4096;

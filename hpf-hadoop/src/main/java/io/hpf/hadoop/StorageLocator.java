@@ -5,7 +5,6 @@ import io.hpf.pack.SourceTree;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Locations;
 import io.hpf.store.Storage;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
@@ -35,16 +34,8 @@ public final class StorageLocator {
   /** The Hadoop configuration, built on first use (local archives never need it). */
   public synchronized Configuration configuration() {
     if (configuration == null) {
-      Configuration conf = new HdfsConfiguration();
-      String confDir = System.getenv("HADOOP_CONF_DIR");
-      if (confDir != null && !confDir.isEmpty()) {
-        for (String file : new String[] {"core-site.xml", "hdfs-site.xml"}) {
-          File site = new File(confDir, file);
-          if (site.isFile()) {
-            conf.addResource(new Path(site.toURI()));
-          }
-        }
-      }
+      Configuration conf =
+          SiteFiles.addFromEnvironment(new HdfsConfiguration(), "core-site.xml", "hdfs-site.xml");
       properties.forEach(conf::set);
       configuration = conf;
     }

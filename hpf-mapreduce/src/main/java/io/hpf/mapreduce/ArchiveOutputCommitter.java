@@ -3,10 +3,9 @@ package io.hpf.mapreduce;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.FileNames;
 import io.hpf.hadoop.HadoopArchives;
+import io.hpf.manifest.ManifestStore;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -67,12 +66,7 @@ public final class ArchiveOutputCommitter extends OutputCommitter {
   }
 
   private static boolean hasManifest(Storage storage) throws IOException {
-    for (StoredFile f : storage.list()) {
-      if (FileNames.manifestGeneration(f.name()) >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return ManifestStore.newestGeneration(storage.list()) >= 0;
   }
 
   static WriterOptions writerOptions(Configuration conf) {

@@ -10,6 +10,7 @@ import io.hpf.bench.paper.Datasets;
 import io.hpf.bench.paper.GeneratedFile;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.hadoop.SiteFiles;
 import io.hpf.hadoop.fs.ArchivePath;
 import io.hpf.mapreduce.ArchiveInputFormat;
 import io.hpf.mapreduce.HpfInputFormat;
@@ -67,11 +68,9 @@ public final class MapReduceBenchmark {
     URI hdfs = URI.create(args[1]);
     int files = Integer.parseInt(args[2]);
     int repetitions = Integer.parseInt(args[3]);
-    Configuration conf = new Configuration();
     // The cluster's settings (the fast close of small files among them).
-    String confDir = System.getenv("HADOOP_CONF_DIR");
-    conf.addResource(new org.apache.hadoop.fs.Path(Path.of(confDir, "core-site.xml").toUri()));
-    conf.addResource(new org.apache.hadoop.fs.Path(Path.of(confDir, "hdfs-site.xml").toUri()));
+    Configuration conf =
+        SiteFiles.addFromEnvironment(new Configuration(), "core-site.xml", "hdfs-site.xml");
     conf.set("fs.defaultFS", hdfs.toString());
     conf.set("mapreduce.framework.name", "local");
     conf.setInt("mapreduce.local.map.tasks.maximum", 2);

@@ -2,6 +2,7 @@ package io.hpf.hadoop.fs;
 
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +19,6 @@ import org.apache.hadoop.fs.FileSystem;
  * backward starts again from the entry's start.
  */
 final class EntryInputStream extends FSInputStream {
-  /** Entries up to this size are read whole: the core reads them in one piece anyway. */
-  static final long WHOLE_MAX_BYTES = 1 << 20;
 
   private final ArchiveSnapshot snapshot;
   private final EntryInfo entry;
@@ -38,7 +37,7 @@ final class EntryInputStream extends FSInputStream {
   }
 
   private boolean readWhole() {
-    return entry.rawLength() <= WHOLE_MAX_BYTES || entry.codec() == Codec.LZ4;
+    return entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES || entry.codec() == Codec.LZ4;
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.hpf.mapreduce.jobs;
 
+import io.hpf.hadoop.SiteFiles;
 import io.hpf.mapreduce.select.SelectorSyntaxException;
-import java.io.File;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -160,16 +160,8 @@ public final class MapReduceMain {
     // The job client asks whether the job is done every 5 s by default, which a short job on the
     // local runner then waits out; a site file or -D may still set it.
     conf.setInt("mapreduce.client.completion.pollinterval", 100);
-    String dir = System.getenv("HADOOP_CONF_DIR");
-    if (dir != null && !dir.isEmpty()) {
-      for (String site :
-          new String[] {"core-site.xml", "hdfs-site.xml", "mapred-site.xml", "yarn-site.xml"}) {
-        File file = new File(dir, site);
-        if (file.isFile()) {
-          conf.addResource(new Path(file.toURI()));
-        }
-      }
-    }
+    SiteFiles.addFromEnvironment(
+        conf, "core-site.xml", "hdfs-site.xml", "mapred-site.xml", "yarn-site.xml");
     return conf;
   }
 }
