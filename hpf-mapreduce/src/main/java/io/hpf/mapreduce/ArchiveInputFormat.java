@@ -5,7 +5,8 @@ import io.hpf.format.EntryInfo;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.fs.ArchivePath;
 import io.hpf.hadoop.fs.HpfFileSystem;
-import io.hpf.manifest.Manifest;
+import io.hpf.hadoop.plan.EntryRun;
+import io.hpf.hadoop.plan.PartRuns;
 import io.hpf.mapreduce.select.Selector;
 import io.hpf.mapreduce.select.SelectorParser;
 import io.hpf.store.Storage;
@@ -13,12 +14,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -123,7 +121,7 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
 
   private static List<HpfSplit> splitsOf(
       Scope scope, Selector selector, long splitSize, Configuration conf) throws IOException {
-    TreeMap<Integer, List<EntryInfo>> byPart = new TreeMap<>();
+    List<EntryInfo> selected = new ArrayList<>();
     List<HpfSplit> splits = new ArrayList<>();
     try (Storage storage = HadoopArchives.open(scope.archive(), conf);
         ArchiveReader reader = ArchiveReader.open(storage)) {
@@ -131,34 +129,15 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
       while (rows.hasNext()) {
         EntryInfo row = rows.next();
         if (scope.contains(row.name()) && selector.select(row)) {
-          byPart.computeIfAbsent(row.partId(), id -> new ArrayList<>()).add(row);
+          selected.add(row);
         }
       }
-      for (var part : byPart.entrySet()) {
-        List<EntryInfo> entries = part.getValue();
-        entries.sort(Comparator.comparingLong(EntryInfo::offset));
-        long committed = committedLength(reader.manifest(), part.getKey());
-        BlockLocation[] blocks =
-            HadoopArchives.partBlocks(storage, part.getKey(), 0, Math.max(1, committed));
-        long size = splitSize > 0 ? splitSize : defaultSplitSize(blocks, committed);
-        splits.addAll(
-            SplitPlanner.plan(scope.archive().toString(), part.getKey(), entries, blocks, size));
+      for (EntryRun run : PartRuns.plan(reader, storage, selected, splitSize)) {
+        splits.add(
+            new HpfSplit(
+                scope.archive().toString(), run.partId(), run.offsets(), run.bytes(), run.hosts()));
       }
     }
     return splits;
-  }
-
-  /** The part's block size: its first block's length when it has several, else its length. */
-  private static long defaultSplitSize(BlockLocation[] blocks, long committed) {
-    return blocks.length > 1 ? blocks[0].getLength() : Math.max(1, committed);
-  }
-
-  static long committedLength(Manifest manifest, int partId) {
-    for (Manifest.PartRef p : manifest.parts()) {
-      if (p.partId() == partId) {
-        return p.committedLength();
-      }
-    }
-    return -1;
   }
 }

@@ -4,6 +4,7 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.PartCursor;
 import io.hpf.format.EntryInfo;
 import io.hpf.hadoop.HadoopArchives;
+import io.hpf.hadoop.plan.PartRuns;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.net.URI;
@@ -33,7 +34,7 @@ abstract class EntryRecordReader<V> extends RecordReader<EntryKey, V> {
     offsets = split.offsets();
     storage = HadoopArchives.open(URI.create(split.archive()), context.getConfiguration());
     reader = ArchiveReader.open(storage);
-    if (ArchiveInputFormat.committedLength(reader.manifest(), split.partId()) < 0) {
+    if (PartRuns.committedLength(reader.manifest(), split.partId()) < 0) {
       throw new IOException(
           split.archive()
               + ": part "

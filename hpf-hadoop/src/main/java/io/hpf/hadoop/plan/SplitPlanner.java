@@ -1,4 +1,4 @@
-package io.hpf.mapreduce;
+package io.hpf.hadoop.plan;
 
 import io.hpf.format.EntryInfo;
 import java.io.IOException;
@@ -14,9 +14,9 @@ import org.apache.hadoop.fs.BlockLocation;
  * entries, in offset order, up to the split size; an entry over the split size is a split alone. A
  * split does not cross from one group of blocks to the next ({@code splitSize / blockSize} blocks a
  * group, at least one), so its bytes sit on the same hosts; an entry belongs to the block it starts
- * in. Pure: no I/O.
+ * in. Pure: no I/O. MapReduce splits and Spark partitions are both cut by it.
  */
-final class SplitPlanner {
+public final class SplitPlanner {
   private SplitPlanner() {}
 
   /**
@@ -24,12 +24,11 @@ final class SplitPlanner {
    * @param blocks the part's blocks (offsets in the part), in order
    * @param splitSize most bytes of a split (an entry larger makes a split alone)
    */
-  static List<HpfSplit> plan(
-      String archive, int partId, List<EntryInfo> rows, BlockLocation[] blocks, long splitSize)
-      throws IOException {
+  public static List<EntryRun> plan(
+      int partId, List<EntryInfo> rows, BlockLocation[] blocks, long splitSize) throws IOException {
     long blockSize = blocks.length > 1 ? blocks[0].getLength() : Long.MAX_VALUE;
     long blocksPerGroup = blockSize == Long.MAX_VALUE ? 1 : Math.max(1, splitSize / blockSize);
-    List<HpfSplit> splits = new ArrayList<>();
+    List<EntryRun> splits = new ArrayList<>();
     int first = 0;
     long bytes = 0;
     long group = -1;
@@ -38,7 +37,7 @@ final class SplitPlanner {
       long rowGroup = blockIndex(blocks, row.offset()) / blocksPerGroup;
       boolean full = bytes > 0 && bytes + row.entryLength() > splitSize;
       if (i > first && (full || rowGroup != group)) {
-        splits.add(split(archive, partId, rows.subList(first, i), blocks));
+        splits.add(run(partId, rows.subList(first, i), blocks));
         first = i;
         bytes = 0;
       }
@@ -48,13 +47,13 @@ final class SplitPlanner {
       bytes += row.entryLength();
     }
     if (first < rows.size()) {
-      splits.add(split(archive, partId, rows.subList(first, rows.size()), blocks));
+      splits.add(run(partId, rows.subList(first, rows.size()), blocks));
     }
     return splits;
   }
 
   /** The index of the block holding {@code offset} (the last block if past them all). */
-  static int blockIndex(BlockLocation[] blocks, long offset) {
+  public static int blockIndex(BlockLocation[] blocks, long offset) {
     int lo = 0;
     int hi = blocks.length - 1;
     while (lo < hi) {
@@ -68,21 +67,20 @@ final class SplitPlanner {
     return lo;
   }
 
-  private static HpfSplit split(
-      String archive, int partId, List<EntryInfo> rows, BlockLocation[] blocks) throws IOException {
-    long[] offsets = new long[rows.size()];
+  private static EntryRun run(int partId, List<EntryInfo> rows, BlockLocation[] blocks)
+      throws IOException {
     long length = 0;
-    for (int i = 0; i < offsets.length; i++) {
-      offsets[i] = rows.get(i).offset();
-      length += rows.get(i).entryLength();
+    for (EntryInfo row : rows) {
+      length += row.entryLength();
     }
+    EntryInfo first = rows.get(0);
     EntryInfo last = rows.get(rows.size() - 1);
-    String[] hosts = hostsHoldingMost(blocks, offsets[0], last.offset() + last.entryLength());
-    return new HpfSplit(archive, partId, offsets, length, hosts);
+    String[] hosts = hostsHoldingMost(blocks, first.offset(), last.offset() + last.entryLength());
+    return new EntryRun(partId, List.copyOf(rows), length, hosts);
   }
 
   /** Hosts ordered by how many bytes of {@code [start, end)} their blocks hold, most first. */
-  static String[] hostsHoldingMost(BlockLocation[] blocks, long start, long end)
+  public static String[] hostsHoldingMost(BlockLocation[] blocks, long start, long end)
       throws IOException {
     Map<String, Long> bytes = new HashMap<>();
     List<String> order = new ArrayList<>();

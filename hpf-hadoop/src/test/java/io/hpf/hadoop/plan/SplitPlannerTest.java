@@ -1,6 +1,5 @@
-package io.hpf.mapreduce;
+package io.hpf.hadoop.plan;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,11 +56,11 @@ class SplitPlannerTest {
           selected.add(e);
         }
       }
-      List<HpfSplit> splits = SplitPlanner.plan("a", 1, selected, blocks, splitSize);
+      List<EntryRun> splits = SplitPlanner.plan(1, selected, blocks, splitSize);
       List<Long> covered = new ArrayList<>();
       long blocksPerGroup = blocks.length > 1 ? Math.max(1, splitSize / blockSize) : 1;
       int r = 0;
-      for (HpfSplit split : splits) {
+      for (EntryRun split : splits) {
         long[] offsets = split.offsets();
         assertTrue(offsets.length > 0);
         long bytes = 0;
@@ -73,9 +72,9 @@ class SplitPlannerTest {
           assertEquals(group, SplitPlanner.blockIndex(blocks, offset) / blocksPerGroup);
           covered.add(offset);
         }
-        assertEquals(bytes, split.getLength());
+        assertEquals(bytes, split.bytes());
         assertTrue(bytes <= splitSize || offsets.length == 1, "over the split size: " + split);
-        String[] hosts = split.getLocations();
+        String[] hosts = split.hosts();
         assertTrue(hosts.length > 0);
         // The first host holds the most of the split's bytes (a model of the rule).
         long end = selected.get(r - 1).offset() + selected.get(r - 1).entryLength();
@@ -95,13 +94,13 @@ class SplitPlannerTest {
       // Neighbours in one group are merged while they fit: no two consecutive splits of one group
       // could have been one.
       for (int i = 1; i < splits.size(); i++) {
-        HpfSplit a = splits.get(i - 1);
-        HpfSplit b = splits.get(i);
+        EntryRun a = splits.get(i - 1);
+        EntryRun b = splits.get(i);
         long ga = SplitPlanner.blockIndex(blocks, a.offsets()[0]) / blocksPerGroup;
         long gb = SplitPlanner.blockIndex(blocks, b.offsets()[0]) / blocksPerGroup;
         if (ga == gb) {
           long firstOfB = selected.get(indexOf(selected, b.offsets()[0])).entryLength();
-          assertTrue(a.getLength() + firstOfB > splitSize, "could have merged: " + a + ", " + b);
+          assertTrue(a.bytes() + firstOfB > splitSize, "could have merged: " + a + ", " + b);
         }
       }
     }
@@ -114,20 +113,5 @@ class SplitPlannerTest {
       }
     }
     throw new AssertionError(offset);
-  }
-
-  @Test
-  void aSplitSerializesAndReadsBack() throws Exception {
-    HpfSplit split =
-        new HpfSplit("hdfs://nn:1/a.hpf", 7, new long[] {64, 100, 1L << 40}, 999, new String[0]);
-    var bytes = new java.io.ByteArrayOutputStream();
-    split.write(new java.io.DataOutputStream(bytes));
-    HpfSplit back = new HpfSplit();
-    back.readFields(
-        new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
-    assertEquals("hdfs://nn:1/a.hpf", back.archive());
-    assertEquals(7, back.partId());
-    assertEquals(999, back.getLength());
-    assertArrayEquals(split.offsets(), back.offsets());
   }
 }

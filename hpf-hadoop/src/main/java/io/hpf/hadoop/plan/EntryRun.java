@@ -1,0 +1,34 @@
+package io.hpf.hadoop.plan;
+
+import io.hpf.format.EntryInfo;
+import java.util.List;
+
+/**
+ * Whole entries of one part file, in offset order, that one task reads: a MapReduce split or a
+ * Spark partition. Immutable.
+ *
+ * @param partId the part file holding the entries
+ * @param rows the entries' catalog rows, ascending by offset
+ * @param bytes the entries' bytes as stored (headers included)
+ * @param hosts where most of those bytes are, most first
+ */
+public record EntryRun(int partId, List<EntryInfo> rows, long bytes, String[] hosts) {
+  public EntryRun {
+    rows = List.copyOf(rows);
+    hosts = hosts.clone();
+  }
+
+  /** The entries' offsets in the part, ascending. */
+  public long[] offsets() {
+    long[] offsets = new long[rows.size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = rows.get(i).offset();
+    }
+    return offsets;
+  }
+
+  @Override
+  public String[] hosts() {
+    return hosts.clone();
+  }
+}

@@ -1,0 +1,64 @@
+package io.hpf.hadoop.plan;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.format.EntryInfo;
+import io.hpf.hadoop.HadoopArchives;
+import io.hpf.manifest.Manifest;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.BlockLocation;
+
+/**
+ * Cuts an archive's selected entries into {@link EntryRun}s, part by part: each part file's block
+ * locations are asked once (never one NameNode call per entry), then {@link SplitPlanner} cuts.
+ */
+public final class PartRuns {
+  private PartRuns() {}
+
+  /**
+   * @param reader the archive, at the generation the rows come from
+   * @param storage the archive's storage (for block locations)
+   * @param selected live rows of the archive, any order
+   * @param splitSize most bytes of a run; 0 for the part's block size
+   */
+  public static List<EntryRun> plan(
+      ArchiveReader reader, Storage storage, Collection<EntryInfo> selected, long splitSize)
+      throws IOException {
+    Map<Integer, List<EntryInfo>> byPart = new TreeMap<>();
+    for (EntryInfo row : selected) {
+      byPart.computeIfAbsent(row.partId(), id -> new ArrayList<>()).add(row);
+    }
+    List<EntryRun> runs = new ArrayList<>();
+    for (var part : byPart.entrySet()) {
+      List<EntryInfo> entries = part.getValue();
+      entries.sort(Comparator.comparingLong(EntryInfo::offset));
+      long committed = committedLength(reader.manifest(), part.getKey());
+      BlockLocation[] blocks =
+          HadoopArchives.partBlocks(storage, part.getKey(), 0, Math.max(1, committed));
+      long size = splitSize > 0 ? splitSize : defaultSplitSize(blocks, committed);
+      runs.addAll(SplitPlanner.plan(part.getKey(), entries, blocks, size));
+    }
+    return runs;
+  }
+
+  /** The part's block size: its first block's length when it has several, else its length. */
+  private static long defaultSplitSize(BlockLocation[] blocks, long committed) {
+    return blocks.length > 1 ? blocks[0].getLength() : Math.max(1, committed);
+  }
+
+  /** The committed length of a part, -1 if the manifest does not name it. */
+  public static long committedLength(Manifest manifest, int partId) {
+    for (Manifest.PartRef p : manifest.parts()) {
+      if (p.partId() == partId) {
+        return p.committedLength();
+      }
+    }
+    return -1;
+  }
+}

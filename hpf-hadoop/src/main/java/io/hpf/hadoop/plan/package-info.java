@@ -1,0 +1,6 @@
+/**
+ * Planning engine tasks over archives: runs of whole entries of one part, about a block each,
+ * placed where their bytes are (SFMapReduce's combine splits). Shared by the MapReduce input
+ * formats and the Spark source; reads catalogs and block locations only.
+ */
+package io.hpf.hadoop.plan;
