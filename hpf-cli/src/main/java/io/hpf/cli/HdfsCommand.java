@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.hadoop.LocalHdfs;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -397,7 +397,8 @@ public final class ArchiveWriter implements Closeable {
             parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList(),
             plan.liveEntries(),
             plan.liveBytes(),
-            plan.operation());
+            plan.operation(),
+            true);
     deletes.clear();
     afterCommit(next);
     compactByPolicy();
@@ -419,6 +420,21 @@ public final class ArchiveWriter implements Closeable {
    */
   public Manifest commitImported(
       List<String> subdirectories, List<ArchiveReader> imports, String operation)
+      throws IOException {
+    return commitImported(subdirectories, imports, operation, false);
+  }
+
+  /**
+   * As {@link #commitImported(List, List, String)}; with {@code replaceAll} the imported entries
+   * become the archive's only ones: the new manifest names the imported parts and their segment
+   * alone (an overwrite in one commit; readers of older generations keep reading until the
+   * cleaner's grace period has passed).
+   */
+  public Manifest commitImported(
+      List<String> subdirectories,
+      List<ArchiveReader> imports,
+      String operation,
+      boolean replaceAll)
       throws IOException {
     checkOpen();
     if (pool.pendingEntries() > 0 || !deletes.isEmpty()) {
@@ -452,14 +468,16 @@ public final class ArchiveWriter implements Closeable {
       }
     }
     CommitPlan plan =
-        CommitPlan.of(
-            storage.toString(),
-            rows,
-            List.of(),
-            base,
-            snapshot == null ? name -> null : snapshot::stat,
-            options.replace());
-    if (plan.rows().isEmpty() && base != null) {
+        replaceAll
+            ? CommitPlan.of(storage.toString(), rows, List.of(), null, name -> null, false)
+            : CommitPlan.of(
+                storage.toString(),
+                rows,
+                List.of(),
+                base,
+                snapshot == null ? name -> null : snapshot::stat,
+                options.replace());
+    if (plan.rows().isEmpty() && base != null && !replaceAll) {
       return base; // nothing to move in
     }
     state = State.FAILED; // until the manifest is in place
@@ -470,7 +488,8 @@ public final class ArchiveWriter implements Closeable {
       storage.moveIn(move[0], move[1], move[2]);
     }
     Manifest next =
-        commitSegment(plan.rows(), newParts, plan.liveEntries(), plan.liveBytes(), operation);
+        commitSegment(
+            plan.rows(), newParts, plan.liveEntries(), plan.liveBytes(), operation, !replaceAll);
     ImportMarker.clear(storage);
     afterCommit(next);
     compactByPolicy();
@@ -483,14 +502,15 @@ public final class ArchiveWriter implements Closeable {
       List<Manifest.PartRef> newParts,
       long liveEntries,
       long liveBytes,
-      String operation)
+      String operation,
+      boolean keepBase)
       throws IOException {
     int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
     Manifest.SegmentRef segment = SegmentBuilder.write(storage, segmentId, rows, bucketCapacity);
-    List<Manifest.PartRef> parts = new ArrayList<>(base == null ? List.of() : base.parts());
+    boolean keep = keepBase && base != null;
+    List<Manifest.PartRef> parts = new ArrayList<>(keep ? base.parts() : List.of());
     parts.addAll(newParts);
-    List<Manifest.SegmentRef> segments =
-        new ArrayList<>(base == null ? List.of() : base.segments());
+    List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
     segments.add(segment);
     return commitManifest(parts, segments, liveEntries, liveBytes, operation);
   }
@@ -563,7 +583,8 @@ public final class ArchiveWriter implements Closeable {
             parts,
             base.liveEntries() + rows.size(),
             liveBytes,
-            "recover " + rows.size() + " entries");
+            "recover " + rows.size() + " entries",
+            true);
     afterCommit(next);
   }
 

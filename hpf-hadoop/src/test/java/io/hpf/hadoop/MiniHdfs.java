@@ -28,6 +28,9 @@ public final class MiniHdfs implements Closeable {
     // Small blocks, so that tests cross block boundaries with small files.
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
     conf.setLong("dfs.heartbeat.interval", 1);
+    // No WebHDFS (no test uses it): its Jersey 2 cannot load beside Spark's Jersey 3, and
+    // hpf-spark's tests run this cluster in Spark's JVM.
+    conf.setBoolean("dfs.webhdfs.enabled", false);
     MiniDFSCluster cluster =
         new MiniDFSCluster.Builder(conf).numDataNodes(dataNodes).format(true).build();
     cluster.waitActive();

@@ -3,22 +3,17 @@ package io.hpf.mapreduce;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.format.EntryInfo;
 import io.hpf.hadoop.HadoopArchives;
-import io.hpf.hadoop.fs.ArchivePath;
-import io.hpf.hadoop.fs.HpfFileSystem;
+import io.hpf.hadoop.plan.ArchiveScope;
 import io.hpf.hadoop.plan.EntryRun;
 import io.hpf.hadoop.plan.PartRuns;
-import io.hpf.mapreduce.select.Selector;
-import io.hpf.mapreduce.select.SelectorParser;
+import io.hpf.select.Selector;
+import io.hpf.select.SelectorParser;
 import io.hpf.store.Storage;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -53,7 +48,7 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
   /**
    * Selects entries with an expression, checked now.
    *
-   * @throws io.hpf.mapreduce.select.SelectorSyntaxException pointing at the bad token
+   * @throws io.hpf.select.SelectorSyntaxException pointing at the bad token
    */
   public static void setSelect(Job job, String expression) {
     SelectorParser.parse(expression);
@@ -84,43 +79,16 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
       throw new IOException("no input archives: add some with FileInputFormat.addInputPath");
     }
     for (Path input : inputs) {
-      for (Scope scope : scopes(input, conf)) {
+      for (ArchiveScope scope : ArchiveScope.resolve(input, conf)) {
         splits.addAll(splitsOf(scope, selector, splitSize, conf));
       }
     }
     return splits;
   }
 
-  /** An archive and the part of its names an input path names ("" for all). */
-  private record Scope(URI archive, String under) {
-    boolean contains(String name) {
-      return under.isEmpty() || name.equals(under) || name.startsWith(under + "/");
-    }
-  }
-
-  private static List<Scope> scopes(Path input, Configuration conf) throws IOException {
-    List<Scope> scopes = new ArrayList<>();
-    if (HpfFileSystem.SCHEME.equals(input.toUri().getScheme())) {
-      ArchivePath p = ArchivePath.parse(input.toUri(), FileSystem.getDefaultUri(conf));
-      scopes.add(new Scope(p.archive(), p.inner()));
-      return scopes;
-    }
-    FileSystem fs = input.getFileSystem(conf);
-    FileStatus[] matched = fs.globStatus(input);
-    if (matched == null || matched.length == 0) {
-      throw new FileNotFoundException(input + ": no such archive");
-    }
-    for (FileStatus s : matched) {
-      if (!s.isDirectory()) {
-        throw new FileNotFoundException(s.getPath() + ": not an archive (a file, not a directory)");
-      }
-      scopes.add(new Scope(s.getPath().toUri(), ""));
-    }
-    return scopes;
-  }
-
   private static List<HpfSplit> splitsOf(
-      Scope scope, Selector selector, long splitSize, Configuration conf) throws IOException {
+      ArchiveScope scope, Selector selector, long splitSize, Configuration conf)
+      throws IOException {
     List<EntryInfo> selected = new ArrayList<>();
     List<HpfSplit> splits = new ArrayList<>();
     try (Storage storage = HadoopArchives.open(scope.archive(), conf);

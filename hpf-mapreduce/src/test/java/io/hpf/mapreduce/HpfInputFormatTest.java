@@ -13,7 +13,7 @@ import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.MiniHdfs;
 import io.hpf.hadoop.fs.ArchivePath;
-import io.hpf.mapreduce.select.SelectorSyntaxException;
+import io.hpf.select.SelectorSyntaxException;
 import io.hpf.testing.ArchiveModel;
 import java.io.IOException;
 import java.util.Map;
@@ -94,7 +94,7 @@ class HpfInputFormatTest {
   }
 
   /** A user's own selector class. */
-  public static final class BigOnes implements io.hpf.mapreduce.select.Selector {
+  public static final class BigOnes implements io.hpf.select.Selector {
     @Override
     public boolean select(io.hpf.format.EntryInfo entry) {
       return entry.rawLength() > 1 << 20;

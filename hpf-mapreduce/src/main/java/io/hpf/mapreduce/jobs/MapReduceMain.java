@@ -1,7 +1,7 @@
 package io.hpf.mapreduce.jobs;
 
 import io.hpf.hadoop.SiteFiles;
-import io.hpf.mapreduce.select.SelectorSyntaxException;
+import io.hpf.select.SelectorSyntaxException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.hpf.mapreduce.select;
+package io.hpf.select;
 
 /** A {@code --select} expression that does not parse: the message points at the bad token. */
 public final class SelectorSyntaxException extends IllegalArgumentException {

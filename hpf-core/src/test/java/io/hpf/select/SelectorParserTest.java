@@ -1,4 +1,4 @@
-package io.hpf.mapreduce.select;
+package io.hpf.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.hpf.mapreduce.select;
+package io.hpf.select;
 
 import io.hpf.format.EntryInfo;
 

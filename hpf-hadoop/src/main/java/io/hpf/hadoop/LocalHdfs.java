@@ -1,6 +1,5 @@
-package io.hpf.cli;
+package io.hpf.hadoop;
 
-import io.hpf.hadoop.HdfsSettings;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -25,14 +24,34 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
  * {@code logs/}, {@code webapps/} (the empty directories the daemons' web servers need on the
  * classpath) and {@code cluster.properties} (URI and process ids).
  */
-final class LocalHdfs {
+public final class LocalHdfs {
   private static final String STATE = "cluster.properties";
   private static final int PREFERRED_PORT = 9000;
 
   private final Path home;
+  private final boolean distinctHostNames;
 
   public LocalHdfs(Path home) {
+    this(home, false);
+  }
+
+  private LocalHdfs(Path home, boolean distinctHostNames) {
     this.home = home.toAbsolutePath();
+    this.distinctHostNames = distinctHostNames;
+  }
+
+  /**
+   * This cluster with DataNode {@code i} registered as host {@link #dataNodeHostName}{@code (i)}
+   * (all still on 127.0.0.1), so that block locations tell DataNodes apart as on a real cluster.
+   * Clients reach DataNodes by IP address and need not resolve the names.
+   */
+  public LocalHdfs withDistinctHostNames() {
+    return new LocalHdfs(home, true);
+  }
+
+  /** The host name DataNode {@code index} registers with, under {@link #withDistinctHostNames}. */
+  public static String dataNodeHostName(int index) {
+    return "dn" + index + ".hpf.test";
   }
 
   public Path home() {
@@ -154,20 +173,22 @@ final class LocalHdfs {
   }
 
   private Process launchDataNode(String cp, int index) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "-D",
+                "dfs.datanode.data.dir=" + home.resolve("data-" + index).toUri(),
+                "-D",
+                "dfs.datanode.address=127.0.0.1:0",
+                "-D",
+                "dfs.datanode.http.address=127.0.0.1:0",
+                "-D",
+                "dfs.datanode.ipc.address=127.0.0.1:0"));
+    if (distinctHostNames) {
+      args.addAll(List.of("-D", "dfs.datanode.hostname=" + dataNodeHostName(index)));
+    }
     return launch(
-        cp,
-        "org.apache.hadoop.hdfs.server.datanode.DataNode",
-        "datanode-" + index,
-        List.of(
-            "-D",
-            "dfs.datanode.data.dir=" + home.resolve("data-" + index).toUri(),
-            "-D",
-            "dfs.datanode.address=127.0.0.1:0",
-            "-D",
-            "dfs.datanode.http.address=127.0.0.1:0",
-            "-D",
-            "dfs.datanode.ipc.address=127.0.0.1:0"),
-        true);
+        cp, "org.apache.hadoop.hdfs.server.datanode.DataNode", "datanode-" + index, args, true);
   }
 
   /** Stops every daemon (SIGTERM, then SIGKILL after 20 s). Data stays for the next start. */

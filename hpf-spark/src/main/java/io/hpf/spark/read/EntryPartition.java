@@ -1,0 +1,62 @@
+package io.hpf.spark.read;
+
+import io.hpf.format.EntryInfo;
+import io.hpf.hadoop.plan.EntryRun;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.connector.read.InputPartition;
+
+/**
+ * Whole entries of one part file, in offset order, with the metadata the driver read from the
+ * catalogs: a task reads content at these offsets (one read-ahead window through the part), or no
+ * part file at all when the query selects no content. Placed where most of its bytes are.
+ */
+final class EntryPartition implements InputPartition {
+  private static final long serialVersionUID = 1L;
+
+  final String archive;
+  final int partId;
+  final long[] offsets;
+  final String[] names;
+  final long[] lengths;
+  final long[] mtimeMillis;
+
+  /** Each entry's attributes; null when the query does not select them. */
+  final List<Map<String, String>> attributes;
+
+  private final String[] hosts;
+
+  EntryPartition(String archive, EntryRun run, boolean withAttributes) {
+    this.archive = archive;
+    this.partId = run.partId();
+    List<EntryInfo> rows = run.rows();
+    int n = rows.size();
+    offsets = new long[n];
+    names = new String[n];
+    lengths = new long[n];
+    mtimeMillis = new long[n];
+    attributes = withAttributes ? new ArrayList<>(n) : null;
+    for (int i = 0; i < n; i++) {
+      EntryInfo row = rows.get(i);
+      offsets[i] = row.offset();
+      names[i] = row.name();
+      lengths[i] = row.rawLength();
+      mtimeMillis[i] = row.mtimeMillis();
+      if (withAttributes) {
+        attributes.add(new LinkedHashMap<>(row.attributes()));
+      }
+    }
+    hosts = run.hosts();
+  }
+
+  int size() {
+    return offsets.length;
+  }
+
+  @Override
+  public String[] preferredLocations() {
+    return hosts.clone();
+  }
+}

@@ -1,0 +1,170 @@
+package io.hpf.spark.read;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.PartCursor;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryReader;
+import io.hpf.hadoop.HadoopArchives;
+import io.hpf.hadoop.plan.PartRuns;
+import io.hpf.spark.EntrySchema;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The rows of one {@link EntryPartition}, in its columns. Metadata comes with the partition; the
+ * part file is opened only when {@code content} is selected, then read front to back through one
+ * read-ahead window, each entry's header checked against the name the driver planned.
+ */
+final class EntryPartitionReader implements PartitionReader<InternalRow> {
+  private final EntryPartition partition;
+  private final String[] columns;
+  private final long maxEntryBytes;
+  private final Configuration conf;
+  private int next = -1;
+  private InternalRow current;
+  private Storage storage;
+  private ArchiveReader reader;
+  private PartCursor cursor;
+
+  EntryPartitionReader(
+      EntryPartition partition, StructType required, long maxEntryBytes, Configuration conf) {
+    this.partition = partition;
+    this.columns = required.fieldNames();
+    this.maxEntryBytes = maxEntryBytes;
+    this.conf = conf;
+    for (StructField f : required.fields()) {
+      EntrySchema.SCHEMA.apply(f.name()); // fails now on a column the schema has not
+    }
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    next++;
+    if (next >= partition.size()) {
+      return false;
+    }
+    Object[] values = new Object[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      values[c] = value(columns[c]);
+    }
+    current = new GenericInternalRow(values);
+    return true;
+  }
+
+  @Override
+  public InternalRow get() {
+    return current;
+  }
+
+  private Object value(String column) throws IOException {
+    String name = partition.names[next];
+    if (column.equals(EntrySchema.NAME)) {
+      return UTF8String.fromString(name);
+    }
+    if (column.equals(EntrySchema.PATH)) {
+      return UTF8String.fromString(partition.archive + "/" + name);
+    }
+    if (column.equals(EntrySchema.LENGTH)) {
+      return partition.lengths[next];
+    }
+    if (column.equals(EntrySchema.MODIFICATION_TIME)) {
+      return Math.multiplyExact(partition.mtimeMillis[next], 1000L); // Spark: microseconds
+    }
+    if (column.equals(EntrySchema.ATTRIBUTES)) {
+      return map(partition.attributes.get(next));
+    }
+    return content(name);
+  }
+
+  private static ArrayBasedMapData map(Map<String, String> attributes) {
+    Object[] keys = new Object[attributes.size()];
+    Object[] values = new Object[attributes.size()];
+    int i = 0;
+    for (var e : attributes.entrySet()) {
+      keys[i] = UTF8String.fromString(e.getKey());
+      values[i++] = UTF8String.fromString(e.getValue());
+    }
+    return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(values));
+  }
+
+  private byte[] content(String name) throws IOException {
+    long offset = partition.offsets[next];
+    EntryInfo entry = cursor().entryAt(offset);
+    if (!entry.name().equals(name)) {
+      throw new IOException(
+          partition.archive
+              + ": part "
+              + partition.partId
+              + " at offset "
+              + offset
+              + " holds '"
+              + entry.name()
+              + "', not '"
+              + name
+              + "' as when the query was planned: run the query again");
+    }
+    if (entry.rawLength() > maxEntryBytes) {
+      throw new IOException(
+          partition.archive
+              + "/"
+              + name
+              + ": "
+              + entry.rawLength()
+              + " bytes, over the option "
+              + ReadOptions.MAX_ENTRY_BYTES
+              + " ("
+              + maxEntryBytes
+              + "): raise it (at most "
+              + ReadOptions.MAX_BINARY_BYTES
+              + ") or leave the content column out");
+    }
+    if (entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES) {
+      return cursor.content();
+    }
+    try (InputStream in = cursor.openContent()) {
+      byte[] bytes = in.readNBytes((int) entry.rawLength());
+      if (bytes.length != entry.rawLength() || in.read() != -1) { // the read at the end checks
+        throw new IOException(partition.archive + "/" + name + ": content length differs");
+      }
+      return bytes;
+    }
+  }
+
+  private PartCursor cursor() throws IOException {
+    if (cursor == null) {
+      storage = HadoopArchives.open(URI.create(partition.archive), conf);
+      reader = ArchiveReader.open(storage);
+      if (PartRuns.committedLength(reader.manifest(), partition.partId) < 0) {
+        throw new IOException(
+            partition.archive
+                + ": part "
+                + partition.partId
+                + " is gone (the archive was compacted or overwritten after the query was"
+                + " planned): run the query again");
+      }
+      cursor = reader.openPart(partition.partId);
+    }
+    return cursor;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try (Storage s = storage;
+        ArchiveReader r = reader;
+        PartCursor c = cursor) {
+      // closed in reverse order by try-with-resources, nulls skipped
+    }
+  }
+}

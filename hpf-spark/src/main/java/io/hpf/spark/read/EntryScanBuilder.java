@@ -1,0 +1,53 @@
+package io.hpf.spark.read;
+
+import io.hpf.spark.HadoopConf;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Takes the filters the archive evaluates itself ({@link EntryFilters}) and the columns the query
+ * needs: without {@code content} no part file is read.
+ */
+final class EntryScanBuilder implements SupportsPushDownFilters, SupportsPushDownRequiredColumns {
+  private final HadoopConf conf;
+  private final ReadOptions options;
+  private StructType required;
+  private Filter[] pushed = new Filter[0];
+
+  EntryScanBuilder(HadoopConf conf, ReadOptions options, StructType schema) {
+    this.conf = conf;
+    this.options = options;
+    this.required = schema;
+  }
+
+  @Override
+  public Filter[] pushFilters(Filter[] filters) {
+    List<Filter> taken = new ArrayList<>();
+    List<Filter> left = new ArrayList<>();
+    for (Filter f : filters) {
+      (EntryFilters.supported(f) ? taken : left).add(f);
+    }
+    pushed = taken.toArray(new Filter[0]);
+    return left.toArray(new Filter[0]); // Spark evaluates these after the scan
+  }
+
+  @Override
+  public Filter[] pushedFilters() {
+    return pushed.clone();
+  }
+
+  @Override
+  public void pruneColumns(StructType requiredSchema) {
+    required = requiredSchema;
+  }
+
+  @Override
+  public Scan build() {
+    return new EntryScan(conf, options, List.of(pushed), required);
+  }
+}

@@ -1,0 +1,74 @@
+package io.hpf.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.store.LocalStorage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The DataFrame of archives against their models: every column of every entry. */
+class ArchiveReadTest {
+  @TempDir static Path dir;
+  private static SparkSession spark;
+  private static final Map<String, ModelArchive> models = new HashMap<>();
+
+  @BeforeAll
+  static void writeArchives() throws Exception {
+    spark = SharedSpark.session();
+    for (int i = 0; i < 3; i++) {
+      Path archive = dir.resolve("logs-" + i + ".hpf");
+      try (LocalStorage storage = LocalStorage.createDirectories(archive)) {
+        models.put(
+            archive.toUri().toString().replaceAll("/$", ""), ModelArchive.write(storage, 400, i));
+      }
+    }
+    Files.createDirectories(dir.resolve("not-an-archive"));
+  }
+
+  @Test
+  void theDataFrameOfSeveralArchivesIsTheirModels() {
+    List<Row> rows =
+        spark
+            .read()
+            .format("hpf")
+            .load(dir.resolve("logs-*.hpf").toString())
+            .select("path", "name", "length", "modificationTime", "content", "attributes")
+            .collectAsList();
+    int expected = models.values().stream().mapToInt(m -> m.entries.size()).sum();
+    assertEquals(expected, rows.size());
+    for (Row r : rows) {
+      String path = r.getString(0);
+      String name = r.getString(1);
+      String archive = path.substring(0, path.length() - name.length() - 1);
+      ModelArchive model =
+          models.get(archive.replace("file:/", "file:///").replace("file:////", "file:///"));
+      assertNotNull(model, "archive of " + path);
+      ModelArchive.Entry e = model.entries.get(name);
+      assertNotNull(e, path);
+      assertEquals(e.content().length, r.getLong(2), path);
+      assertEquals(e.mtimeMillis(), ((Timestamp) r.get(3)).getTime(), path);
+      assertArrayEquals(e.content(), (byte[]) r.get(4), path);
+      assertEquals(e.attributes(), r.getJavaMap(5), path);
+    }
+  }
+
+  @Test
+  void countReadsTheCatalogsOnly() throws Exception {
+    long expected = models.values().stream().mapToInt(m -> m.entries.size()).sum();
+    assertEquals(
+        expected, spark.read().format("hpf").load(dir.resolve("logs-*.hpf").toString()).count());
+    assertTrue(expected > 0);
+  }
+}
