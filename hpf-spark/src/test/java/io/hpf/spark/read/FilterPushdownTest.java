@@ -1,0 +1,183 @@
+package io.hpf.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.format.FileNames;
+import io.hpf.spark.ModelArchive;
+import io.hpf.spark.SharedSpark;
+import io.hpf.store.LocalStorage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every filter the source takes returns the rows Spark returns evaluating it itself; metadata
+ * queries read no part file; name lookups read no catalog.
+ */
+class FilterPushdownTest {
+  @TempDir static Path dir;
+  private static SparkSession spark;
+  private static ModelArchive model;
+  private static Path archive;
+  private static Dataset<Row> hpf;
+  private static Dataset<Row> plain;
+
+  @BeforeAll
+  static void writeArchive() throws Exception {
+    spark = SharedSpark.session();
+    archive = dir.resolve("a.hpf");
+    try (LocalStorage storage = LocalStorage.createDirectories(archive)) {
+      model = ModelArchive.write(storage, 600, 42);
+    }
+    hpf = spark.read().format("hpf").load(archive.toString());
+    // The same rows in a plain local relation: there Spark evaluates every filter itself.
+    plain = spark.createDataFrame(hpf.collectAsList(), hpf.schema());
+  }
+
+  private static TreeSet<String> names(Dataset<Row> df) {
+    TreeSet<String> names = new TreeSet<>();
+    for (Row r : df.select("name").collectAsList()) {
+      assertTrue(names.add(r.getString(0)), "twice: " + r.getString(0));
+    }
+    return names;
+  }
+
+  private static String some(int i) {
+    return new ArrayList<>(model.entries.keySet()).get(i).replace("'", "\\'");
+  }
+
+  @Test
+  void pushedFiltersReturnWhatSparkReturns() {
+    String first = some(0);
+    String mid = some(300);
+    String prefix = some(100).substring(0, 3);
+    String path = archive.toUri().toString().replaceAll("/$", "").replace("file:///", "file:/");
+    List<String> pushed =
+        List.of(
+            "name = '" + mid + "'",
+            "name in ('" + first + "', '" + mid + "', 'no such name')",
+            "name like '" + prefix + "%'",
+            "name like '%-1%'",
+            "name like '%.log'",
+            "startswith(name, '" + prefix + "') and length > 1000",
+            "length > 2000",
+            "length <= 10 or length >= 30000",
+            "not (length between 100 and 2000)",
+            "length in (0, 1, 2, 3)",
+            "modificationTime > timestamp '2020-06-01 00:00:00'",
+            "modificationTime <= timestamp '2018-01-01 12:00:00.5' and length < 500",
+            "not name = '" + first + "'",
+            "path = '" + path + "/" + mid + "'",
+            "name is not null",
+            "name = '" + mid + "' and length > 0");
+    for (String filter : pushed) {
+      Dataset<Row> df = hpf.filter(filter);
+      assertEquals(names(plain.filter(filter)), names(df), filter);
+      String plan = df.queryExecution().executedPlan().toString();
+      assertFalse(plan.contains("Filter "), "Spark filtered again for " + filter + ":\n" + plan);
+    }
+  }
+
+  @Test
+  void filtersSparkKeepsStillReturnWhatSparkReturns() {
+    for (String filter :
+        List.of(
+            "attributes['kind'] = 'k1'",
+            "upper(name) like '%A%'",
+            "name > 'm'",
+            "length % 2 = 0 and name like 'a%'",
+            "size(attributes) = 0")) {
+      assertEquals(names(plain.filter(filter)), names(hpf.filter(filter)), filter);
+    }
+  }
+
+  @Test
+  void theSelectOptionEvaluatesAttributesOnMetadata() {
+    Dataset<Row> selected =
+        spark.read().format("hpf").option("select", "attr:kind=k1").load(archive.toString());
+    assertEquals(names(plain.filter("attributes['kind'] = 'k1'")), names(selected));
+  }
+
+  @Test
+  void metadataQueriesReadNoPartFile() throws Exception {
+    Path copy = dir.resolve("no-parts.hpf");
+    copyArchive(archive, copy);
+    try (Stream<Path> files = Files.list(copy)) {
+      for (Path f : files.toList()) {
+        if (FileNames.isPartFileName(f.getFileName().toString())) {
+          zeroFill(f); // a read of a part fails now
+        }
+      }
+    }
+    Dataset<Row> df = spark.read().format("hpf").load(copy.toString());
+    assertEquals(model.entries.size(), df.count());
+    assertEquals(
+        names(plain.filter("length > 1000")), names(df.filter("length > 1000").select("name")));
+    assertEquals(
+        plain.groupBy("attributes").count().count(),
+        df.select("attributes", "modificationTime").groupBy("attributes").count().count());
+    Exception e = assertThrows(Exception.class, () -> df.select("content").collectAsList());
+    assertTrue(String.valueOf(rootMessage(e)).contains("part-00000001.hpfp"), rootMessage(e));
+  }
+
+  @Test
+  void nameLookupsReadNoCatalog() throws Exception {
+    Path copy = dir.resolve("no-catalogs.hpf");
+    copyArchive(archive, copy);
+    try (Stream<Path> files = Files.list(copy)) {
+      for (Path f : files.toList()) {
+        if (f.getFileName().toString().endsWith(".hpfc")) {
+          zeroFill(f); // a listing fails now
+        }
+      }
+    }
+    Dataset<Row> df = spark.read().format("hpf").load(copy.toString());
+    assertThrows(Exception.class, df::count, "the catalogs are zeros");
+    List<String> wanted = new ArrayList<>(model.entries.keySet()).subList(0, 300);
+    List<String> asked = new ArrayList<>(wanted);
+    for (int i = 0; asked.size() < 1000; i++) {
+      asked.add("missing-" + i);
+    }
+    Dataset<Row> found = df.where(df.col("name").isin(asked.toArray())).select("name", "content");
+    List<Row> rows = found.collectAsList();
+    assertEquals(wanted.size(), rows.size());
+    for (Row r : rows) {
+      assertTrue(
+          java.util.Arrays.equals(model.entries.get(r.getString(0)).content(), (byte[]) r.get(1)));
+    }
+  }
+
+  /** Zeros in place of the file's bytes: same length (the reader checks it on open). */
+  private static void zeroFill(Path f) throws Exception {
+    Files.write(f, new byte[(int) Files.size(f)]);
+  }
+
+  private static void copyArchive(Path from, Path to) throws Exception {
+    Files.createDirectories(to);
+    try (Stream<Path> files = Files.list(from)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, to.resolve(f.getFileName()));
+      }
+    }
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage();
+  }
+}
