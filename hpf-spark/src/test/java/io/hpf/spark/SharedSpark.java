@@ -16,13 +16,12 @@ public final class SharedSpark {
     if (session == null) {
       session =
           SparkSession.builder()
-              .master("local[2]")
+              .master("local[2,2]") // two cores; a failed task is tried once more
               .appName("hpf-tests")
               .config("spark.driver.host", "127.0.0.1")
               .config("spark.driver.bindAddress", "127.0.0.1")
               .config("spark.ui.enabled", "false")
               .config("spark.sql.shuffle.partitions", "2")
-              .config("spark.task.maxFailures", "2") // a retried task, in the write tests
               .getOrCreate();
       HdfsSettings.applyFastClose(session.sparkContext().hadoopConfiguration());
       SparkSession started = session;

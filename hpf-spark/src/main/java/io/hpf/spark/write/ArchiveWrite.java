@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
@@ -47,17 +48,22 @@ public final class ArchiveWrite {
         }
       }
       staging.setup(writeOptions.commitOptions());
-      try {
-        List<String> tasks =
+      SparkContext sc = data.sparkSession().sparkContext();
+      String group = staging.jobDir().getName();
+      List<String> tasks;
+      try (JobGroup ignored = JobGroup.enter(sc, group, "hpf write into " + path)) {
+        tasks =
             data.javaRDD()
                 .mapPartitionsWithIndex(
                     new TaskWriter(conf, staging.jobDir().toUri(), columns, writeOptions), false)
                 .collect();
-        staging.commit(tasks, writeOptions.commitOptions(), mode == SaveMode.Overwrite);
-      } catch (RuntimeException | IOException e) {
+      } catch (Exception e) { // SparkException too: Scala throws it undeclared
+        // The job failed: its other tasks may still be writing; stop them before deleting.
+        JobGroup.cancelAndWait(sc, group);
         staging.cleanup();
         throw e;
       }
+      staging.commit(tasks, writeOptions.commitOptions(), mode == SaveMode.Overwrite);
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }

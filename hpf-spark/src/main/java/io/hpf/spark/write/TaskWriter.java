@@ -55,6 +55,10 @@ final class TaskWriter implements Function2<Integer, Iterator<Row>, Iterator<Str
         writer.add(entryName(row, partition, n), content(row), metadata(row, now));
       }
       writer.commit();
+    } catch (IOException | RuntimeException e) {
+      org.apache.hadoop.fs.Path failed = new org.apache.hadoop.fs.Path(dir);
+      failed.getFileSystem(conf.get()).delete(failed, true); // nobody will import it
+      throw e;
     }
     return List.of(name).iterator();
   }

@@ -1,0 +1,333 @@
+package io.hpf.spark.write;
+
+import static org.apache.spark.sql.functions.callUDF;
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.WriterOptions;
+import io.hpf.spark.SharedSpark;
+import io.hpf.store.LocalStorage;
+import io.hpf.testing.ArchiveModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.LongAccumulator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writes of DataFrames into archives: modes, names, failures; each checked against a model. */
+class ArchiveWriteTest {
+  @TempDir static Path dir;
+  private static SparkSession spark;
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("name", DataTypes.StringType)
+          .add("content", DataTypes.BinaryType)
+          .add("modificationTime", DataTypes.TimestampType)
+          .add("attributes", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType));
+  private static int serial;
+
+  @BeforeAll
+  static void start() {
+    spark = SharedSpark.session();
+    spark
+        .udf()
+        .register(
+            "failFirstAttemptOfPartition1",
+            (UDF1<String, String>)
+                name -> {
+                  TaskContext task = TaskContext.get();
+                  if (task.partitionId() == 1 && task.attemptNumber() == 0) {
+                    throw new IllegalStateException("injected failure");
+                  }
+                  return name;
+                },
+            DataTypes.StringType);
+    spark
+        .udf()
+        .register(
+            "failPartition1",
+            (UDF1<String, String>)
+                name -> {
+                  if (TaskContext.get().partitionId() == 1) {
+                    throw new IllegalStateException("injected failure, every attempt");
+                  }
+                  return name;
+                },
+            DataTypes.StringType);
+  }
+
+  private static Path fresh() {
+    return dir.resolve("w" + (serial++) + ".hpf");
+  }
+
+  private static TreeMap<String, byte[]> model(String prefix, int count, long seed) {
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = 0; i < count; i++) {
+      model.put(prefix + i, ArchiveModel.content(random, random.nextInt(0, 5000)));
+    }
+    return model;
+  }
+
+  private static Dataset<Row> frame(TreeMap<String, byte[]> model, int partitions) {
+    List<Row> rows = new ArrayList<>();
+    int i = 0;
+    for (var e : model.entrySet()) {
+      rows.add(
+          RowFactory.create(
+              e.getKey(),
+              e.getValue(),
+              new Timestamp(1_700_000_000_000L + i),
+              i % 2 == 0 ? Map.of("n", Integer.toString(i)) : Map.of()));
+      i++;
+    }
+    return spark.createDataFrame(rows, SCHEMA).repartition(partitions);
+  }
+
+  /** The archive's entries, read back with the core library. */
+  private static TreeMap<String, byte[]> read(Path archive) throws Exception {
+    TreeMap<String, byte[]> read = new TreeMap<>();
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      for (var it = reader.list(""); it.hasNext(); ) {
+        var row = it.next();
+        read.put(row.name(), reader.get(row));
+      }
+    }
+    return read;
+  }
+
+  private static long generation(Path archive) throws Exception {
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      return reader.manifest().generation();
+    }
+  }
+
+  private static void assertSameEntries(TreeMap<String, byte[]> expected, Path archive)
+      throws Exception {
+    TreeMap<String, byte[]> actual = read(archive);
+    assertEquals(expected.keySet(), actual.keySet());
+    for (var e : expected.entrySet()) {
+      assertArrayEquals(e.getValue(), actual.get(e.getKey()), e.getKey());
+    }
+    assertFalse(Files.exists(archive.resolve("_hpf_jobs")), "staging left behind");
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage();
+  }
+
+  @Test
+  void errorIfExistsCreatesThenRefuses() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 500, 1);
+    frame(model, 4).write().format("hpf").save(archive.toString());
+    assertSameEntries(model, archive);
+    // Every column came through: mtime and attributes of one entry.
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      var row = reader.stat(model.firstKey());
+      assertEquals(1_700_000_000_000L, row.mtimeMillis());
+      assertEquals(Map.of("n", "0"), row.attributes());
+    }
+    long generation = generation(archive);
+    Exception e =
+        assertThrows(
+            Exception.class, () -> frame(model, 2).write().format("hpf").save(archive.toString()));
+    assertTrue(rootMessage(e).contains("the archive exists"), rootMessage(e));
+    frame(model("z/", 10, 9), 1).write().format("hpf").mode("ignore").save(archive.toString());
+    assertEquals(generation, generation(archive));
+    assertSameEntries(model, archive);
+  }
+
+  @Test
+  void appendAddsInOneCommitAndRefusesExistingNamesUnlessReplacing() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 200, 2);
+    frame(model, 2).write().format("hpf").save(archive.toString());
+    TreeMap<String, byte[]> more = model("b/", 300, 3);
+    long before = generation(archive);
+    frame(more, 3).write().format("hpf").mode("append").save(archive.toString());
+    assertEquals(before + 1, generation(archive), "one commit");
+    model.putAll(more);
+    assertSameEntries(model, archive);
+
+    TreeMap<String, byte[]> clash = model("b/", 5, 4); // b/0..b/4 exist
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () -> frame(clash, 2).write().format("hpf").mode("append").save(archive.toString()));
+    assertTrue(rootMessage(e).contains("b/"), rootMessage(e));
+    assertSameEntries(model, archive);
+
+    frame(clash, 2)
+        .write()
+        .format("hpf")
+        .mode("append")
+        .option("replace", "true")
+        .save(archive.toString());
+    model.putAll(clash);
+    assertSameEntries(model, archive);
+  }
+
+  @Test
+  void overwriteLeavesOnlyTheNewEntries() throws Exception {
+    Path archive = fresh();
+    frame(model("old/", 300, 5), 2).write().format("hpf").save(archive.toString());
+    TreeMap<String, byte[]> fresh = model("new/", 100, 6);
+    frame(fresh, 3).write().format("hpf").mode("overwrite").save(archive.toString());
+    assertSameEntries(fresh, archive);
+    assertEquals(fresh.size(), spark.read().format("hpf").load(archive.toString()).count());
+  }
+
+  @Test
+  void aNameInTwoTasksFailsTheWriteNamingIt() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 50, 7);
+    frame(model, 1).write().format("hpf").save(archive.toString());
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      rows.add(RowFactory.create(i == 39 ? "dup" : "x/" + i, new byte[] {1}, null, null));
+    }
+    rows.add(RowFactory.create("dup", new byte[] {2}, null, null));
+    Dataset<Row> twice = spark.createDataFrame(rows, SCHEMA).repartition(4);
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () -> twice.write().format("hpf").mode("append").save(archive.toString()));
+    assertTrue(rootMessage(e).contains("dup"), rootMessage(e));
+    assertSameEntries(model, archive);
+  }
+
+  @Test
+  void badNamesFailTheWriteAndCommitNothing() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 20, 8);
+    frame(model, 1).write().format("hpf").save(archive.toString());
+    for (String bad : new String[] {null, "../escape", "/absolute", "C:x", ""}) {
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        rows.add(RowFactory.create(i == 17 ? bad : "ok/" + i, new byte[] {7}, null, null));
+      }
+      Dataset<Row> df = spark.createDataFrame(rows, SCHEMA).repartition(3);
+      Exception e =
+          assertThrows(
+              Exception.class,
+              () -> df.write().format("hpf").mode("append").save(archive.toString()));
+      String message = rootMessage(e);
+      assertTrue(
+          bad == null ? message.contains("'name' is null") : message.contains("'" + bad + "'"),
+          message);
+      assertSameEntries(model, archive);
+    }
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                spark
+                    .range(3)
+                    .selectExpr("cast(id as string) as name", "id as content")
+                    .write()
+                    .format("hpf")
+                    .save(fresh().toString()));
+    assertTrue(rootMessage(e).contains("'content' must be binary"), rootMessage(e));
+  }
+
+  @Test
+  void aTaskThatFailsOnceIsRetriedAndCommittedOnce() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("r/", 400, 10);
+    frame(model, 4)
+        .withColumn("name", callUDF("failFirstAttemptOfPartition1", col("name")))
+        .write()
+        .format("hpf")
+        .save(archive.toString());
+    assertSameEntries(model, archive);
+  }
+
+  @Test
+  void aJobAbortedMidwayLeavesTheArchiveUnchanged() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 100, 11);
+    frame(model, 2).write().format("hpf").save(archive.toString());
+    long generation = generation(archive);
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                frame(model("b/", 300, 12), 4)
+                    .withColumn("name", callUDF("failPartition1", col("name")))
+                    .write()
+                    .format("hpf")
+                    .mode("append")
+                    .save(archive.toString()));
+    assertTrue(rootMessage(e).contains("injected failure"), rootMessage(e));
+    assertEquals(generation, generation(archive));
+    assertSameEntries(model, archive);
+    try (var files = Files.list(archive)) {
+      assertEquals(
+          List.of(),
+          files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("_")).toList());
+    }
+  }
+
+  @Test
+  void aLockedArchiveFailsBeforeAnyTaskRuns() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 10, 13);
+    frame(model, 1).write().format("hpf").save(archive.toString());
+    LongAccumulator rowsSeen = spark.sparkContext().longAccumulator();
+    spark
+        .udf()
+        .register(
+            "countRow",
+            (UDF1<String, String>)
+                name -> {
+                  rowsSeen.add(1);
+                  return name;
+                },
+            DataTypes.StringType);
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveWriter holder = ArchiveWriter.open(storage, WriterOptions.builder().build())) {
+      Exception e =
+          assertThrows(
+              Exception.class,
+              () ->
+                  frame(model("b/", 10, 14), 2)
+                      .withColumn("name", callUDF("countRow", col("name")))
+                      .write()
+                      .format("hpf")
+                      .mode("append")
+                      .save(archive.toString()));
+      assertTrue(rootMessage(e).contains("locked by another writer"), rootMessage(e));
+      assertEquals(0, rowsSeen.value(), "a task ran");
+    }
+    assertSameEntries(model, archive);
+  }
+}
