@@ -82,7 +82,7 @@ final class EntryScan implements Scan, Batch {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(e.getMessage(), e);
     }
     return partitions.toArray(new InputPartition[0]);
   }
