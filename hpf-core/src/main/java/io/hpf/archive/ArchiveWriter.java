@@ -411,8 +411,8 @@ public final class ArchiveWriter implements Closeable {
    * part files are moved in under new ids and their rows become one new segment. Names are checked
    * before anything moves: a name in two imports is a {@link DuplicateEntryException}, a name this
    * archive has an {@link EntryExistsException} unless the options replace. The imports must have
-   * been written without a dictionary. REQUIRES: nothing added or deleted since the last commit;
-   * the imports' readers stay open until this returns.
+   * been written without a dictionary or with this archive's newest one. REQUIRES: nothing added or
+   * deleted since the last commit; the imports' readers stay open until this returns.
    *
    * @param subdirectories where each import lies, relative to this archive's directory
    * @param imports a reader of each import
@@ -446,9 +446,13 @@ public final class ArchiveWriter implements Closeable {
     int nextId = Math.max(pool.nextPartId(), base == null ? 1 : base.maxPartId() + 1);
     for (int i = 0; i < imports.size(); i++) {
       Manifest imported = imports.get(i).manifest();
-      if (!imported.dictionaries().isEmpty()) {
-        throw new IllegalArgumentException(
-            subdirectories.get(i) + ": an import must be written without a dictionary");
+      for (Manifest.DictionaryRef ref : imported.dictionaries()) {
+        if (!isThisArchivesDictionary(imports.get(i).storage(), ref)) {
+          throw new IllegalArgumentException(
+              subdirectories.get(i)
+                  + ": an import must be written without a dictionary or with this archive's"
+                  + " (same id, same bytes)");
+        }
       }
       java.util.Map<Integer, Integer> newIds = new java.util.HashMap<>();
       for (Manifest.PartRef part : imported.parts()) {
@@ -494,6 +498,14 @@ public final class ArchiveWriter implements Closeable {
     afterCommit(next);
     compactByPolicy();
     return next;
+  }
+
+  /** Whether an import's dictionary is this archive's newest one: same id, same bytes. */
+  private boolean isThisArchivesDictionary(Storage imported, Manifest.DictionaryRef ref)
+      throws IOException {
+    return dictionary != null
+        && ref.dictionaryId() == dictionary.id()
+        && java.util.Arrays.equals(readDictionary(imported, ref).bytes(), dictionary.bytes());
   }
 
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */

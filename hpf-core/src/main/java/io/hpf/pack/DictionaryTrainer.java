@@ -11,7 +11,7 @@ import java.util.List;
  * nearly as well as they would in one block while each stays separately readable. Sampling is
  * spread evenly over the (sorted) list so every part of the tree is represented.
  */
-final class DictionaryTrainer {
+public final class DictionaryTrainer {
   static final int DICTIONARY_BYTES = 64 * 1024;
 
   /** zstd wants roughly 100 times the dictionary size in samples. */
@@ -23,7 +23,7 @@ final class DictionaryTrainer {
   private DictionaryTrainer() {}
 
   /** A dictionary, or null when there is too little to train on or training fails. */
-  static byte[] train(List<? extends SourceFile> files) {
+  public static byte[] train(List<? extends SourceFile> files) {
     if (files.size() < MIN_FILES) {
       return null;
     }

@@ -1,0 +1,31 @@
+package io.hpf.spark.pack;
+
+import io.hpf.format.Codec;
+
+/**
+ * How {@link SparkPack} packs: {@code hpf create}'s options, plus the size of a task. Immutable.
+ *
+ * @param codec none, lz4 or zstd
+ * @param trainDictionary with zstd, train a dictionary once on a sample and ship it to the tasks
+ * @param threads reading threads in each task
+ * @param taskBytes most source bytes one task packs (a larger file is a task alone)
+ * @param taskFiles most files one task packs
+ */
+public record SparkPackOptions(
+    Codec codec, boolean trainDictionary, int threads, long taskBytes, int taskFiles) {
+  public static final long DEFAULT_TASK_BYTES = 256L << 20;
+  public static final int DEFAULT_TASK_FILES = 100_000;
+
+  public SparkPackOptions {
+    if (threads < 1) {
+      throw new IllegalArgumentException("--threads must be at least 1");
+    }
+    if (taskBytes < 1 || taskFiles < 1) {
+      throw new IllegalArgumentException("a task must take at least one file and byte");
+    }
+  }
+
+  public static SparkPackOptions defaults() {
+    return new SparkPackOptions(Codec.ZSTD, true, 2, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES);
+  }
+}
