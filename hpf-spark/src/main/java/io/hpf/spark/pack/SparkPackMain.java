@@ -66,6 +66,13 @@ public final class SparkPackMain implements Callable<Integer> {
     } else if (System.getProperty("spark.master") == null) {
       builder.master("local[*]");
     }
+    String chosen = master != null ? master : System.getProperty("spark.master", "local[*]");
+    if (chosen.startsWith("local")) {
+      // One machine: the driver on loopback, whatever the host name resolves to.
+      builder
+          .config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1");
+    }
     SparkSession spark = builder.getOrCreate();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     spark.sparkContext().addSparkListener(new StageProgress(out));
