@@ -1,7 +1,23 @@
 #!/usr/bin/env bash
-# The whole default test suite with the static checks (formatting, forbidden APIs, Error Prone).
+# The whole default test suite with the static checks (formatting, forbidden APIs, Error Prone),
+# then the Python tests: PySpark (pip's pyspark, the version hpf-spark builds against) reading and
+# writing archives with the built jar.
 # Longer tests: ./scripts/test.sh -Plong
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
-exec mvn -B -ntp verify "$@"
+mvn -B -ntp verify "$@"
+
+pyspark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' hpf-spark/pom.xml)"
+venv="${HPF_VENV:-$HOME/.cache/hpf/venv-pyspark-$pyspark_version}"
+if ! "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
+  echo "test.sh: installing pyspark==$pyspark_version and pytest into $venv (once)"
+  python3 -m venv "$venv" &&
+    "$venv/bin/pip" install -q "pyspark==$pyspark_version" pytest ||
+    echo "test.sh: pip could not install pyspark==$pyspark_version here"
+fi
+if "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider hpf-spark/src/test/python
+else
+  echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
+fi
