@@ -275,6 +275,42 @@ def mapreduce(rows):
               f"({setup[0]['splits']} splits, {len(setup)} runs).")
 
 
+def spark(rows):
+    """Spark local[2]: hpf against binaryFile, wholeTextFiles and sc.binaryFiles; spark-pack."""
+    systems = ("hpf", "binaryFile", "wholeTextFiles", "sc.binaryFiles")
+    labels = {"bytes": "sum of content bytes", "wordcount": "WordCount (distinct words)",
+              "count-prefix": "count by prefix (metadata)", "lookup-1000": "1,000 lookups by name"}
+    for corpus, files in sorted({(r["corpus"], r["files"]) for r in rows}):
+        these = [r for r in rows if r["corpus"] == corpus and r["files"] == files]
+        queried = [r for r in these if "repetition" in r]
+        if queried:
+            reps = max(r["repetition"] for r in queried)
+            print(f"\n{files:,} files of the {corpus} corpus, medians of {reps} runs (seconds; the "
+                  "ratio is the peer's time over hpf's):\n")
+            print("| query | " + " | ".join(systems) + " | binaryFile/hpf | wholeTextFiles/hpf | "
+                  "binaryFiles/hpf |")
+            print("|---|" + "---:|" * 7)
+            for bench, label in labels.items():
+                t = {}
+                for s in systems:
+                    values = [r["seconds"] for r in queried
+                              if r["benchmark"] == "spark-" + bench and r["system"] == s]
+                    t[s] = statistics.median(values) if values else None
+                if None in t.values():
+                    continue
+                cells = " | ".join(f"{t[s]:.2f}" for s in systems)
+                ratios = " | ".join(f"{t[s] / t['hpf']:.1f}×" for s in systems[1:])
+                print(f"| {label} | {cells} | {ratios} |")
+        packing = [r for r in these if r["benchmark"] == "spark-pack"]
+        if packing:
+            print(f"\nPacking the {files:,} files of the {corpus} corpus from HDFS:\n")
+            print("| how | seconds | files/s per core | listing tasks | pack tasks |")
+            print("|---|---:|---:|---:|---:|")
+            for r in packing:
+                print(f"| {r['system']} | {r['seconds']:.1f} | {r['files_per_second_per_core']:,.0f} | "
+                      f"{r.get('list_tasks', '—')} | {r.get('pack_tasks', '—')} |")
+
+
 def main():
     args = [a for a in sys.argv[1:]]
     plot_dir = None
@@ -288,7 +324,8 @@ def main():
                                ("Archives that change", "change.jsonl", change),
                                ("Create", "create.jsonl", create),
                                ("HDFS", "hdfs.jsonl", hdfs),
-                               ("MapReduce", "mapreduce.jsonl", mapreduce)):
+                               ("MapReduce", "mapreduce.jsonl", mapreduce),
+                               ("Spark", "spark.jsonl", spark)):
         rows = load(directory, name)
         if rows:
             print(f"\n### {title}\n")

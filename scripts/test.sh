@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
-mvn -B -ntp verify "$@"
+# Two modules at a time: their tests wait on HDFS and process start-up as much as they compute.
+mvn -B -ntp -T 2 verify "$@"
 
 pyspark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' hpf-spark/pom.xml)"
 venv="${HPF_VENV:-$HOME/.cache/hpf/venv-pyspark-$pyspark_version}"

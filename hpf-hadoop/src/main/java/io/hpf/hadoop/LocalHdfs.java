@@ -30,14 +30,24 @@ public final class LocalHdfs {
 
   private final Path home;
   private final boolean distinctHostNames;
+  private final int preferredPort;
 
   public LocalHdfs(Path home) {
-    this(home, false);
+    this(home, false, PREFERRED_PORT);
   }
 
-  private LocalHdfs(Path home, boolean distinctHostNames) {
+  private LocalHdfs(Path home, boolean distinctHostNames, int preferredPort) {
     this.home = home.toAbsolutePath();
     this.distinctHostNames = distinctHostNames;
+    this.preferredPort = preferredPort;
+  }
+
+  /**
+   * This cluster on a free port, never 9000 (which a user's cluster, or another test's, may be
+   * about to take).
+   */
+  public LocalHdfs onAnyPort() {
+    return new LocalHdfs(home, distinctHostNames, 0);
   }
 
   /**
@@ -46,7 +56,7 @@ public final class LocalHdfs {
    * Clients reach DataNodes by IP address and need not resolve the names.
    */
   public LocalHdfs withDistinctHostNames() {
-    return new LocalHdfs(home, true);
+    return new LocalHdfs(home, true, preferredPort);
   }
 
   /** The host name DataNode {@code index} registers with, under {@link #withDistinctHostNames}. */
@@ -136,7 +146,7 @@ public final class LocalHdfs {
       Files.createDirectories(home.resolve(dir));
     }
     Files.createDirectories(home.resolve("webapps/static"));
-    int port = freePort();
+    int port = freePort(preferredPort);
     URI uri = URI.create("hdfs://127.0.0.1:" + port);
     writeConfiguration(uri, dataNodes);
     String cp =
@@ -338,10 +348,10 @@ public final class LocalHdfs {
             + home.resolve("logs"));
   }
 
-  private static int freePort() throws IOException {
+  private static int freePort(int preferred) throws IOException {
     try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress("127.0.0.1", PREFERRED_PORT));
-      return PREFERRED_PORT;
+      s.bind(new InetSocketAddress("127.0.0.1", preferred));
+      return s.getLocalPort();
     } catch (IOException busy) {
       try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
         return s.getLocalPort();

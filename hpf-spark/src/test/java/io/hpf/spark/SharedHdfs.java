@@ -33,7 +33,9 @@ public final class SharedHdfs {
                   Path.of("../hpf-hadoop/target/hdfs-daemons.classpath"), StandardCharsets.UTF_8)
               .trim();
       LocalHdfs started =
-          new LocalHdfs(Files.createTempDirectory("hpf-spark-hdfs")).withDistinctHostNames();
+          new LocalHdfs(Files.createTempDirectory("hpf-spark-hdfs"))
+              .withDistinctHostNames()
+              .onAnyPort();
       uri = started.start(DATA_NODES, classpath, 120_000).uri();
       Runtime.getRuntime()
           .addShutdownHook(

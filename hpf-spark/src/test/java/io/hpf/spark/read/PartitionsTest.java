@@ -16,6 +16,7 @@ import io.hpf.spark.HadoopConf;
 import io.hpf.spark.SharedHdfs;
 import io.hpf.spark.SharedSpark;
 import io.hpf.testing.ArchiveModel;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -78,7 +79,20 @@ class PartitionsTest {
             new ReadOptions(List.of(archive.toString()), maxPartitionBytes, 1 << 20, ""),
             List.of(),
             EntrySchema.SCHEMA);
+    Map<String, Long> before = nameNodeOps();
     InputPartition[] partitions = scan.planInputPartitions();
+    Map<String, Long> after = nameNodeOps();
+    long parts =
+        Arrays.stream(partitions).mapToInt(p -> ((EntryPartition) p).partId).distinct().count();
+    long blockCalls = delta(before, after, "op_get_file_block_locations");
+    long allCalls =
+        after.values().stream().mapToLong(Long::longValue).sum()
+            - before.values().stream().mapToLong(Long::longValue).sum();
+    // One block-location call per part; the rest (listing, opens) does not grow with entries.
+    assertEquals(parts, blockCalls, "block-location calls: " + after);
+    assertTrue(
+        allCalls <= 2 * parts + 20,
+        "NameNode calls to plan " + model.size() + " entries: " + allCalls);
     Set<String> seen = new HashSet<>();
     Set<String> allHosts = new HashSet<>();
     Map<Integer, BlockLocation[]> blocks = new HashMap<>();
@@ -117,6 +131,24 @@ class PartitionsTest {
       assertTrue(h.endsWith(".hpf.test"), h);
     }
     assertTrue(allHosts.size() > 1, "blocks on one DataNode only: " + allHosts);
+  }
+
+  /** This JVM's HDFS client calls so far, by operation. */
+  private static Map<String, Long> nameNodeOps() {
+    Map<String, Long> ops = new HashMap<>();
+    var stats =
+        org.apache.hadoop.fs.FileSystem.getGlobalStorageStatistics().get("DFSOpsCountStatistics");
+    if (stats != null) {
+      for (var it = stats.getLongStatistics(); it.hasNext(); ) {
+        var s = it.next();
+        ops.put(s.getName(), s.getValue());
+      }
+    }
+    return ops;
+  }
+
+  private static long delta(Map<String, Long> before, Map<String, Long> after, String op) {
+    return after.getOrDefault(op, 0L) - before.getOrDefault(op, 0L);
   }
 
   private static BlockLocation[] blocksOf(int partId) {
