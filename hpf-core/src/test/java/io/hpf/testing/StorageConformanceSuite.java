@@ -182,9 +182,20 @@ public abstract class StorageConformanceSuite {
     }
   }
 
+  /**
+   * How many random sequences the model test runs (each 25 steps); a slow storage may run fewer
+   * outside the long profile ({@link #LONG}).
+   */
+  protected int modelSequences() {
+    return 3;
+  }
+
+  /** True under {@code -Plong}. */
+  protected static final boolean LONG = Boolean.getBoolean("hpf.long");
+
   @Test
   void randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel() throws Exception {
-    for (long seed = 1; seed <= 3; seed++) {
+    for (long seed = 1; seed <= modelSequences(); seed++) {
       SplittableRandom random = new SplittableRandom(seed);
       Storage storage = newStorage("m" + seed + ".hpf");
       TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);

@@ -45,6 +45,11 @@ public final class HadoopSourceTree implements SourceTree {
     return new HadoopSourceTree(fs, qualified);
   }
 
+  /** The tree's root, qualified. */
+  public Path root() {
+    return root;
+  }
+
   @Override
   public String describe() {
     return root.toString();

@@ -34,6 +34,12 @@ class HdfsConformanceTest extends StorageConformanceSuite {
     }
   }
 
+  /** One sequence on HDFS (a step takes a second there: 25 commits, each read back twice). */
+  @Override
+  protected int modelSequences() {
+    return LONG ? 3 : 1;
+  }
+
   @Override
   protected Storage newStorage(String name) throws Exception {
     return HadoopStorage.createDirectories(

@@ -1,7 +1,7 @@
 package io.hpf.spark.pack;
 
+import io.hpf.hadoop.HadoopSourceTree;
 import io.hpf.spark.HadoopConf;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -33,16 +33,7 @@ final class TreeLister {
   static Listing list(JavaSparkContext jsc, HadoopConf conf, Path root, int subtreesWanted)
       throws IOException {
     FileSystem fs = root.getFileSystem(conf.get());
-    Path qualified = fs.makeQualified(root);
-    FileStatus status;
-    try {
-      status = fs.getFileStatus(qualified);
-    } catch (FileNotFoundException e) {
-      throw new FileNotFoundException(qualified + ": no such directory");
-    }
-    if (!status.isDirectory()) {
-      throw new FileNotFoundException(qualified + ": not a directory");
-    }
+    Path qualified = HadoopSourceTree.of(fs, root).root(); // fails unless a directory
     String base = qualified.toUri().getPath();
     base = base.endsWith("/") ? base : base + "/";
     List<ListedFile> files = new ArrayList<>();

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -112,15 +113,8 @@ class FilterPushdownTest {
 
   @Test
   void metadataQueriesReadNoPartFile() throws Exception {
-    Path copy = dir.resolve("no-parts.hpf");
-    copyArchive(archive, copy);
-    try (Stream<Path> files = Files.list(copy)) {
-      for (Path f : files.toList()) {
-        if (FileNames.isPartFileName(f.getFileName().toString())) {
-          zeroFill(f); // a read of a part fails now
-        }
-      }
-    }
+    // A read of a part fails now.
+    Path copy = copyZeroing(archive, "no-parts.hpf", FileNames::isPartFileName);
     Dataset<Row> df = spark.read().format("hpf").load(copy.toString());
     assertEquals(model.entries.size(), df.count());
     assertEquals(
@@ -135,15 +129,8 @@ class FilterPushdownTest {
 
   @Test
   void nameLookupsReadNoCatalog() throws Exception {
-    Path copy = dir.resolve("no-catalogs.hpf");
-    copyArchive(archive, copy);
-    try (Stream<Path> files = Files.list(copy)) {
-      for (Path f : files.toList()) {
-        if (f.getFileName().toString().endsWith(".hpfc")) {
-          zeroFill(f); // a listing fails now
-        }
-      }
-    }
+    // A listing fails now.
+    Path copy = copyZeroing(archive, "no-catalogs.hpf", name -> name.endsWith(".hpfc"));
     Dataset<Row> df = spark.read().format("hpf").load(copy.toString());
     assertThrows(Exception.class, df::count, "the catalogs are zeros");
     List<String> wanted = new ArrayList<>(model.entries.keySet()).subList(0, 300);
@@ -160,18 +147,24 @@ class FilterPushdownTest {
     }
   }
 
-  /** Zeros in place of the file's bytes: same length (the reader checks it on open). */
-  private static void zeroFill(Path f) throws Exception {
-    Files.write(f, new byte[(int) Files.size(f)]);
-  }
-
-  private static void copyArchive(Path from, Path to) throws Exception {
-    Files.createDirectories(to);
+  /**
+   * A copy of the archive whose files named as {@code zeroed} says hold zeros instead of their
+   * bytes (same length: the reader checks lengths on open).
+   */
+  private static Path copyZeroing(Path from, String name, Predicate<String> zeroed)
+      throws Exception {
+    Path to = Files.createDirectories(dir.resolve(name));
     try (Stream<Path> files = Files.list(from)) {
       for (Path f : files.toList()) {
-        Files.copy(f, to.resolve(f.getFileName()));
+        Path copy = to.resolve(f.getFileName());
+        if (zeroed.test(f.getFileName().toString())) {
+          Files.write(copy, new byte[(int) Files.size(f)]);
+        } else {
+          Files.copy(f, copy);
+        }
       }
     }
+    return to;
   }
 
   static String rootMessage(Throwable e) {

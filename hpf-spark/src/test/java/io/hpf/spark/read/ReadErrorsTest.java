@@ -33,6 +33,11 @@ class ReadErrorsTest {
   }
 
   private static String failure(String path, String... columns) {
+    return failureWhere(path, "true", columns);
+  }
+
+  /** The root message of reading {@code columns} of the rows passing {@code where}. */
+  private static String failureWhere(String path, String where, String... columns) {
     Exception e =
         assertThrows(
             Exception.class,
@@ -42,6 +47,7 @@ class ReadErrorsTest {
                     .format("hpf")
                     .option("maxEntryBytes", 1000)
                     .load(path)
+                    .where(where)
                     .select(columns[0], java.util.Arrays.copyOfRange(columns, 1, columns.length))
                     .collectAsList());
     return FilterPushdownTest.rootMessage(e);
@@ -86,18 +92,7 @@ class ReadErrorsTest {
       long at = victim.offset() + victim.entryLength() - 10;
       ch.write(java.nio.ByteBuffer.wrap(new byte[] {42}), at);
     }
-    String damaged =
-        FilterPushdownTest.rootMessage(
-            assertThrows(
-                Exception.class,
-                () ->
-                    spark
-                        .read()
-                        .format("hpf")
-                        .load(archive.toString())
-                        .where("name = 'victim'")
-                        .select("content")
-                        .collectAsList()));
+    String damaged = failureWhere(archive.toString(), "name = 'victim'", "content");
     assertTrue(
         damaged.contains("victim") && damaged.contains(part.getFileName().toString()), damaged);
   }
