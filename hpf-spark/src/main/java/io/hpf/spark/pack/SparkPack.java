@@ -62,7 +62,10 @@ public final class SparkPack {
       }
       dictionary = DictionaryTrainer.train(sample);
     }
-    List<PackGroup> groups = PackGroup.plan(files, options.taskBytes(), options.taskFiles());
+    // At least two tasks a slot when the tree is small, so that every core packs.
+    long taskBytes = Math.min(options.taskBytes(), Math.max(1, bytes / (2L * slots)));
+    int taskFiles = Math.min(options.taskFiles(), Math.max(1, files.size() / (2 * slots)));
+    List<PackGroup> groups = PackGroup.plan(files, taskBytes, taskFiles);
 
     WriterOptions archiveOptions =
         WriterOptions.builder().codec(options.codec()).dictionary(dictionary).build();

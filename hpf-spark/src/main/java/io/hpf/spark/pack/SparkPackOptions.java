@@ -8,8 +8,9 @@ import io.hpf.format.Codec;
  * @param codec none, lz4 or zstd
  * @param trainDictionary with zstd, train a dictionary once on a sample and ship it to the tasks
  * @param threads reading threads in each task
- * @param taskBytes most source bytes one task packs (a larger file is a task alone)
- * @param taskFiles most files one task packs
+ * @param taskBytes most source bytes one task packs (a larger file is a task alone); a small tree
+ *     is cut smaller, into at least two tasks per task slot
+ * @param taskFiles most files one task packs (likewise)
  */
 public record SparkPackOptions(
     Codec codec, boolean trainDictionary, int threads, long taskBytes, int taskFiles) {

@@ -18,6 +18,10 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.read.Batch;
@@ -35,6 +39,9 @@ import org.apache.spark.sql.types.StructType;
  * entry.
  */
 final class EntryScan implements Scan, Batch {
+  private static final int LOOKUP_THREADS = 8;
+  private static final int LOOKUPS_IN_PARALLEL_FROM = 32;
+
   private final HadoopConf conf;
   private final ReadOptions options;
   private final List<Filter> filters;
@@ -93,8 +100,7 @@ final class EntryScan implements Scan, Batch {
     List<EntryInfo> rows = new ArrayList<>();
     Set<String> names = EntryFilters.lookupNames(filters, archive);
     if (names != null) {
-      for (String name : names) {
-        EntryInfo row = reader.stat(name);
+      for (EntryInfo row : lookUp(reader, names)) {
         if (row != null && accept(row, archive, scope, selector)) {
           rows.add(row);
         }
@@ -109,6 +115,49 @@ final class EntryScan implements Scan, Batch {
       }
     }
     return rows;
+  }
+
+  /**
+   * Each name's row (null for a missing name), in the names' order. A lookup is an index read and
+   * an entry-header read, each a round trip on HDFS: many names are looked up eight at a time (the
+   * reader is thread-safe).
+   */
+  private static List<EntryInfo> lookUp(ArchiveReader reader, Set<String> names)
+      throws IOException {
+    List<String> ordered = new ArrayList<>(names);
+    EntryInfo[] found = new EntryInfo[ordered.size()];
+    if (ordered.size() < LOOKUPS_IN_PARALLEL_FROM) {
+      for (int i = 0; i < found.length; i++) {
+        found[i] = reader.stat(ordered.get(i));
+      }
+      return Arrays.asList(found);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(LOOKUP_THREADS);
+    try {
+      List<Future<?>> lookups = new ArrayList<>();
+      for (int t = 0; t < LOOKUP_THREADS; t++) {
+        int first = t;
+        lookups.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < found.length; i += LOOKUP_THREADS) {
+                    found[i] = reader.stat(ordered.get(i));
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> lookup : lookups) {
+        lookup.get();
+      }
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while looking names up");
+    } finally {
+      pool.shutdownNow();
+    }
+    return Arrays.asList(found);
   }
 
   /** The longer of the scope's and the filters' prefixes when one extends the other. */

@@ -44,13 +44,18 @@ final class Peers {
   private final JavaSparkContext jsc;
   private final String archive;
   private final String plain;
+  private final int minPartitions;
 
   /**
    * @param archive the archive of the files
    * @param plain the directory of the same files, qualified as Spark names them
    */
-  Peers(SparkSession spark, String archive, String plain) {
+  Peers(SparkSession spark, String archive, String plain, int files) {
     this.spark = spark;
+    // sc.binaryFiles with its default (2) puts thousands of files in one split and deserializes
+    // the split once per file: quadratic (10,000 files took over six minutes). A partition per
+    // 1,000 files, for it and wholeTextFiles, is how one would call them on this many files.
+    this.minPartitions = Math.max(2, files / 1000);
     this.jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     this.archive = archive;
     this.plain = plain;
@@ -75,9 +80,9 @@ final class Peers {
       case HPF -> sumLengths(hpf());
       case BINARY_FILE -> sumLengths(binaryFile());
       case WHOLE_TEXT_FILES ->
-          jsc.wholeTextFiles(plain).values().map(new Utf8Length()).reduce(new Sum());
+          jsc.wholeTextFiles(plain, minPartitions).values().map(new Utf8Length()).reduce(new Sum());
       case BINARY_FILES ->
-          jsc.binaryFiles(plain).values().map(new StreamLength()).reduce(new Sum());
+          jsc.binaryFiles(plain, minPartitions).values().map(new StreamLength()).reduce(new Sum());
     };
   }
 
@@ -91,8 +96,8 @@ final class Peers {
         switch (system) {
           case HPF -> hpf().select("content").javaRDD().map(new RowText());
           case BINARY_FILE -> binaryFile().select("content").javaRDD().map(new RowText());
-          case WHOLE_TEXT_FILES -> jsc.wholeTextFiles(plain).values();
-          case BINARY_FILES -> jsc.binaryFiles(plain).values().map(new StreamText());
+          case WHOLE_TEXT_FILES -> jsc.wholeTextFiles(plain, minPartitions).values();
+          case BINARY_FILES -> jsc.binaryFiles(plain, minPartitions).values().map(new StreamText());
         };
     JavaPairRDD<String, Long> counts =
         texts.flatMap(new Words()).mapToPair(new One()).reduceByKey(new Sum());
@@ -106,8 +111,9 @@ final class Peers {
       case HPF -> hpf().where(functions.col("name").startsWith(prefix)).count();
       case BINARY_FILE ->
           binaryFile().where(functions.col("path").startsWith(plain + "/" + prefix)).count();
-      case WHOLE_TEXT_FILES -> jsc.wholeTextFiles(plain).keys().filter(under).count();
-      case BINARY_FILES -> jsc.binaryFiles(plain).keys().filter(under).count();
+      case WHOLE_TEXT_FILES ->
+          jsc.wholeTextFiles(plain, minPartitions).keys().filter(under).count();
+      case BINARY_FILES -> jsc.binaryFiles(plain, minPartitions).keys().filter(under).count();
     };
   }
 
@@ -122,13 +128,13 @@ final class Peers {
           lengths(
               binaryFile().where(functions.col("path").isin(paths.toArray())).select("content"));
       case WHOLE_TEXT_FILES ->
-          jsc.wholeTextFiles(plain)
+          jsc.wholeTextFiles(plain, minPartitions)
               .filter(new KeyIn<>(among))
               .values()
               .map(new Utf8Length())
               .fold(0L, new Sum());
       case BINARY_FILES ->
-          jsc.binaryFiles(plain)
+          jsc.binaryFiles(plain, minPartitions)
               .filter(new KeyIn<>(among))
               .values()
               .map(new StreamLength())

@@ -177,7 +177,7 @@ public final class SparkBenchmark {
     m.put("pack_tasks", pack.packTasks());
     record(m);
 
-    Peers peers = new Peers(spark, packed.toString(), plain.toString());
+    Peers peers = new Peers(spark, packed.toString(), plain.toString(), n);
     List<String> names = sample(corpus.names(), 1000);
     String prefix = prefix(corpus.names());
     for (int rep = 1; rep <= repetitions; rep++) {
