@@ -52,9 +52,8 @@ final class Peers {
    */
   Peers(SparkSession spark, String archive, String plain, int files) {
     this.spark = spark;
-    // sc.binaryFiles with its default (2) puts thousands of files in one split and deserializes
-    // the split once per file: quadratic (10,000 files took over six minutes). A partition per
-    // 1,000 files, for it and wholeTextFiles, is how one would call them on this many files.
+    // A partition per 1,000 files, as one would ask for on this many files (wholeTextFiles cuts
+    // by it; sc.binaryFiles by spark.files.maxPartitionBytes, see SparkBenchmark).
     this.minPartitions = Math.max(2, files / 1000);
     this.jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     this.archive = archive;
