@@ -247,11 +247,20 @@ public final class SparkBenchmark {
             pool.submit(
                 () -> {
                   Corpus.File f = corpus.file(index);
-                  try (FSDataOutputStream o =
-                      fs.create(new org.apache.hadoop.fs.Path(plain, f.name()))) {
-                    o.write(f.bytes());
+                  org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(plain, f.name());
+                  // A close can fail on a loaded one-DataNode cluster ("not enough replicas"
+                  // when the last block's report is late): write the file again.
+                  for (int attempt = 1; ; attempt++) {
+                    try (FSDataOutputStream o = fs.create(path, true)) {
+                      o.write(f.bytes());
+                      return null;
+                    } catch (IOException e) {
+                      if (attempt == 5) {
+                        throw e;
+                      }
+                      Thread.sleep(200L * attempt);
+                    }
                   }
-                  return null;
                 }));
       }
       for (Future<?> w : writes) {
