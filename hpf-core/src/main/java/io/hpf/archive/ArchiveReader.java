@@ -233,6 +233,15 @@ public final class ArchiveReader implements Closeable {
    * @throws io.hpf.format.CorruptArchiveException if the manifest lists no such part
    */
   public PartCursor openPart(int partId) throws IOException {
+    return openPart(partId, true);
+  }
+
+  /**
+   * As {@link #openPart(int)}; without {@code readAhead} each entry is read where it lies (a header
+   * read and a content read), for a pass over entries far apart, where windows would read mostly
+   * what lies between them.
+   */
+  public PartCursor openPart(int partId, boolean readAhead) throws IOException {
     long committed = committedLength(partId);
     String name = FileNames.partFileName(partId);
     ReadableFile file = storage.openRead(name, FileUse.ONCE);
@@ -241,7 +250,10 @@ public final class ArchiveReader implements Closeable {
           partId,
           file,
           new EntryReader(
-              new ReadAheadFile(file), storage.describe(name), committed, this::dictionary));
+              readAhead ? new ReadAheadFile(file) : file,
+              storage.describe(name),
+              committed,
+              this::dictionary));
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;

@@ -23,6 +23,13 @@ final class EntryPartition implements InputPartition {
   final long[] lengths;
   final long[] mtimeMillis;
 
+  /**
+   * Whether the entries lie close together (they fill at least a quarter of the span from the first
+   * to the end of the last): then the part is read through a read-ahead window, else entry by entry
+   * (lookups of scattered names).
+   */
+  final boolean dense;
+
   /** Each entry's attributes; null when the query does not select them. */
   final List<Map<String, String>> attributes;
 
@@ -49,6 +56,9 @@ final class EntryPartition implements InputPartition {
       }
     }
     hosts = run.hosts();
+    EntryInfo last = rows.get(n - 1);
+    long span = last.offset() + last.entryLength() - rows.get(0).offset();
+    dense = run.bytes() * 4 >= span;
   }
 
   int size() {

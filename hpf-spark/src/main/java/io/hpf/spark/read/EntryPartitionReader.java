@@ -154,7 +154,7 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
                 + " is gone (the archive was compacted or overwritten after the query was"
                 + " planned): run the query again");
       }
-      cursor = reader.openPart(partition.partId);
+      cursor = reader.openPart(partition.partId, partition.dense);
     }
     return cursor;
   }

@@ -38,8 +38,9 @@ import org.apache.spark.sql.SparkSession;
  * tree with {@code hpf spark-pack} against {@code hpf create} from one client. One JSON line per
  * measurement; the answers of the four ways are checked against each other.
  *
- * <p>Usage: {@code SparkBenchmark OUT.jsonl HDFS-URI CORPUS FILES REPETITIONS} with CORPUS {@code
- * logs} or a kernel source directory.
+ * <p>Usage: {@code SparkBenchmark OUT.jsonl HDFS-URI CORPUS FILES REPETITIONS [SYSTEMS]} with
+ * CORPUS {@code logs} or a kernel source directory, SYSTEMS a comma-separated subset of {@code
+ * hpf,binaryFile,wholeTextFiles,sc.binaryFiles} (default all; hpf always runs, first).
  */
 public final class SparkBenchmark {
   /** The questions each way of reading answers. */
@@ -101,6 +102,14 @@ public final class SparkBenchmark {
     URI hdfs = URI.create(args[1]);
     int files = Integer.parseInt(args[3]);
     int repetitions = Integer.parseInt(args[4]);
+    List<Peers.System> systems = new ArrayList<>();
+    for (Peers.System system : Peers.System.values()) {
+      if (args.length < 6
+          || system == Peers.System.HPF
+          || List.of(args[5].split(",")).contains(system.label)) {
+        systems.add(system);
+      }
+    }
     Corpus corpus =
         args[2].equals("logs") ? Corpus.logs(files) : Corpus.kernel(Path.of(args[2]), files);
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -124,13 +133,15 @@ public final class SparkBenchmark {
           spark,
           FileSystem.get(hdfs, spark.sparkContext().hadoopConfiguration()),
           corpus,
-          repetitions);
+          repetitions,
+          systems);
     } finally {
       spark.stop();
     }
   }
 
-  private void run(SparkSession spark, FileSystem fs, Corpus corpus, int repetitions)
+  private void run(
+      SparkSession spark, FileSystem fs, Corpus corpus, int repetitions, List<Peers.System> systems)
       throws Exception {
     int n = corpus.names().size();
     org.apache.hadoop.fs.Path base =
@@ -187,7 +198,7 @@ public final class SparkBenchmark {
     for (int rep = 1; rep <= repetitions; rep++) {
       for (Query query : Query.values()) {
         Long expected = null;
-        for (Peers.System system : Peers.System.values()) {
+        for (Peers.System system : systems) {
           start = java.lang.System.nanoTime();
           long answer =
               switch (query) {
