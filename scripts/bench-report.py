@@ -287,19 +287,20 @@ def spark(rows):
             reps = max(r["repetition"] for r in queried)
             print(f"\n{files:,} files of the {corpus} corpus, medians of {reps} runs (seconds; the "
                   "ratio is the peer's time over hpf's):\n")
-            print("| query | " + " | ".join(systems) + " | binaryFile/hpf | wholeTextFiles/hpf | "
-                  "binaryFiles/hpf |")
-            print("|---|" + "---:|" * 7)
+            present = [s for s in systems if any(r["system"] == s for r in queried)]
+            print("| query | " + " | ".join(present) + " | "
+                  + " | ".join(f"{s}/hpf" for s in present[1:]) + " |")
+            print("|---|" + "---:|" * (2 * len(present) - 1))
             for bench, label in labels.items():
                 t = {}
-                for s in systems:
+                for s in present:
                     values = [r["seconds"] for r in queried
                               if r["benchmark"] == "spark-" + bench and r["system"] == s]
                     t[s] = statistics.median(values) if values else None
                 if None in t.values():
                     continue
-                cells = " | ".join(f"{t[s]:.2f}" for s in systems)
-                ratios = " | ".join(f"{t[s] / t['hpf']:.1f}×" for s in systems[1:])
+                cells = " | ".join(f"{t[s]:.2f}" for s in present)
+                ratios = " | ".join(f"{t[s] / t['hpf']:.1f}×" for s in present[1:])
                 print(f"| {label} | {cells} | {ratios} |")
         packing = [r for r in these if r["benchmark"] == "spark-pack"]
         if packing:
