@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -41,11 +40,14 @@ final class TreeLister {
     for (int depth = 0; depth < MAX_DRIVER_DEPTH && subtrees.size() < subtreesWanted; depth++) {
       List<String> next = new ArrayList<>();
       for (String dir : subtrees) {
-        for (FileStatus s : fs.listStatus(new Path(dir))) {
+        // Paged, with each file's block locations: no NameNode call per file here either.
+        RemoteIterator<LocatedFileStatus> it = fs.listLocatedStatus(new Path(dir));
+        while (it.hasNext()) {
+          LocatedFileStatus s = it.next();
           if (s.isDirectory()) {
             next.add(s.getPath().toString());
           } else if (s.isFile()) {
-            files.add(listed(fs, s, base));
+            files.add(listed(s, base));
           }
         }
       }
@@ -62,11 +64,8 @@ final class TreeLister {
     return new Listing(files, tasks);
   }
 
-  private static ListedFile listed(FileSystem fs, FileStatus s, String base) throws IOException {
-    BlockLocation[] blocks =
-        s instanceof LocatedFileStatus located
-            ? located.getBlockLocations()
-            : fs.getFileBlockLocations(s, 0, Math.min(1, s.getLen()));
+  private static ListedFile listed(LocatedFileStatus s, String base) throws IOException {
+    BlockLocation[] blocks = s.getBlockLocations();
     String[] hosts = blocks != null && blocks.length > 0 ? blocks[0].getHosts() : new String[0];
     String path = s.getPath().toUri().getPath();
     if (!path.startsWith(base)) {
@@ -102,7 +101,7 @@ final class TreeLister {
       while (it.hasNext()) {
         LocatedFileStatus s = it.next();
         if (s.isFile()) {
-          out.add(listed(fs, s, base));
+          out.add(listed(s, base));
         }
       }
       return out.iterator();
