@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.format.CheckedEntry;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.Dictionary;
 import io.hpf.format.EntryHeader;
@@ -155,6 +156,41 @@ public final class ArchiveReader implements Closeable {
       throw new EntryNotFoundException(storage.toString(), name);
     }
     return part(found.partId()).openContent(found.entry());
+  }
+
+  /**
+   * An entry's row, content checksum and, when its raw and stored lengths are at most {@code
+   * maxWhole} bytes, its checked content: one lookup and, for a small entry, one read. Null if
+   * there is no such entry.
+   */
+  public FetchedEntry fetch(String name, int maxWhole) throws IOException {
+    return lookup(
+        name,
+        (part, record, normalized, nameUtf8) -> {
+          CheckedEntry found =
+              part.findChecked(
+                  record.offset(), record.entryLength(), normalized, nameUtf8, maxWhole);
+          return found == null
+              ? null
+              : new FetchedEntry(
+                  info(found.entry(), record.partId()), found.crc32c(), found.content());
+        });
+  }
+
+  /**
+   * The content of the entry a row of this reader names, as a stream in bounded memory, read at its
+   * place without looking the name up again; checked as {@link #openStream(String)}.
+   */
+  public InputStream openStream(EntryInfo row) throws IOException {
+    EntryReader part = part(row.partId());
+    PartEntry entry = part.find(row.offset(), row.entryLength(), row.name(), null);
+    if (entry == null) {
+      throw new CorruptArchiveException(
+          storage.describe(FileNames.partFileName(row.partId())),
+          row.offset(),
+          "catalog says '" + row.name() + "' is here, the entry header names another");
+    }
+    return part.openContent(entry);
   }
 
   /**
@@ -320,6 +356,30 @@ public final class ArchiveReader implements Closeable {
 
   /** Finds a name, newest segment first; null if absent or deleted. */
   private Found locate(String name, boolean content) throws IOException {
+    return lookup(
+        name,
+        (part, record, normalized, nameUtf8) -> {
+          if (content) {
+            byte[] bytes =
+                part.findContent(record.offset(), record.entryLength(), normalized, nameUtf8);
+            return bytes == null ? null : new Found(record.partId(), null, bytes);
+          }
+          PartEntry entry = part.find(record.offset(), record.entryLength(), normalized, nameUtf8);
+          return entry == null ? null : new Found(record.partId(), entry, null);
+        });
+  }
+
+  /** What a lookup reads at the place an index record gives; null if another name is there. */
+  private interface AtRecord<T> {
+    T read(EntryReader part, IndexRecord record, String normalized, byte[] nameUtf8)
+        throws IOException;
+  }
+
+  /**
+   * Looks a name up, newest segment first, and reads at the place found; null if absent or deleted.
+   * A place holding another name (the same 64-bit hash) sends the search on.
+   */
+  private <T> T lookup(String name, AtRecord<T> at) throws IOException {
     String normalized;
     try {
       normalized = EntryNames.normalize(name);
@@ -336,20 +396,10 @@ public final class ArchiveReader implements Closeable {
       if (record.isTombstone()) {
         return null;
       }
-      EntryReader part = part(record.partId());
-      if (content) {
-        byte[] bytes =
-            part.findContent(record.offset(), record.entryLength(), normalized, nameUtf8);
-        if (bytes != null) {
-          return new Found(record.partId(), null, bytes);
-        }
-      } else {
-        PartEntry entry = part.find(record.offset(), record.entryLength(), normalized, nameUtf8);
-        if (entry != null) {
-          return new Found(record.partId(), entry, null);
-        }
+      T found = at.read(part(record.partId()), record, normalized, nameUtf8);
+      if (found != null) {
+        return found;
       }
-      // Another name with the same 64-bit hash: this segment does not have ours.
     }
     return null;
   }

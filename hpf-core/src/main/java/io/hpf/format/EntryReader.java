@@ -113,6 +113,41 @@ public final class EntryReader {
   }
 
   /**
+   * The entry the index places at {@code offset} with its content checksum and, when its raw and
+   * stored lengths are at most {@code maxWhole}, its checked content; read with one read when it is
+   * not large. Null if an intact entry of another name is there.
+   */
+  public CheckedEntry findChecked(
+      long offset, long entryLength, String name, byte[] nameUtf8, int maxWhole)
+      throws IOException {
+    checkPlace(offset, entryLength);
+    int whole = Math.min(maxWhole, MAX_WHOLE_BYTES);
+    if (entryLength <= Math.min(ONE_READ_MAX_BYTES, (long) whole + HEADER_PROBE_BYTES)) {
+      int length = (int) entryLength;
+      byte[] bytes = length <= SCRATCH_MAX_BYTES ? scratch(length) : new byte[length];
+      file.readFully(offset, bytes, 0, length);
+      EntryHeader header = EntryCodec.parseHeader(path, offset, bytes, 0, length, name, nameUtf8);
+      PartEntry entry = matching(offset, entryLength, name, header);
+      if (entry == null) {
+        return null;
+      }
+      int crc = ByteReader.getU32(bytes, header.headerLength() + (int) header.storedLength());
+      boolean small = header.rawLength() <= whole && header.storedLength() <= whole;
+      return new CheckedEntry(entry, crc, small ? decode(offset, header, bytes) : null);
+    }
+    PartEntry entry = find(offset, entryLength, name, nameUtf8);
+    if (entry == null) {
+      return null;
+    }
+    EntryHeader h = entry.header();
+    byte[] trailer =
+        file.readFully(
+            entry.end() - FormatConstants.ENTRY_TRAILER_BYTES, FormatConstants.ENTRY_TRAILER_BYTES);
+    boolean small = h.rawLength() <= whole && h.storedLength() <= whole;
+    return new CheckedEntry(entry, ByteReader.getU32(trailer, 0), small ? content(entry) : null);
+  }
+
+  /**
    * The entry that starts at {@code offset}, whose length nothing else tells (a walk of the part).
    *
    * @throws CorruptArchiveException if no intact header is there, or the entry runs past the limit

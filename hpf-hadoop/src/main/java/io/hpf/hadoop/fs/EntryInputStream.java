@@ -1,5 +1,6 @@
 package io.hpf.hadoop.fs;
 
+import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryReader;

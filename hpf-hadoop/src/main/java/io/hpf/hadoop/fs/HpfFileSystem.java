@@ -1,6 +1,7 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.format.EntryInfo;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.store.Storage;
 import java.io.Closeable;

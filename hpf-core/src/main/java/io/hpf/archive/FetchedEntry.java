@@ -1,0 +1,23 @@
+package io.hpf.archive;
+
+import io.hpf.format.EntryInfo;
+import io.hpf.format.FormatConstants;
+
+/**
+ * What one lookup returns for serving an entry (TýrFS's {@code fetch}: open and read in one call):
+ * its row, its content checksum and, when small enough, its checked content. A larger entry is read
+ * with {@link ArchiveReader#openStream(EntryInfo)} from the same reader, at its place.
+ *
+ * @param info the entry's row (part, offset, lengths, codec, metadata)
+ * @param crc32c the CRC32C of the raw content, as stored with the entry
+ * @param content the checked raw content, or null when larger than asked for whole
+ */
+public record FetchedEntry(EntryInfo info, int crc32c, byte[] content) {
+  /** Where the stored content starts in its part file: after the entry's header. */
+  public long contentOffset() {
+    return info.offset()
+        + info.entryLength()
+        - info.storedLength()
+        - FormatConstants.ENTRY_TRAILER_BYTES;
+  }
+}
