@@ -1,0 +1,192 @@
+package io.hpf.server;
+
+import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.hadoop.StorageLocator;
+import io.hpf.server.archives.ArchiveDirectory;
+import io.hpf.server.archives.ArchiveRoot;
+import io.hpf.server.archives.HadoopArchiveRoot;
+import io.hpf.server.archives.LocalArchiveRoot;
+import io.hpf.server.archives.ReaderPool;
+import io.hpf.server.hot.SlidingTopK;
+import io.hpf.server.http.HttpServerInitializer;
+import io.hpf.server.http.RequestRouter;
+import io.hpf.server.metrics.ServerMetrics;
+import io.hpf.store.Locations;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The read server: archives under a root served over HTTP/1.1 on Netty's event loops (epoll where
+ * the platform has it), with a worker pool for blocking work and one background thread that
+ * refreshes open archives, closes idle ones and rescans the root.
+ */
+public final class HpfServer implements Closeable {
+  private final ServerMetrics metrics = new ServerMetrics();
+  private final ArchiveDirectory directory;
+  private final ReaderPool pool;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup io;
+  private final ThreadPoolExecutor workers;
+  private final ScheduledExecutorService background;
+  private final FileSystem fileSystem;
+  private final Channel channel;
+
+  private HpfServer(ServerOptions o) throws IOException, InterruptedException {
+    ArchiveRoot root;
+    if (Locations.isLocal(o.root)) {
+      root = new LocalArchiveRoot(Locations.localPath(o.root));
+      fileSystem = null;
+    } else {
+      fileSystem =
+          new StorageLocator(o.hadoopProperties, HadoopStorageOptions.DEFAULTS).fileSystem(o.root);
+      root = new HadoopArchiveRoot(fileSystem, new Path(URI.create(o.root)));
+    }
+    directory = new ArchiveDirectory(root, o.allow, o.rescanMillis * 1_000_000L, System::nanoTime);
+    SlidingTopK hotArchives =
+        new SlidingTopK(
+            o.windowMillis * 1_000_000L, o.windowSlices, o.hotCounters, System::nanoTime);
+    SlidingTopK hotPrefixes =
+        new SlidingTopK(
+            o.windowMillis * 1_000_000L, o.windowSlices, o.hotCounters, System::nanoTime);
+    pool =
+        new ReaderPool(
+            directory,
+            metrics,
+            hotArchives,
+            o.hotK,
+            o.memoryBytes,
+            o.idleReaderMillis * 1_000_000L,
+            System::nanoTime);
+    workers =
+        new ThreadPoolExecutor(
+            o.workerThreads,
+            o.workerThreads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(10_000),
+            daemon("hpf-worker"));
+    background = Executors.newSingleThreadScheduledExecutor(daemon("hpf-refresh"));
+    background.scheduleWithFixedDelay(
+        pool::refreshAll, o.refreshMillis, o.refreshMillis, TimeUnit.MILLISECONDS);
+    background.scheduleWithFixedDelay(pool::sweep, 1, 1, TimeUnit.SECONDS);
+    background.scheduleWithFixedDelay(this::rescan, 1, 1, TimeUnit.SECONDS);
+    RequestRouter router =
+        new RequestRouter(o, directory, pool, metrics, hotArchives, hotPrefixes, workers);
+    boolean epoll = Epoll.isAvailable();
+    IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    Class<? extends ServerChannel> channelType =
+        epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    boss = new MultiThreadIoEventLoopGroup(1, handlers);
+    int threads = o.ioThreads > 0 ? o.ioThreads : Runtime.getRuntime().availableProcessors();
+    io = new MultiThreadIoEventLoopGroup(threads, handlers);
+    try {
+      channel =
+          new ServerBootstrap()
+              .group(boss, io)
+              .channel(channelType)
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .option(ChannelOption.SO_REUSEADDR, true)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(new HttpServerInitializer(o, router, metrics))
+              .bind(new InetSocketAddress(o.bindAddress, o.port))
+              .sync()
+              .channel();
+    } catch (RuntimeException | InterruptedException e) {
+      closeQuietly();
+      throw e;
+    }
+    ServerLog.info(
+        "serving "
+            + directory.ids().size()
+            + " archives under "
+            + root.describe()
+            + " on "
+            + o.bindAddress
+            + ":"
+            + port()
+            + (epoll ? " (epoll)" : " (nio)"));
+  }
+
+  /** Starts a server; it runs until closed. */
+  public static HpfServer start(ServerOptions options) throws IOException, InterruptedException {
+    return new HpfServer(options);
+  }
+
+  /** The port it listens on (the one chosen when asked for port 0). */
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  public ServerMetrics metrics() {
+    return metrics;
+  }
+
+  public ReaderPool readers() {
+    return pool;
+  }
+
+  /** Blocks until the server's channel closes. */
+  public void awaitClose() throws InterruptedException {
+    channel.closeFuture().sync();
+  }
+
+  private void rescan() {
+    try {
+      directory.rescanIfDue();
+    } catch (IOException | RuntimeException e) {
+      ServerLog.warn("walking the root: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (channel != null) {
+      channel.close().syncUninterruptibly();
+    }
+    closeQuietly();
+  }
+
+  private void closeQuietly() {
+    background.shutdownNow();
+    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdownNow();
+    pool.close();
+    if (fileSystem != null) {
+      try {
+        fileSystem.close();
+      } catch (IOException e) {
+        ServerLog.warn("closing the file system: " + e.getMessage());
+      }
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,74 @@
+package io.hpf.server;
+
+import io.hpf.server.ring.Ring;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How a server runs: what it serves, where it listens, its memory for hot archives and its limits.
+ * Defaults are the CLI's; every field is documented by {@code hpf serve --help}.
+ */
+public final class ServerOptions {
+  /** A directory searched for {@code *.hpf} archives, or one archive; local or a Hadoop URI. */
+  public String root;
+
+  public String bindAddress = "0.0.0.0";
+  public int port = 8080;
+
+  /** Index memory the open readers may hold; the most requested archives are kept first. */
+  public long memoryBytes = 1L << 30;
+
+  /** Readers of archives outside the hot set are closed after this long unused. */
+  public long idleReaderMillis = 60_000;
+
+  /** How often open archives are looked at for a new generation (one listing each). */
+  public long refreshMillis = 500;
+
+  /** How often the root is walked for new or removed archives. */
+  public long rescanMillis = 10_000;
+
+  /** The popularity window and how many slices it moves by. */
+  public long windowMillis = 60_000;
+
+  public int windowSlices = 6;
+
+  /** How many of the most requested archives form the hot set. */
+  public int hotK = 64;
+
+  /** Space-Saving counters per window slice (more: tighter counts). */
+  public int hotCounters = 1024;
+
+  /** The bearer token every request must carry, or null for none. */
+  public String token;
+
+  /** The archive ids that may be served, or null for all. */
+  public Set<String> allow;
+
+  public int maxConnections = 10_000;
+  public int maxHeaderBytes = 8192;
+  public int maxMgetNames = 1000;
+  public int maxMgetBodyBytes = 1 << 20;
+
+  /** A request's head and body must arrive within this long from its first byte. */
+  public long requestTimeoutMillis = 10_000;
+
+  /** A connection with nothing read or written for this long is closed. */
+  public long idleConnectionMillis = 60_000;
+
+  /** Event-loop threads (0: one per core) and threads for blocking work (opens, HDFS, streams). */
+  public int ioThreads;
+
+  public int workerThreads = 32;
+
+  /** The ring of servers this one belongs to, and its own id in it; null when alone. */
+  public Ring ring;
+
+  public String selfId;
+
+  /** Proxy requests for archives owned by another server instead of redirecting (307). */
+  public boolean proxy;
+
+  /** Hadoop settings (-D) for roots on Hadoop file systems. */
+  public Map<String, String> hadoopProperties = new LinkedHashMap<>();
+}

@@ -1,0 +1,33 @@
+package io.hpf.server.archives;
+
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Where the served archives live: a directory (local or on a Hadoop file system) searched for
+ * directories named {@code *.hpf}, or one archive. An archive's id is its path below the root
+ * without the {@code .hpf} suffix ({@code /data/a/photos.hpf} under {@code /data} is {@code
+ * a/photos}); a single archive's id is its name without the suffix.
+ */
+public interface ArchiveRoot {
+  /** The archives there now: id to location. A walk of the tree (one listing per directory). */
+  Map<String, String> scan() throws IOException;
+
+  /** Opens an archive's storage. */
+  Storage open(String location) throws IOException;
+
+  /** True if archives are on local disk: reads are page-cache reads, cheap enough inline. */
+  boolean local();
+
+  /** The root as the user gave it, for messages. */
+  String describe();
+
+  /** The suffix naming archive directories. */
+  String SUFFIX = ".hpf";
+
+  /** The id of an archive directory named {@code relative} below the root (with the suffix). */
+  static String idOf(String relative) {
+    return relative.substring(0, relative.length() - SUFFIX.length());
+  }
+}

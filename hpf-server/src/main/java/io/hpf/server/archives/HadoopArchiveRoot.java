@@ -1,0 +1,83 @@
+package io.hpf.server.archives;
+
+import io.hpf.hadoop.HadoopStorage;
+import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.store.Storage;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Archives on HDFS or another Hadoop file system, all through one shared file system instance (its
+ * index pages cached as the HDFS reader does).
+ */
+public final class HadoopArchiveRoot implements ArchiveRoot {
+  private static final int MAX_DEPTH = 16;
+
+  private final FileSystem fs;
+  private final Path root;
+
+  public HadoopArchiveRoot(FileSystem fs, Path root) {
+    this.fs = fs;
+    this.root = fs.makeQualified(root);
+  }
+
+  @Override
+  public Map<String, String> scan() throws IOException {
+    Map<String, String> found = new TreeMap<>();
+    if (root.getName().endsWith(SUFFIX)) {
+      found.put(ArchiveRoot.idOf(root.getName()), root.toString());
+      return found;
+    }
+    String rootPath = root.toUri().getPath();
+    String base = rootPath.endsWith("/") ? rootPath : rootPath + "/";
+    Deque<Path> todo = new ArrayDeque<>();
+    todo.add(root);
+    while (!todo.isEmpty()) {
+      Path dir = todo.poll();
+      FileStatus[] children;
+      try {
+        children = fs.listStatus(dir);
+      } catch (FileNotFoundException e) {
+        if (dir.equals(root)) {
+          throw e;
+        }
+        continue; // removed while walking
+      }
+      for (FileStatus child : children) {
+        String name = child.getPath().getName();
+        if (!child.isDirectory() || name.startsWith(".") || name.startsWith("_")) {
+          continue;
+        }
+        String relative = child.getPath().toUri().getPath().substring(base.length());
+        if (name.endsWith(SUFFIX) && name.length() > SUFFIX.length()) {
+          found.put(ArchiveRoot.idOf(relative), child.getPath().toString());
+        } else if (relative.split("/").length < MAX_DEPTH) {
+          todo.add(child.getPath());
+        }
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public Storage open(String location) throws IOException {
+    return HadoopStorage.open(fs, new Path(location), HadoopStorageOptions.DEFAULTS, false);
+  }
+
+  @Override
+  public boolean local() {
+    return false;
+  }
+
+  @Override
+  public String describe() {
+    return root.toString();
+  }
+}

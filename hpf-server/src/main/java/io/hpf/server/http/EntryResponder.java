@@ -1,0 +1,233 @@
+package io.hpf.server.http;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.FetchedEntry;
+import io.hpf.format.Codec;
+import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryNames;
+import io.hpf.format.FileNames;
+import io.hpf.store.LocalStorage;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * GET and HEAD of an entry: one lookup reads its row, checksum and (when small) its content; the
+ * response carries Content-Length, ETag (the content's CRC32C), Last-Modified and a Content-Type
+ * from the name, answers If-None-Match with 304 and a single Range with 206 or 416.
+ *
+ * <p>Three ways out: small content (up to {@link #WHOLE_BYTES}, raw up to {@link
+ * #ZERO_COPY_MIN_BYTES} on local disk) as one buffer; raw content on local disk with zero-copy from
+ * the part file (checked once per process first, see {@link VerifiedContent}); everything else
+ * streamed from a worker in bounded memory, its checksum checked as the stream ends.
+ */
+final class EntryResponder {
+  /** Content up to this size is read whole and sent as one buffer. */
+  static final int WHOLE_BYTES = 1 << 20;
+
+  /** Raw content on local disk from this size on goes out with sendfile. */
+  static final int ZERO_COPY_MIN_BYTES = 16 * 1024;
+
+  private static final int CHUNK_BYTES = 64 * 1024;
+
+  private final RequestRouter router;
+  private final VerifiedContent verified = new VerifiedContent();
+
+  EntryResponder(RequestRouter router) {
+    this.router = router;
+  }
+
+  /**
+   * Answers for {@code name} of the archive the exchange holds a lease on.
+   *
+   * @param onWorker true on a worker thread (blocking allowed), false on the event loop
+   */
+  void respond(Exchange ex, String archive, String name, boolean onWorker) throws IOException {
+    ex.route("get");
+    String problem = EntryNames.whyNotNormal(name);
+    if (problem != null) {
+      ex.error(HttpResponseStatus.BAD_REQUEST, "invalid entry name '" + name + "': " + problem);
+      return;
+    }
+    ArchiveReader reader = ex.lease().reader();
+    boolean local = reader.storage() instanceof LocalStorage;
+    FetchedEntry f = reader.fetch(name, local ? ZERO_COPY_MIN_BYTES - 1 : WHOLE_BYTES);
+    if (f == null) {
+      ex.error(
+          HttpResponseStatus.NOT_FOUND, "no entry '" + name + "' in archive '" + archive + "'");
+      return;
+    }
+    EntryInfo info = f.info();
+    String etag = String.format(Locale.ROOT, "\"%08x\"", f.crc32c());
+    HttpResponse head = ex.head(HttpResponseStatus.OK);
+    HttpHeaders h = head.headers();
+    h.set(HttpHeaderNames.ETAG, etag);
+    h.set(HttpHeaderNames.LAST_MODIFIED, HttpDates.format(info.mtimeMillis()));
+    h.set(HttpHeaderNames.ACCEPT_RANGES, "bytes");
+    if (matches(ex.request.headers().get(HttpHeaderNames.IF_NONE_MATCH), etag)) {
+      ex.send(HttpResponseStatus.NOT_MODIFIED, null, Unpooled.EMPTY_BUFFER, head);
+      return;
+    }
+    h.set(HttpHeaderNames.CONTENT_TYPE, ContentTypes.of(info.name()));
+    long size = info.rawLength();
+    String ifRange = ex.request.headers().get(HttpHeaderNames.IF_RANGE);
+    ByteRange.Request asked =
+        ifRange != null && !ifRange.equals(etag)
+            ? new ByteRange.Whole()
+            : ByteRange.parse(ex.request.headers().get(HttpHeaderNames.RANGE), size);
+    ByteRange range;
+    if (asked instanceof ByteRange.Unsatisfiable) {
+      head.setStatus(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
+      h.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
+      h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+      ex.send(
+          HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+          "application/json",
+          Unpooled.wrappedBuffer(
+              Json.error(416, "range outside entry '" + name + "' of " + size + " bytes")
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+          head);
+      return;
+    } else if (asked instanceof ByteRange.Part part) {
+      range = part.range();
+      head.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
+      h.set(
+          HttpHeaderNames.CONTENT_RANGE,
+          "bytes " + range.start() + "-" + (range.start() + range.length() - 1) + "/" + size);
+    } else {
+      range = new ByteRange(0, size);
+    }
+    byte[] content = f.content();
+    if (content == null && size <= WHOLE_BYTES && info.codec() != Codec.NONE) {
+      content = reader.get(info); // compressed, small: decode whole (a second positional read)
+    }
+    if (content != null) {
+      ByteBuf body = Unpooled.wrappedBuffer(content, (int) range.start(), (int) range.length());
+      ex.send(head.status(), null, body, head);
+      return;
+    }
+    h.set(HttpHeaderNames.CONTENT_LENGTH, range.length());
+    if (ex.isHead()) {
+      ex.send(head.status(), null, Unpooled.EMPTY_BUFFER, head);
+      return;
+    }
+    if (local && info.codec() == Codec.NONE) {
+      String part = FileNames.partFileName(info.partId());
+      String partPath = reader.storage().describe(part);
+      if (verified.contains(partPath, info.offset())) {
+        sendFile(ex, head, ((LocalStorage) reader.storage()).directory().resolve(part), f, range);
+        return;
+      }
+      if (size <= WHOLE_BYTES) {
+        reader.get(info); // reads and checks it once: later requests go out with sendfile
+        verified.add(partPath, info.offset());
+        sendFile(ex, head, ((LocalStorage) reader.storage()).directory().resolve(part), f, range);
+        return;
+      }
+    }
+    if (!onWorker) {
+      router.offload(ex, () -> stream(ex, head, reader, info, range, archive));
+      return;
+    }
+    stream(ex, head, reader, info, range, archive);
+  }
+
+  private void sendFile(
+      Exchange ex, HttpResponse head, java.nio.file.Path partFile, FetchedEntry f, ByteRange r) {
+    ex.sendHeaders(head);
+    ex.ctx.write(
+        new DefaultFileRegion(partFile.toFile(), f.contentOffset() + r.start(), r.length()));
+    ex.countBytes(r.length());
+    ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+  }
+
+  /**
+   * Streams content from a worker in chunks, waiting while the client is slower than the disk, so
+   * memory stays bounded; the checksum is checked when the stream ends (content read to its end). A
+   * failure after the head is sent can only close the connection: the client sees a short body.
+   */
+  private void stream(
+      Exchange ex,
+      HttpResponse head,
+      ArchiveReader reader,
+      EntryInfo info,
+      ByteRange range,
+      String archive) {
+    boolean full = range.start() == 0 && range.length() == info.rawLength();
+    boolean headSent = false;
+    try (InputStream in = reader.openStream(info)) {
+      in.skipNBytes(range.start());
+      ex.sendHeaders(head);
+      headSent = true;
+      long left = range.length();
+      while (left > 0) {
+        if (!ex.ctx.channel().isActive()) {
+          ex.abort();
+          return;
+        }
+        int n = (int) Math.min(CHUNK_BYTES, left);
+        ByteBuf chunk = ex.ctx.alloc().buffer(n);
+        int read;
+        try {
+          read = chunk.writeBytes(in, n);
+        } catch (IOException | RuntimeException e) {
+          chunk.release();
+          throw e;
+        }
+        if (read < 0) {
+          chunk.release();
+          throw new IOException("entry '" + info.name() + "' ended early");
+        }
+        left -= read;
+        if (left == 0 && full) {
+          in.transferTo(java.io.OutputStream.nullOutputStream()); // reaches the end: the CRC check
+        }
+        ChannelFuture written = ex.ctx.writeAndFlush(new DefaultHttpContent(chunk));
+        ex.countBytes(read);
+        if (!ex.ctx.channel().isWritable()) {
+          written.awaitUninterruptibly(router.writeTimeoutMillis(), TimeUnit.MILLISECONDS);
+        }
+      }
+      ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+      if (full && info.codec() == Codec.NONE && reader.storage() instanceof LocalStorage) {
+        verified.add(
+            reader.storage().describe(FileNames.partFileName(info.partId())), info.offset());
+      }
+    } catch (IOException | RuntimeException e) {
+      router.readFailed(archive, info.name(), e);
+      if (headSent) {
+        ex.abort();
+      } else {
+        router.failed(ex, archive, info.name(), e);
+      }
+    }
+  }
+
+  /** If-None-Match: '*' or a list holding our tag (weak or strong). */
+  private static boolean matches(String ifNoneMatch, String etag) {
+    if (ifNoneMatch == null) {
+      return false;
+    }
+    for (String tag : ifNoneMatch.split(",")) {
+      String t = tag.strip();
+      if (t.startsWith("W/")) {
+        t = t.substring(2);
+      }
+      if (t.equals("*") || t.equals(etag)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

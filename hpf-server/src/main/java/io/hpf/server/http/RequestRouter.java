@@ -1,0 +1,300 @@
+package io.hpf.server.http;
+
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.server.ServerLog;
+import io.hpf.server.ServerOptions;
+import io.hpf.server.archives.ArchiveDirectory;
+import io.hpf.server.archives.ReaderPool;
+import io.hpf.server.hot.SlidingTopK;
+import io.hpf.server.metrics.ServerMetrics;
+import io.hpf.server.ring.RingMember;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Decides what a request is and who answers it: checks (decoding, method, token, path), the
+ * server's own routes ({@code /}, {@code /_metrics}, {@code /_hot}, {@code /_health}), then the
+ * archive the path names and, in a ring, whether this server answers for it, redirects or proxies.
+ * Work that may block (opening an archive, any read on a Hadoop file system, streams, {@code
+ * _mget}) goes to the worker pool; a warm read on local disk is answered on the event loop.
+ */
+public final class RequestRouter {
+  /** Set by a client that could not reach an archive's owner: answer, do not redirect. */
+  public static final String FALLBACK_HEADER = "X-Hpf-Fallback";
+
+  private final ServerOptions options;
+  private final ArchiveDirectory directory;
+  private final ReaderPool pool;
+  private final ServerMetrics metrics;
+  private final SlidingTopK hotArchives;
+  private final SlidingTopK hotPrefixes;
+  private final ExecutorService workers;
+  private final boolean local;
+  private final byte[] token;
+  private final EntryResponder entries = new EntryResponder(this);
+  private final ListingResponder listings = new ListingResponder();
+  private final MgetResponder mget;
+  private final AdminResponder admin;
+  private final Proxy proxy;
+
+  /** Work for a worker thread; it may throw, and the exchange is answered with the error. */
+  interface Work {
+    void run() throws IOException;
+  }
+
+  public RequestRouter(
+      ServerOptions options,
+      ArchiveDirectory directory,
+      ReaderPool pool,
+      ServerMetrics metrics,
+      SlidingTopK hotArchives,
+      SlidingTopK hotPrefixes,
+      ExecutorService workers) {
+    this.options = options;
+    this.directory = directory;
+    this.pool = pool;
+    this.metrics = metrics;
+    this.hotArchives = hotArchives;
+    this.hotPrefixes = hotPrefixes;
+    this.workers = workers;
+    this.local = directory.root().local();
+    this.token = options.token == null ? null : options.token.getBytes(StandardCharsets.UTF_8);
+    this.mget = new MgetResponder(this, options.maxMgetNames);
+    this.admin = new AdminResponder(directory, metrics, hotArchives, hotPrefixes, options);
+    this.proxy = options.proxy ? new Proxy() : null;
+  }
+
+  long writeTimeoutMillis() {
+    return options.idleConnectionMillis;
+  }
+
+  ServerMetrics metrics() {
+    return metrics;
+  }
+
+  void handle(Exchange ex) {
+    try {
+      route(ex);
+    } catch (IOException | RuntimeException e) {
+      failed(ex, null, null, e);
+    }
+  }
+
+  private void route(Exchange ex) throws IOException {
+    if (ex.request.decoderResult().isFailure()) {
+      Throwable cause = ex.request.decoderResult().cause();
+      HttpResponseStatus status =
+          cause instanceof TooLongHttpLineException
+              ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+              : cause instanceof TooLongHttpHeaderException
+                  ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+                  : cause instanceof TooLongFrameException
+                      ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                      : HttpResponseStatus.BAD_REQUEST;
+      ex.route("bad");
+      ex.closeAfterResponse();
+      ex.error(
+          status,
+          "the request could not be read: " + status.reasonPhrase().toLowerCase(Locale.ROOT));
+      return;
+    }
+    HttpMethod method = ex.request.method();
+    boolean post = method.equals(HttpMethod.POST);
+    if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD) && !post) {
+      ex.route("bad");
+      HttpResponse head = ex.head(HttpResponseStatus.METHOD_NOT_ALLOWED);
+      head.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD, POST");
+      ex.send(
+          HttpResponseStatus.METHOD_NOT_ALLOWED,
+          "application/json",
+          utf8(Json.error(405, "the server is read-only: GET, HEAD, and POST for _mget")),
+          head);
+      return;
+    }
+    if (token != null && !authorized(ex)) {
+      ex.route("bad");
+      HttpResponse head = ex.head(HttpResponseStatus.UNAUTHORIZED);
+      head.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+      ex.send(
+          HttpResponseStatus.UNAUTHORIZED,
+          "application/json",
+          utf8(Json.error(401, "a valid bearer token is required")),
+          head);
+      return;
+    }
+    RequestPath path;
+    try {
+      path = RequestPath.parse(ex.request.uri());
+    } catch (RequestPath.BadPathException e) {
+      ex.route("bad");
+      ex.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
+      return;
+    }
+    String p = path.path();
+    if (p.isEmpty() || p.charAt(0) == '_') {
+      admin.respond(ex, p);
+      return;
+    }
+    if (!local) {
+      offload(ex, () -> archiveRequest(ex, path, true));
+      return;
+    }
+    archiveRequest(ex, path, false);
+  }
+
+  /** A request for something inside an archive: counted, then answered here or sent on. */
+  private void archiveRequest(Exchange ex, RequestPath path, boolean onWorker) throws IOException {
+    ArchiveDirectory.Target target = directory.resolve(path.path());
+    if (target == null) {
+      ex.route("get");
+      ex.error(
+          HttpResponseStatus.NOT_FOUND, "no archive at '/" + firstComponent(path.path()) + "'");
+      return;
+    }
+    String archive = target.archive();
+    String rest = target.rest();
+    hotArchives.offer(archive);
+    int slash = rest.lastIndexOf('/');
+    hotPrefixes.offer(slash < 0 ? archive + "/" : archive + "/" + rest.substring(0, slash + 1));
+    if (options.ring != null && !answersFor(ex, archive)) {
+      RingMember owner = options.ring.owner(archive);
+      if (proxy != null) {
+        ex.route("proxy");
+        offload(ex, () -> proxy.forward(ex, owner, this));
+      } else {
+        ex.route("redirect");
+        HttpResponse head = ex.head(HttpResponseStatus.TEMPORARY_REDIRECT);
+        head.headers().set(HttpHeaderNames.LOCATION, owner.baseUri() + ex.request.uri());
+        ex.send(
+            HttpResponseStatus.TEMPORARY_REDIRECT,
+            "application/json",
+            utf8(Json.error(307, "archive '" + archive + "' is served by " + owner.id())),
+            head);
+      }
+      return;
+    }
+    serve(ex, path, archive, rest, onWorker);
+  }
+
+  /** Answers a request for an archive this server answers for. */
+  private void serve(Exchange ex, RequestPath path, String archive, String rest, boolean onWorker)
+      throws IOException {
+    ReaderPool.Lease lease = onWorker ? pool.acquire(archive) : pool.tryAcquire(archive);
+    if (lease == null) {
+      offload(ex, () -> serve(ex, path, archive, rest, true));
+      return;
+    }
+    ex.hold(lease);
+    if (ex.request.method().equals(HttpMethod.POST)) {
+      if (!rest.equals("_mget")) {
+        ex.route("bad");
+        ex.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "POST is for '/<archive>/_mget' only");
+        return;
+      }
+      if (!onWorker) {
+        offload(ex, () -> mget.respond(ex, archive));
+        return;
+      }
+      mget.respond(ex, archive);
+      return;
+    }
+    if (rest.isEmpty() || rest.endsWith("/")) {
+      listings.respond(ex, archive, rest, path);
+      return;
+    }
+    entries.respond(ex, archive, rest, onWorker);
+  }
+
+  /**
+   * In a ring: this server answers for an archive it owns, one in its hot set (TýrFS's dynamic
+   * replication of hot metadata), and any asked for by a client falling back from its owner.
+   */
+  private boolean answersFor(Exchange ex, String archive) {
+    return options.ring.owner(archive).id().equals(options.selfId)
+        || ex.request.headers().contains(FALLBACK_HEADER)
+        || pool.isHot(archive);
+  }
+
+  /** Runs work on a worker thread; a full queue is a 503. */
+  void offload(Exchange ex, Work work) {
+    try {
+      workers.execute(
+          () -> {
+            try {
+              work.run();
+            } catch (IOException | RuntimeException e) {
+              failed(ex, null, null, e);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      ex.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "the server is busy; try again");
+    }
+  }
+
+  /** Answers an exchange that failed before its response started. */
+  void failed(Exchange ex, String archive, String entry, Throwable e) {
+    if (e instanceof FileNotFoundException) {
+      ex.error(HttpResponseStatus.NOT_FOUND, message(e));
+      return;
+    }
+    if (archive == null && ex.lease() != null) {
+      archive = ex.lease().archive();
+    }
+    readFailed(archive, entry, e);
+    String what =
+        entry != null
+            ? "entry '" + entry + "' of archive '" + archive + "'"
+            : archive != null ? "archive '" + archive + "'" : "the request";
+    ex.error(
+        HttpResponseStatus.INTERNAL_SERVER_ERROR,
+        what
+            + (e instanceof CorruptArchiveException ? " is damaged" : " could not be read")
+            + "; the server log has details");
+  }
+
+  /** Logs a read that failed, with archive and entry; damaged content is counted. */
+  void readFailed(String archive, String entry, Throwable e) {
+    if (e instanceof CorruptArchiveException) {
+      metrics.corruptEntries.increment();
+    }
+    ServerLog.warn(
+        (archive == null ? "" : "archive '" + archive + "'")
+            + (entry == null ? "" : " entry '" + entry + "'")
+            + ": "
+            + message(e));
+  }
+
+  private boolean authorized(Exchange ex) {
+    String h = ex.request.headers().get(HttpHeaderNames.AUTHORIZATION);
+    if (h == null || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    return MessageDigest.isEqual(token, h.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String firstComponent(String path) {
+    int slash = path.indexOf('/');
+    return slash < 0 ? path : path.substring(0, slash);
+  }
+
+  static String message(Throwable e) {
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? "input/output error" : m;
+  }
+
+  static io.netty.buffer.ByteBuf utf8(String s) {
+    return io.netty.buffer.Unpooled.wrappedBuffer(s.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# The read server's load test (docs/BENCHMARKS.md "Issue 12"): wrk against `hpf serve` and
+# nginx serving the same files as plain files, side by side in one run, from page cache.
+#
+#   scripts/bench-server.sh [files] [seconds] [sizes] [dir]
+#     files    entries per corpus (default 100000)
+#     seconds  each wrk run (default 30)
+#     sizes    entry sizes in bytes, comma-separated (default 1024,32768)
+#     dir      where corpora go (default bench-data/server)
+#
+# Each size: a tree of random files (d000/…/f…bin), the same tree packed by `hpf create`; wrk
+# with 64 connections asks for uniform random names from the list. Peers: hpf serve; nginx with
+# sendfile; nginx with open_file_cache (16,000 descriptors per worker: the machine allows 20,000
+# open files per process, so the cache holds a sixth of 100k files). Then Zipf names over 1,000 archives with --memory too small
+# for all of them, against the same run with unlimited memory. Results: bench-results/server-*.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+files="${1:-100000}"
+seconds="${2:-30}"
+sizes="${3:-1024,32768}"
+dir="${4:-$here/bench-data/server}"
+out="$here/bench-results/server-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$dir" "$out"
+port_hpf=18480
+port_nginx=18481
+
+for tool in wrk nginx; do
+  if ! command -v "$tool" >/dev/null && [ ! -x "/usr/sbin/$tool" ]; then
+    echo "installing $tool (Debian package)" >&2
+    (apt-get install -y -q "$tool" || sudo apt-get install -y -q "$tool") >/dev/null
+  fi
+done
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+"$here/hpf" --version >/dev/null # builds on first use
+(cd "$here" && mvn -B -q -ntp package -Pquick -pl hpf-server -am) >/dev/null
+
+# The corpus: random bytes (as images or compressed logs are: hpf stores them raw).
+make_tree() { # size
+  local tree="$dir/files-$1-$files"
+  if [ ! -f "$tree/.done" ]; then
+    rm -rf "$tree"
+    python3 - "$tree" "$files" "$1" <<'PY'
+import os, sys, random
+root, n, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rnd = random.Random(12)
+names = []
+for i in range(n):
+    d = os.path.join(root, "d%03d" % (i % 1000))
+    os.makedirs(d, exist_ok=True)
+    name = "d%03d/f%07d.bin" % (i % 1000, i)
+    with open(os.path.join(root, name), "wb") as f:
+        f.write(rnd.randbytes(size))
+    names.append(name)
+with open(root + ".names", "w") as f:
+    f.write("\n".join(names) + "\n")
+PY
+    touch "$tree/.done"
+  fi
+  if [ ! -d "$dir/archives-$1-$files/c.hpf" ]; then
+    mkdir -p "$dir/archives-$1-$files"
+    "$here/hpf" create "$dir/archives-$1-$files/c.hpf" "$tree" >/dev/null
+  fi
+}
+
+# wrk's script: uniform random names from a list (read once per thread).
+lua="$out/random-names.lua"
+cat >"$lua" <<'LUA'
+local names = {}
+local prefix = os.getenv("WRK_PREFIX") or "/"
+for line in io.lines(os.getenv("WRK_NAMES")) do names[#names + 1] = prefix .. line end
+math.randomseed(os.time() + math.floor(os.clock() * 1000000))
+request = function()
+  return wrk.format("GET", names[math.random(#names)])
+end
+LUA
+
+run_wrk() { # label url-base names-file prefix
+  local label="$1"
+  WRK_NAMES="$3" WRK_PREFIX="$4" wrk -t2 -c64 -d"${seconds}s" --latency -s "$lua" "$2" \
+    >"$out/$label.wrk" 2>&1 || true
+  local rps p50 p99 errors
+  rps="$(awk '/Requests\/sec/ {print $2}' "$out/$label.wrk")"
+  p50="$(awk '$1=="50%" {print $2}' "$out/$label.wrk")"
+  p99="$(awk '$1=="99%" {print $2}' "$out/$label.wrk")"
+  errors="$(grep -E 'Non-2xx|Socket errors' "$out/$label.wrk" | tr '\n' ' ' || true)"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p50" "$p99" "${errors:-none}" | tee -a "$out/results.tsv"
+}
+
+start_hpf() { # root extra-args...
+  local root="$1"
+  shift
+  java -XX:+UseParallelGC -Xmx2g -cp "$here/hpf-server/target/hpf-server.jar" io.hpf.server.ServeMain \
+    "$root" --bind 127.0.0.1 --port "$port_hpf" "$@" >"$out/hpf-serve.log" 2>&1 &
+  hpf_pid=$!
+  for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$port_hpf/_health" >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  echo "hpf serve did not start" >&2
+  cat "$out/hpf-serve.log" >&2
+  exit 1
+}
+
+stop_hpf() {
+  kill "$hpf_pid" 2>/dev/null || true
+  wait "$hpf_pid" 2>/dev/null || true
+}
+
+start_nginx() { # root cache(on|off)
+  local conf="$out/nginx.conf"
+  local cache=""
+  [ "$2" = on ] && cache="open_file_cache max=16000 inactive=120s; open_file_cache_valid 120s;"
+  cat >"$conf" <<NGX
+worker_processes 2;
+worker_rlimit_nofile 20000;
+pid $out/nginx.pid;
+error_log $out/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 1000000;
+  keepalive_timeout 120s;
+  default_type application/octet-stream;
+  $cache
+  server {
+    listen 127.0.0.1:$port_nginx;
+    root $1;
+  }
+}
+NGX
+  "$nginx_bin" -c "$conf" -p "$out"
+  sleep 1
+}
+
+stop_nginx() {
+  "$nginx_bin" -c "$out/nginx.conf" -p "$out" -s stop 2>/dev/null || true
+  sleep 1
+}
+
+warm() { # tree: into page cache
+  find "$1" -type f -print0 | xargs -0 cat >/dev/null
+}
+
+printf 'label\treq/s\tp50\tp99\terrors\n' | tee "$out/results.tsv"
+IFS=',' read -r -a size_list <<<"$sizes"
+for size in "${size_list[@]}"; do
+  make_tree "$size"
+  tree="$dir/files-$size-$files"
+  archives="$dir/archives-$size-$files"
+  warm "$tree"
+  warm "$archives"
+  start_hpf "$archives" --memory 4g
+  run_wrk "hpf-$size-warmup" "http://127.0.0.1:$port_hpf" "$tree.names" /c/ >/dev/null
+  run_wrk "hpf-$size" "http://127.0.0.1:$port_hpf" "$tree.names" /c/
+  stop_hpf
+  start_nginx "$tree" off
+  run_wrk "nginx-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / >/dev/null
+  run_wrk "nginx-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
+  stop_nginx
+  start_nginx "$tree" on
+  run_wrk "nginx-cache-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / >/dev/null
+  run_wrk "nginx-cache-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
+  stop_nginx
+done
+echo "results: $out/results.tsv"
