@@ -51,6 +51,8 @@ public final class HpfServer implements Closeable {
   private final ScheduledExecutorService background;
   private final FileSystem fileSystem;
   private final Channel channel;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private HpfServer(ServerOptions o) throws IOException, InterruptedException {
     ArchiveRoot root;
@@ -77,6 +79,7 @@ public final class HpfServer implements Closeable {
             o.hotK,
             o.memoryBytes,
             o.idleReaderMillis * 1_000_000L,
+            o.replicateMin,
             System::nanoTime);
     workers =
         new ThreadPoolExecutor(
@@ -161,6 +164,9 @@ public final class HpfServer implements Closeable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     if (channel != null) {
       channel.close().syncUninterruptibly();
     }
@@ -169,9 +175,14 @@ public final class HpfServer implements Closeable {
 
   private void closeQuietly() {
     background.shutdownNow();
+    workers.shutdownNow(); // before the event loops: a worker's last write still finds its loop
+    try {
+      workers.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    workers.shutdownNow();
     pool.close();
     if (fileSystem != null) {
       try {
@@ -186,6 +197,8 @@ public final class HpfServer implements Closeable {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
+      t.setUncaughtExceptionHandler(
+          (thread, e) -> ServerLog.warn(thread.getName() + ": " + e.getMessage()));
       return t;
     };
   }

@@ -96,6 +96,13 @@ public final class ServeMain implements Callable<Integer> {
   @Option(names = "--proxy", description = "Proxy requests for other servers' archives.")
   boolean proxy;
 
+  @Option(
+      names = "--replicate-min",
+      description =
+          "In a ring, serve another server's archive once asked for this often in the window"
+              + " (default: ${DEFAULT-VALUE}).")
+  long replicateMin = 100;
+
   @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A Hadoop setting (repeatable).")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -125,6 +132,7 @@ public final class ServeMain implements Callable<Integer> {
     o.maxMgetNames = maxMget;
     o.ioThreads = ioThreads;
     o.proxy = proxy;
+    o.replicateMin = replicateMin;
     o.hadoopProperties = properties;
     if (tokenFile != null) {
       o.token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();

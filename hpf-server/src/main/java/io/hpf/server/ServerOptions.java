@@ -36,6 +36,12 @@ public final class ServerOptions {
   /** How many of the most requested archives form the hot set. */
   public int hotK = 64;
 
+  /**
+   * In a ring: a hot archive asked for at least this many times in the window is served here even
+   * when another server owns it.
+   */
+  public long replicateMin = 100;
+
   /** Space-Saving counters per window slice (more: tighter counts). */
   public int hotCounters = 1024;
 

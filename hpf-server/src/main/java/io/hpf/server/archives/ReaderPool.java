@@ -46,8 +46,10 @@ public final class ReaderPool implements Closeable {
   private final LongSupplier clock;
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Object> openLocks = new ConcurrentHashMap<>();
+  private final long replicateMin;
   private volatile Set<String> hotSet = Set.of();
-  private volatile long hotSetAt = Long.MIN_VALUE;
+  private volatile Set<String> replicated = Set.of();
+  private volatile long hotSetAt;
 
   /** An open archive. */
   private static final class Slot {
@@ -85,6 +87,8 @@ public final class ReaderPool implements Closeable {
    * @param hotK how many of the most requested archives are kept open first
    * @param budgetBytes index memory the open readers may hold (Long.MAX_VALUE: no limit)
    * @param idleNanos readers outside the top idle this long are closed
+   * @param replicateMin requests in the window that make a hot archive served here even when
+   *     another server of a ring owns it
    */
   public ReaderPool(
       ArchiveDirectory directory,
@@ -93,6 +97,7 @@ public final class ReaderPool implements Closeable {
       int hotK,
       long budgetBytes,
       long idleNanos,
+      long replicateMin,
       LongSupplier clock) {
     this.directory = directory;
     this.metrics = metrics;
@@ -100,7 +105,9 @@ public final class ReaderPool implements Closeable {
     this.hotK = hotK;
     this.budgetBytes = budgetBytes;
     this.idleNanos = idleNanos;
+    this.replicateMin = replicateMin;
     this.clock = clock;
+    this.hotSetAt = clock.getAsLong() - 1_000_000_000L; // stale: computed on first use
     metrics.gauge("hpf_open_readers", "Archive readers open now.", slots::size);
     metrics.gauge("hpf_index_memory_bytes", "Memory counted for open readers.", this::memory);
     metrics.gauge("hpf_memory_budget_bytes", "The readers' memory budget.", () -> budgetBytes);
@@ -156,6 +163,16 @@ public final class ReaderPool implements Closeable {
   /** True if the archive is among the most requested (the hot set). */
   public boolean isHot(String id) {
     return hotSet().contains(id);
+  }
+
+  /**
+   * True if the archive is hot here and surely asked for at least the replication minimum in the
+   * window (its count less the count's possible error): a server of a ring serves such an archive
+   * itself even when another server owns it (TýrFS replicates hot metadata where it is asked for).
+   */
+  public boolean isReplicated(String id) {
+    hotSet();
+    return replicated.contains(id);
   }
 
   /** Memory counted for the open readers now. */
@@ -240,7 +257,16 @@ public final class ReaderPool implements Closeable {
   private Set<String> hotSet() {
     long now = clock.getAsLong();
     if (now - hotSetAt > 100_000_000L) {
-      hotSet = new HashSet<>(hotRanking());
+      Set<String> hot = new HashSet<>();
+      Set<String> often = new HashSet<>();
+      for (SlidingTopK.Ranked r : hotArchives.top(hotK)) {
+        hot.add(r.key());
+        if (r.count() - r.error() >= replicateMin) {
+          often.add(r.key());
+        }
+      }
+      hotSet = hot;
+      replicated = often;
       hotSetAt = now;
     }
     return hotSet;

@@ -218,13 +218,14 @@ public final class RequestRouter {
   }
 
   /**
-   * In a ring: this server answers for an archive it owns, one in its hot set (TýrFS's dynamic
-   * replication of hot metadata), and any asked for by a client falling back from its owner.
+   * In a ring: this server answers for an archive it owns, one hot here (TýrFS's dynamic
+   * replication of hot metadata, {@link ReaderPool#isReplicated}), and any asked for by a client
+   * falling back from its owner.
    */
   private boolean answersFor(Exchange ex, String archive) {
     return options.ring.owner(archive).id().equals(options.selfId)
         || ex.request.headers().contains(FALLBACK_HEADER)
-        || pool.isHot(archive);
+        || pool.isReplicated(archive);
   }
 
   /** Runs work on a worker thread; a full queue is a 503. */
@@ -235,7 +236,11 @@ public final class RequestRouter {
             try {
               work.run();
             } catch (IOException | RuntimeException e) {
-              failed(ex, null, null, e);
+              try {
+                failed(ex, null, null, e);
+              } catch (RuntimeException closing) {
+                ex.abort(); // the server is shutting down: nothing can be written
+              }
             }
           });
     } catch (RejectedExecutionException e) {

@@ -1,0 +1,151 @@
+package io.hpf.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.archive.WriterOptions;
+import io.hpf.server.client.HpfHttpClient;
+import io.hpf.server.ring.Ring;
+import io.hpf.server.ring.RingMember;
+import io.hpf.server.testing.RawHttp;
+import io.hpf.server.testing.TestServer;
+import io.hpf.testing.TestArchives;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three servers over the same archives placed by a ring: clients go to the owner, others redirect
+ * (or proxy), a hot archive is served where it is asked for, and clients fall back when a server
+ * stops.
+ */
+class RingServersTest {
+  @TempDir Path root;
+
+  static byte[] content(String archive) {
+    return ("content of " + archive).getBytes(StandardCharsets.UTF_8);
+  }
+
+  List<String> writeArchives(int n) throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String id = "a" + i;
+      TreeMap<String, byte[]> model = new TreeMap<>();
+      model.put("x.txt", content(id));
+      TestArchives.write(root.resolve(id + ".hpf"), model, WriterOptions.builder().build(), 1);
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  List<HpfServer> startRing(Ring ring, boolean proxy, long replicateMin) throws Exception {
+    List<HpfServer> servers = new ArrayList<>();
+    for (RingMember m : ring.members()) {
+      ServerOptions o = TestServer.options(root);
+      o.port = Integer.parseInt(m.address().substring(m.address().indexOf(':') + 1));
+      o.ring = ring;
+      o.selfId = m.id();
+      o.proxy = proxy;
+      o.replicateMin = replicateMin;
+      servers.add(TestServer.start(o));
+    }
+    return servers;
+  }
+
+  static Ring ring(int n) throws Exception {
+    List<RingMember> members = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      members.add(new RingMember("s" + i, "127.0.0.1:" + freePort()));
+    }
+    return new Ring(members, Ring.DEFAULT_VIRTUAL_NODES);
+  }
+
+  static void closeAll(List<HpfServer> servers) {
+    servers.forEach(HpfServer::close);
+  }
+
+  static int portOf(RingMember m) {
+    return Integer.parseInt(m.address().substring(m.address().indexOf(':') + 1));
+  }
+
+  @Test
+  void clientsGoToOwnersOthersRedirectAndAStoppedServerIsFallenBackFrom() throws Exception {
+    List<String> archives = writeArchives(12);
+    Ring ring = ring(3);
+    List<HpfServer> servers = startRing(ring, false, 1_000_000);
+    try {
+      HpfHttpClient client = HpfHttpClient.of(ring);
+      for (String a : archives) {
+        assertArrayEquals(content(a), client.get(a, "x.txt"), a);
+      }
+      // Each server opened only the archives it owns: the client placed every request.
+      for (int i = 0; i < 3; i++) {
+        String id = "s" + i;
+        for (String a : archives) {
+          assertEquals(
+              ring.owner(a).id().equals(id), servers.get(i).readers().isOpen(a), a + " on " + id);
+        }
+      }
+      // Asked directly, a server that does not own an archive redirects to its owner.
+      for (String a : archives) {
+        RingMember owner = ring.owner(a);
+        RingMember other = ring.preference(a).get(1);
+        try (RawHttp http = new RawHttp(portOf(other))) {
+          RawHttp.Response r = http.get("/" + a + "/x.txt");
+          assertEquals(307, r.status());
+          assertEquals(owner.baseUri() + "/" + a + "/x.txt", r.header("location"));
+        }
+      }
+      // The owner of a0 stops: the client falls back to the next server, which answers.
+      RingMember owner = ring.owner("a0");
+      servers.get(Integer.parseInt(owner.id().substring(1))).close();
+      assertArrayEquals(content("a0"), client.get("a0", "x.txt"));
+      RingMember next = ring.preference("a0").get(1);
+      assertTrue(servers.get(Integer.parseInt(next.id().substring(1))).readers().isOpen("a0"));
+    } finally {
+      closeAll(servers);
+    }
+  }
+
+  @Test
+  void aProxyAnswersForTheOwnerAndAHotArchiveIsServedWhereItIsAsked() throws Exception {
+    List<String> archives = writeArchives(6);
+    Ring ring = ring(2);
+    List<HpfServer> servers = startRing(ring, true, 20);
+    try {
+      for (String a : archives) {
+        RingMember other = ring.preference(a).get(1);
+        try (RawHttp http = new RawHttp(portOf(other))) {
+          RawHttp.Response r = http.get("/" + a + "/x.txt");
+          assertEquals(200, r.status(), a);
+          assertArrayEquals(content(a), r.body());
+          HpfServer otherServer = servers.get(Integer.parseInt(other.id().substring(1)));
+          assertTrue(!otherServer.readers().isOpen(a), "the proxy opened " + a);
+          // Asked often enough, the archive is hot here and served without its owner.
+          for (int i = 0; i < 25; i++) {
+            assertEquals(200, http.get("/" + a + "/x.txt").status());
+          }
+          Thread.sleep(150); // the hot set is recomputed at most ten times a second
+          assertEquals(200, http.get("/" + a + "/x.txt").status());
+          assertTrue(otherServer.readers().isOpen(a), a + " not replicated to " + other.id());
+          assertNotEquals(ring.owner(a), other);
+        }
+      }
+    } finally {
+      closeAll(servers);
+    }
+  }
+}
