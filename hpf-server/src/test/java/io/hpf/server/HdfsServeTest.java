@@ -1,0 +1,99 @@
+package io.hpf.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.hadoop.HadoopStorage;
+import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.hadoop.HdfsSettings;
+import io.hpf.hadoop.LocalHdfs;
+import io.hpf.server.client.HpfHttpClient;
+import io.hpf.server.testing.ModelArchives;
+import io.hpf.server.testing.TestServer;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A root on a real HDFS (a NameNode and a DataNode in processes of their own): every entry of an
+ * archive in every codec over HTTP equals the model, listings and _mget work, and a commit made on
+ * HDFS is served within a second.
+ */
+class HdfsServeTest {
+  @TempDir Path temp;
+
+  @Test
+  void archivesOnHdfsAreServedAndCommitsSeen() throws Exception {
+    String classpath =
+        Files.readString(
+                Path.of("../hpf-hadoop/target/hdfs-daemons.classpath"), StandardCharsets.UTF_8)
+            .trim();
+    LocalHdfs hdfs = new LocalHdfs(temp.resolve("hdfs")).onAnyPort();
+    URI uri = hdfs.start(1, classpath, 120_000).uri();
+    try {
+      Configuration conf = new Configuration();
+      HdfsSettings.applyFastClose(conf);
+      conf.setInt("dfs.replication", 1);
+      FileSystem fs = FileSystem.newInstance(uri, conf);
+      ModelArchives.Made made =
+          ModelArchives.write(temp.resolve("local/zstd.hpf"), Codec.ZSTD, 150, 9);
+      fs.copyFromLocalFile(
+          new org.apache.hadoop.fs.Path(temp.resolve("local/zstd.hpf").toUri()),
+          new org.apache.hadoop.fs.Path(uri + "/data/set/zstd.hpf"));
+      ServerOptions o = TestServer.options(temp);
+      o.root = uri + "/data/";
+      o.refreshMillis = 200;
+      try (HpfServer server = TestServer.start(o)) {
+        HpfHttpClient client = HpfHttpClient.of(TestServer.base(server));
+        for (Map.Entry<String, byte[]> e : made.live().entrySet()) {
+          assertArrayEquals(e.getValue(), client.get("set/zstd", e.getKey()), e.getKey());
+        }
+        for (String name : made.deleted()) {
+          assertNull(client.get("set/zstd", name));
+        }
+        List<String> some = List.copyOf(made.live().keySet()).subList(0, 10);
+        assertEquals(10, client.mget("set/zstd", some).size());
+        assertEquals(
+            "large/",
+            client.list("set/zstd", "", true, null, 1000).prefixes().stream()
+                .filter(p -> p.equals("large/"))
+                .findFirst()
+                .orElse(null));
+        try (ArchiveWriter w =
+            ArchiveWriter.open(
+                HadoopStorage.open(
+                    fs,
+                    new org.apache.hadoop.fs.Path(uri + "/data/set/zstd.hpf"),
+                    HadoopStorageOptions.DEFAULTS,
+                    false),
+                WriterOptions.builder().build())) {
+          w.add("added/on-hdfs.txt", "new".getBytes(StandardCharsets.UTF_8), EntryMetadata.of(0));
+          w.commit();
+        }
+        long committed = System.nanoTime();
+        byte[] got;
+        while ((got = client.get("set/zstd", "added/on-hdfs.txt")) == null) {
+          assertTrue(System.nanoTime() - committed < 1_000_000_000L, "commit not seen in 1 s");
+          Thread.sleep(20);
+        }
+        assertArrayEquals("new".getBytes(StandardCharsets.UTF_8), got);
+      }
+      fs.close();
+    } finally {
+      hdfs.stop();
+    }
+  }
+}
