@@ -2,23 +2,27 @@
 # The read server's load test (docs/BENCHMARKS.md "Issue 12"): wrk against `hpf serve` and
 # nginx serving the same files as plain files, side by side in one run, from page cache.
 #
-#   scripts/bench-server.sh [files] [seconds] [sizes] [dir]
+#   scripts/bench-server.sh [files] [seconds] [sizes] [reps] [dir]
 #     files    entries per corpus (default 100000)
 #     seconds  each wrk run (default 30)
 #     sizes    entry sizes in bytes, comma-separated (default 1024,32768)
+#     reps     measured runs of each peer, taken in turn (default 3; the report takes medians)
 #     dir      where corpora go (default bench-data/server)
 #
 # Each size: a tree of random files (d000/…/f…bin), the same tree packed by `hpf create`; wrk
-# with 64 connections asks for uniform random names from the list. Peers: hpf serve; nginx with
-# sendfile; nginx with open_file_cache (16,000 descriptors per worker: the machine allows 20,000
-# open files per process, so the cache holds a sixth of 100k files). Then Zipf names over 1,000 archives with --memory too small
-# for all of them, against the same run with unlimited memory. Results: bench-results/server-*.
+# (2 threads, 64 connections) asks for uniform random names from the list. Peers: hpf serve;
+# nginx with sendfile; nginx with open_file_cache (16,000 descriptors per worker: the machine
+# allows 20,000 open files per process, so the cache holds a sixth of 100k files). Each peer is
+# started afresh for each rep and warmed up by an unmeasured 10 s run. Then Zipf names (s = 1.1) over 1,000 archives of 100 entries
+# with --memory too small for all of them, against the same run with unlimited memory: req/s and
+# the hit rate of open readers. Results: bench-results/server-*/results.tsv.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 files="${1:-100000}"
 seconds="${2:-30}"
 sizes="${3:-1024,32768}"
-dir="${4:-$here/bench-data/server}"
+reps="${4:-3}"
+dir="${5:-$here/bench-data/server}"
 out="$here/bench-results/server-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$dir" "$out"
 port_hpf=18480
@@ -37,7 +41,7 @@ nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 # The corpus: random bytes (as images or compressed logs are: hpf stores them raw).
 make_tree() { # size
   local tree="$dir/files-$1-$files"
-  if [ ! -f "$tree/.done" ]; then
+  if [ ! -f "$tree.done" ]; then
     rm -rf "$tree"
     python3 - "$tree" "$files" "$1" <<'PY'
 import os, sys, random
@@ -54,7 +58,7 @@ for i in range(n):
 with open(root + ".names", "w") as f:
     f.write("\n".join(names) + "\n")
 PY
-    touch "$tree/.done"
+    touch "$tree.done"
   fi
   if [ ! -d "$dir/archives-$1-$files/c.hpf" ]; then
     mkdir -p "$dir/archives-$1-$files"
@@ -74,9 +78,9 @@ request = function()
 end
 LUA
 
-run_wrk() { # label url-base names-file prefix
+run_wrk() { # label url-base names-file prefix [seconds]
   local label="$1"
-  WRK_NAMES="$3" WRK_PREFIX="$4" wrk -t2 -c64 -d"${seconds}s" --latency -s "$lua" "$2" \
+  WRK_NAMES="$3" WRK_PREFIX="$4" wrk -t2 -c64 -d"${5:-$seconds}s" --latency -s "$lua" "$2" \
     >"$out/$label.wrk" 2>&1 || true
   local rps p50 p99 errors
   rps="$(awk '/Requests\/sec/ {print $2}' "$out/$label.wrk")"
@@ -152,17 +156,72 @@ for size in "${size_list[@]}"; do
   archives="$dir/archives-$size-$files"
   warm "$tree"
   warm "$archives"
-  start_hpf "$archives" --memory 4g
-  run_wrk "hpf-$size-warmup" "http://127.0.0.1:$port_hpf" "$tree.names" /c/ >/dev/null
-  run_wrk "hpf-$size" "http://127.0.0.1:$port_hpf" "$tree.names" /c/
+  # The peers take turns, rep by rep, so that the machine's noise falls on all of them.
+  for rep in $(seq 1 "$reps"); do
+    start_hpf "$archives" --memory 4g
+    run_wrk "hpf-$size-warmup" "http://127.0.0.1:$port_hpf" "$tree.names" /c/ 10 >/dev/null
+    run_wrk "hpf-$size" "http://127.0.0.1:$port_hpf" "$tree.names" /c/
+    stop_hpf
+    start_nginx "$tree" off
+    run_wrk "nginx-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / 10 >/dev/null
+    run_wrk "nginx-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
+    stop_nginx
+    start_nginx "$tree" on
+    run_wrk "nginx-cache-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / 10 >/dev/null
+    run_wrk "nginx-cache-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
+    stop_nginx
+  done
+done
+
+# Zipf popularity over 1,000 archives: readers kept by popularity within a small budget.
+zipf="$dir/zipf-1000"
+if [ ! -f "$zipf.done" ]; then
+  rm -rf "$zipf" "$zipf-src"
+  python3 - "$zipf-src" <<'PY'
+import os, sys, random
+root = sys.argv[1]
+rnd = random.Random(5)
+for a in range(1000):
+    d = os.path.join(root, "a%04d" % a)
+    os.makedirs(d)
+    for f in range(100):
+        with open(os.path.join(d, "f%03d.bin" % f), "wb") as out:
+            out.write(rnd.randbytes(1024))
+PY
+  mkdir -p "$zipf"
+  ls "$zipf-src" | xargs -P 2 -I{} "$here/hpf" create "$zipf/{}.hpf" "$zipf-src/{}" >/dev/null
+  touch "$zipf.done"
+fi
+warm "$zipf"
+zlua="$out/zipf-names.lua"
+cat >"$zlua" <<'LUA'
+local n, s = 1000, 1.1
+local cumulative, sum = {}, 0
+for i = 1, n do sum = sum + 1 / (i ^ s); cumulative[i] = sum end
+math.randomseed(os.time() + math.floor(os.clock() * 1000000))
+request = function()
+  local u, lo, hi = math.random() * sum, 1, n
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if cumulative[mid] < u then lo = mid + 1 else hi = mid end
+  end
+  return wrk.format("GET", string.format("/a%04d/f%03d.bin", lo - 1, math.random(0, 99)))
+end
+LUA
+hits() { # the readers' hits and misses so far
+  curl -s "http://127.0.0.1:$port_hpf/_metrics" |
+    awk '/^hpf_reader_hits_total/ {h=$2} /^hpf_reader_misses_total/ {m=$2} END {print h, m}'
+}
+for memory in 4m 64g; do
+  start_hpf "$zipf" --memory "$memory" --hot-k 64
+  wrk -t2 -c64 -d10s -s "$zlua" "http://127.0.0.1:$port_hpf" >/dev/null 2>&1 || true
+  read -r h0 m0 < <(hits)
+  wrk -t2 -c64 -d"${seconds}s" --latency -s "$zlua" "http://127.0.0.1:$port_hpf" >"$out/zipf-$memory.wrk" 2>&1 || true
+  read -r h1 m1 < <(hits)
+  rps="$(awk '/Requests\/sec/ {print $2}' "$out/zipf-$memory.wrk")"
+  p99="$(awk '$1=="99%" {print $2}' "$out/zipf-$memory.wrk")"
+  rate="$(python3 -c "print(round(($h1-$h0)/max(1,($h1-$h0)+($m1-$m0)),4))")"
+  printf 'zipf-memory-%s\t%s\thit-rate=%s\t%s\tnone\n' "$memory" "$rps" "$rate" "$p99" | tee -a "$out/results.tsv"
   stop_hpf
-  start_nginx "$tree" off
-  run_wrk "nginx-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / >/dev/null
-  run_wrk "nginx-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
-  stop_nginx
-  start_nginx "$tree" on
-  run_wrk "nginx-cache-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / >/dev/null
-  run_wrk "nginx-cache-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
-  stop_nginx
 done
 echo "results: $out/results.tsv"

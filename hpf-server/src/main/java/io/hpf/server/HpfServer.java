@@ -51,6 +51,7 @@ public final class HpfServer implements Closeable {
   private final ScheduledExecutorService background;
   private final FileSystem fileSystem;
   private final Channel channel;
+  private final RequestRouter router;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -94,8 +95,7 @@ public final class HpfServer implements Closeable {
         pool::refreshAll, o.refreshMillis, o.refreshMillis, TimeUnit.MILLISECONDS);
     background.scheduleWithFixedDelay(pool::sweep, 1, 1, TimeUnit.SECONDS);
     background.scheduleWithFixedDelay(this::rescan, 1, 1, TimeUnit.SECONDS);
-    RequestRouter router =
-        new RequestRouter(o, directory, pool, metrics, hotArchives, hotPrefixes, workers);
+    router = new RequestRouter(o, directory, pool, metrics, hotArchives, hotPrefixes, workers);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
@@ -183,6 +183,7 @@ public final class HpfServer implements Closeable {
     }
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    router.close();
     pool.close();
     if (fileSystem != null) {
       try {

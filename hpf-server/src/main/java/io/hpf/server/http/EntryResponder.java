@@ -43,9 +43,15 @@ final class EntryResponder {
 
   private final RequestRouter router;
   private final VerifiedContent verified = new VerifiedContent();
+  private final PartChannels partChannels = new PartChannels(1024);
 
   EntryResponder(RequestRouter router) {
     this.router = router;
+  }
+
+  /** Closes the part files kept open for zero-copy sends (each when its last send ends). */
+  void close() {
+    partChannels.close();
   }
 
   /**
@@ -144,10 +150,12 @@ final class EntryResponder {
   }
 
   private void sendFile(
-      Exchange ex, HttpResponse head, java.nio.file.Path partFile, FetchedEntry f, ByteRange r) {
+      Exchange ex, HttpResponse head, java.nio.file.Path partFile, FetchedEntry f, ByteRange r)
+      throws IOException {
+    DefaultFileRegion region =
+        partChannels.region(partFile, f.contentOffset() + r.start(), r.length());
     ex.sendHeaders(head);
-    ex.ctx.write(
-        new DefaultFileRegion(partFile.toFile(), f.contentOffset() + r.start(), r.length()));
+    ex.ctx.write(region);
     ex.countBytes(r.length());
     ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
   }

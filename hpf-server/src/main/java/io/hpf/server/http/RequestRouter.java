@@ -76,6 +76,11 @@ public final class RequestRouter {
     this.proxy = options.proxy ? new Proxy() : null;
   }
 
+  /** Releases what the responders keep open; called when the server stops. */
+  public void close() {
+    entries.close();
+  }
+
   long writeTimeoutMillis() {
     return options.idleConnectionMillis;
   }
