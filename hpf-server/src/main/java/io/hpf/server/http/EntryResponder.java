@@ -19,7 +19,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -75,7 +74,7 @@ final class EntryResponder {
       return;
     }
     EntryInfo info = f.info();
-    String etag = String.format(Locale.ROOT, "\"%08x\"", f.crc32c());
+    String etag = etag(f.crc32c());
     HttpResponse head = ex.head(HttpResponseStatus.OK);
     HttpHeaders h = head.headers();
     h.set(HttpHeaderNames.ETAG, etag);
@@ -154,8 +153,8 @@ final class EntryResponder {
       throws IOException {
     DefaultFileRegion region =
         partChannels.region(partFile, f.contentOffset() + r.start(), r.length());
-    ex.sendHeaders(head);
-    ex.ctx.write(region);
+    ex.writeHeaders(head);
+    ex.ctx.write(region, ex.ctx.voidPromise());
     ex.countBytes(r.length());
     ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
   }
@@ -220,6 +219,19 @@ final class EntryResponder {
         router.failed(ex, archive, info.name(), e);
       }
     }
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  /** The content CRC32C as a quoted tag of eight hex digits. */
+  static String etag(int crc) {
+    char[] out = new char[10];
+    out[0] = '"';
+    for (int i = 0; i < 8; i++) {
+      out[1 + i] = HEX[(crc >>> (28 - 4 * i)) & 0xf];
+    }
+    out[9] = '"';
+    return new String(out);
   }
 
   /** If-None-Match: '*' or a list holding our tag (weak or strong). */

@@ -8,16 +8,20 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -28,6 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * are released, and the connection moves on to its next request or closes.
  */
 final class Exchange {
+  private static final AsciiString SERVER = AsciiString.cached("hpf");
+
   final ChannelHandlerContext ctx;
   final FullHttpRequest request;
   private volatile boolean keepAlive;
@@ -75,27 +81,36 @@ final class Exchange {
   HttpResponse head(HttpResponseStatus s) {
     HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, s, false);
     r.headers().set(HttpHeaderNames.DATE, HttpDates.now());
-    r.headers().set(HttpHeaderNames.SERVER, "hpf");
+    r.headers().set(HttpHeaderNames.SERVER, SERVER);
     HttpUtil.setKeepAlive(r, keepAlive);
     return r;
   }
 
-  /** Sends a whole response: body (none for HEAD) with its length and type. */
+  /**
+   * Sends a whole response: body (none for HEAD) with its length and type, over the headers of
+   * {@code headersFrom} when given (their object is reused, not copied).
+   */
   void send(HttpResponseStatus s, String contentType, ByteBuf body, HttpResponse headersFrom) {
+    HttpHeaders headers;
+    if (headersFrom != null) {
+      headers = headersFrom.headers();
+    } else {
+      headers = new DefaultHttpHeaders(false);
+      headers.set(HttpHeaderNames.DATE, HttpDates.now());
+      headers.set(HttpHeaderNames.SERVER, SERVER);
+    }
     FullHttpResponse r =
         new DefaultFullHttpResponse(
-            HttpVersion.HTTP_1_1, s, isHead() ? Unpooled.EMPTY_BUFFER : body, false, false);
-    if (headersFrom != null) {
-      r.headers().set(headersFrom.headers());
-    } else {
-      r.headers().set(HttpHeaderNames.DATE, HttpDates.now());
-      r.headers().set(HttpHeaderNames.SERVER, "hpf");
-    }
+            HttpVersion.HTTP_1_1,
+            s,
+            isHead() ? Unpooled.EMPTY_BUFFER : body,
+            headers,
+            EmptyHttpHeaders.INSTANCE);
     if (contentType != null) {
-      r.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+      headers.set(HttpHeaderNames.CONTENT_TYPE, contentType);
     }
-    if (!isHead() || !r.headers().contains(HttpHeaderNames.CONTENT_LENGTH)) {
-      r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    if (!isHead() || !headers.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+      headers.set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
     }
     HttpUtil.setKeepAlive(r, keepAlive);
     if (isHead()) {
@@ -120,6 +135,15 @@ final class Exchange {
   ChannelFuture sendHeaders(HttpResponse r) {
     status = r.status().code();
     return ctx.writeAndFlush(r);
+  }
+
+  /**
+   * Queues the headers of a response whose body is written right after, without flushing: head and
+   * body leave in one flush (a small head sent alone is a packet of its own).
+   */
+  void writeHeaders(HttpResponse r) {
+    status = r.status().code();
+    ctx.write(r, ctx.voidPromise());
   }
 
   /** Counts body bytes written by streaming handlers. */

@@ -1,21 +1,45 @@
 package io.hpf.server.http;
 
-import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
-/** HTTP dates (RFC 9110's IMF-fixdate); the current one is formatted once a second. */
+/**
+ * HTTP dates in RFC 9110's IMF-fixdate ({@code Sun, 06 Nov 1994 08:49:37 GMT}), written by hand:
+ * every response carries one or two, and a formatter costs more than the rest of a small response's
+ * headers. The current date is made once a second.
+ */
 final class HttpDates {
   private HttpDates() {}
 
-  private static final DateTimeFormatter IMF = DateTimeFormatter.RFC_1123_DATE_TIME;
+  private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+  private static final String[] MONTHS = {
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+  };
 
   private record Cached(long second, String text) {}
 
-  private static volatile Cached now = new Cached(-1, "");
+  private static volatile Cached now = new Cached(Long.MIN_VALUE, "");
 
   static String format(long epochMillis) {
-    return IMF.format(Instant.ofEpochMilli(epochMillis).atOffset(ZoneOffset.UTC));
+    LocalDateTime t =
+        LocalDateTime.ofEpochSecond(Math.floorDiv(epochMillis, 1000), 0, ZoneOffset.UTC);
+    StringBuilder out = new StringBuilder(29);
+    out.append(DAYS[t.getDayOfWeek().getValue() - 1]).append(", ");
+    two(out, t.getDayOfMonth()).append(' ');
+    out.append(MONTHS[t.getMonthValue() - 1]).append(' ');
+    int year = t.getYear();
+    if (year < 1000 || year > 9999) {
+      year = Math.max(1000, Math.min(9999, year)); // the format has four digits
+    }
+    out.append(year).append(' ');
+    two(out, t.getHour()).append(':');
+    two(out, t.getMinute()).append(':');
+    two(out, t.getSecond()).append(" GMT");
+    return out.toString();
+  }
+
+  private static StringBuilder two(StringBuilder out, int n) {
+    return out.append((char) ('0' + n / 10)).append((char) ('0' + n % 10));
   }
 
   /** The Date header for now. */

@@ -100,7 +100,8 @@ final class RequestPath {
    * final one (a trailing '/' asks for a listing), no control character.
    */
   private static void check(String path) throws BadPathException {
-    if (path.getBytes(StandardCharsets.UTF_8).length > FormatConstants.MAX_NAME_BYTES + 1024) {
+    if (path.length() > (FormatConstants.MAX_NAME_BYTES + 1024) / 3
+        && path.getBytes(StandardCharsets.UTF_8).length > FormatConstants.MAX_NAME_BYTES + 1024) {
       throw new BadPathException("the path is longer than any entry name");
     }
     int componentStart = 0;

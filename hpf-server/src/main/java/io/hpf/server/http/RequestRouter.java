@@ -215,11 +215,16 @@ public final class RequestRouter {
       mget.respond(ex, archive);
       return;
     }
-    if (rest.isEmpty() || rest.endsWith("/")) {
-      listings.respond(ex, archive, rest, path);
-      return;
+    boolean listing = rest.isEmpty() || rest.endsWith("/");
+    try {
+      if (listing) {
+        listings.respond(ex, archive, rest, path);
+      } else {
+        entries.respond(ex, archive, rest, onWorker);
+      }
+    } catch (IOException | RuntimeException e) {
+      failed(ex, archive, listing ? null : rest, e);
     }
-    entries.respond(ex, archive, rest, onWorker);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.hpf.server.metrics;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
@@ -12,8 +13,7 @@ import java.util.function.LongSupplier;
  * read when asked (open readers, index memory, connections).
  */
 public final class ServerMetrics {
-  private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
-  private final Map<String, LatencyHistogram> latency = new ConcurrentHashMap<>();
+  private final Map<String, RouteCounts> routes = new ConcurrentHashMap<>();
   private final Map<String, Gauge> gauges = new TreeMap<>();
 
   /** Bytes of response bodies sent. */
@@ -36,6 +36,12 @@ public final class ServerMetrics {
 
   private record Gauge(String help, LongSupplier value) {}
 
+  /** One route's requests by status code (100-599) and their latencies. */
+  private static final class RouteCounts {
+    final AtomicLongArray byStatus = new AtomicLongArray(600);
+    final LatencyHistogram latency = new LatencyHistogram();
+  }
+
   /** Registers a gauge, read each time the metrics are shown. */
   public synchronized void gauge(String name, String help, LongSupplier value) {
     gauges.put(name, new Gauge(help, value));
@@ -43,8 +49,12 @@ public final class ServerMetrics {
 
   /** Counts a finished request. */
   public void request(String route, int status, long nanos) {
-    requests.computeIfAbsent(route + '\0' + status, k -> new LongAdder()).increment();
-    latency.computeIfAbsent(route, k -> new LatencyHistogram()).record(nanos);
+    RouteCounts counts = routes.get(route);
+    if (counts == null) {
+      counts = routes.computeIfAbsent(route, k -> new RouteCounts());
+    }
+    counts.byStatus.incrementAndGet(status >= 100 && status < 600 ? status : 599);
+    counts.latency.record(nanos);
   }
 
   /** The metrics in Prometheus's text exposition format (version 0.0.4). */
@@ -52,23 +62,27 @@ public final class ServerMetrics {
     StringBuilder out = new StringBuilder(4096);
     out.append("# HELP hpf_requests_total Requests answered, by route and status.\n");
     out.append("# TYPE hpf_requests_total counter\n");
-    new TreeMap<>(requests)
-        .forEach(
-            (key, n) -> {
-              int cut = key.indexOf('\0');
+    Map<String, RouteCounts> sorted = new TreeMap<>(routes);
+    sorted.forEach(
+        (route, counts) -> {
+          for (int status = 100; status < 600; status++) {
+            long n = counts.byStatus.get(status);
+            if (n > 0) {
               out.append("hpf_requests_total{route=\"")
-                  .append(key, 0, cut)
+                  .append(route)
                   .append("\",status=\"")
-                  .append(key, cut + 1, key.length())
+                  .append(status)
                   .append("\"} ")
-                  .append(n.sum())
+                  .append(n)
                   .append('\n');
-            });
+            }
+          }
+        });
     out.append("# HELP hpf_request_duration_seconds Time from request to response sent.\n");
     out.append("# TYPE hpf_request_duration_seconds histogram\n");
-    new TreeMap<>(latency)
-        .forEach(
-            (route, h) -> h.write(out, "hpf_request_duration_seconds", "route=\"" + route + "\""));
+    sorted.forEach(
+        (route, counts) ->
+            counts.latency.write(out, "hpf_request_duration_seconds", "route=\"" + route + "\""));
     counter(out, "hpf_bytes_out_total", "Bytes of response bodies sent.", bytesOut);
     counter(out, "hpf_reader_hits_total", "Requests whose archive was open.", readerHits);
     counter(out, "hpf_reader_misses_total", "Requests that opened their archive.", readerMisses);
