@@ -27,6 +27,7 @@ out="$here/bench-results/server-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$dir" "$out"
 port_hpf=18480
 port_nginx=18481
+server_pids=""
 
 for tool in wrk nginx; do
   if ! command -v "$tool" >/dev/null && [ ! -x "/usr/sbin/$tool" ]; then
@@ -78,16 +79,35 @@ request = function()
 end
 LUA
 
+# CPU time (clock ticks) the server's processes have used so far, all threads.
+server_ticks() {
+  local t=0 task
+  local -a f
+  for p in $server_pids; do
+    for task in /proc/"$p"/task/*; do
+      read -r -a f <"$task/stat" 2>/dev/null || continue
+      t=$((t + f[13] + f[14]))
+    done
+  done
+  echo "$t"
+}
+hz="$(getconf CLK_TCK)"
+
 run_wrk() { # label url-base names-file prefix [seconds]
-  local label="$1"
+  local label="$1" before after
+  before="$(server_ticks)"
   WRK_NAMES="$3" WRK_PREFIX="$4" wrk -t2 -c64 -d"${5:-$seconds}s" --latency -s "$lua" "$2" \
     >"$out/$label.wrk" 2>&1 || true
-  local rps p50 p99 errors
+  after="$(server_ticks)"
+  local rps p50 p99 errors cpu
   rps="$(awk '/Requests\/sec/ {print $2}' "$out/$label.wrk")"
   p50="$(awk '$1=="50%" {print $2}' "$out/$label.wrk")"
   p99="$(awk '$1=="99%" {print $2}' "$out/$label.wrk")"
   errors="$(grep -E 'Non-2xx|Socket errors' "$out/$label.wrk" | tr '\n' ' ' || true)"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p50" "$p99" "${errors:-none}" | tee -a "$out/results.tsv"
+  # The server's CPU per request: steadier than req/s on a shared machine.
+  cpu="$(python3 -c "print(round(($after-$before)/$hz*1e6/max(1,$rps*${5:-$seconds}),1))")"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p50" "$p99" "$cpu" "${errors:-none}" |
+    tee -a "$out/results.tsv"
 }
 
 start_hpf() { # root extra-args...
@@ -96,6 +116,7 @@ start_hpf() { # root extra-args...
   java -XX:+UseParallelGC -Xmx2g -cp "$here/hpf-server/target/hpf-server.jar" io.hpf.server.ServeMain \
     "$root" --bind 127.0.0.1 --port "$port_hpf" "$@" >"$out/hpf-serve.log" 2>&1 &
   hpf_pid=$!
+  server_pids="$hpf_pid"
   for _ in $(seq 1 100); do
     curl -sf "http://127.0.0.1:$port_hpf/_health" >/dev/null 2>&1 && return 0
     sleep 0.2
@@ -137,6 +158,7 @@ http {
 NGX
   "$nginx_bin" -c "$conf" -p "$out"
   sleep 1
+  server_pids="$(pgrep -f "nginx: worker process" | tr '\n' ' ')"
 }
 
 stop_nginx() {
@@ -148,7 +170,7 @@ warm() { # tree: into page cache
   find "$1" -type f -print0 | xargs -0 cat >/dev/null
 }
 
-printf 'label\treq/s\tp50\tp99\terrors\n' | tee "$out/results.tsv"
+printf 'label\treq/s\tp50\tp99\tcpu-us/req\terrors\n' | tee "$out/results.tsv"
 IFS=',' read -r -a size_list <<<"$sizes"
 for size in "${size_list[@]}"; do
   make_tree "$size"
@@ -221,7 +243,8 @@ for memory in 4m 64g; do
   rps="$(awk '/Requests\/sec/ {print $2}' "$out/zipf-$memory.wrk")"
   p99="$(awk '$1=="99%" {print $2}' "$out/zipf-$memory.wrk")"
   rate="$(python3 -c "print(round(($h1-$h0)/max(1,($h1-$h0)+($m1-$m0)),4))")"
-  printf 'zipf-memory-%s\t%s\thit-rate=%s\t%s\tnone\n' "$memory" "$rps" "$rate" "$p99" | tee -a "$out/results.tsv"
+  printf 'zipf-memory-%s\t%s\thit-rate=%s\t%s\t-\tnone\n' "$memory" "$rps" "$rate" "$p99" |
+    tee -a "$out/results.tsv"
   stop_hpf
 done
 echo "results: $out/results.tsv"
