@@ -49,6 +49,7 @@ public final class ReaderPool implements Closeable {
   private final long replicateMin;
   private volatile Set<String> hotSet = Set.of();
   private volatile Set<String> replicated = Set.of();
+  private volatile List<String> ranking = List.of();
   private volatile long hotSetAt;
 
   /** An open archive. */
@@ -232,7 +233,8 @@ public final class ReaderPool implements Closeable {
     if (budgetBytes == Long.MAX_VALUE || memory() <= budgetBytes) {
       return;
     }
-    List<String> ranked = hotRanking();
+    hotSet();
+    List<String> ranked = ranking;
     Map<String, Integer> rank = new HashMap<>();
     for (int i = 0; i < ranked.size(); i++) {
       rank.put(ranked.get(i), i);
@@ -253,31 +255,26 @@ public final class ReaderPool implements Closeable {
     }
   }
 
-  /** The hot set, recomputed at most ten times a second. */
+  /** The hot set (and its ranking), recomputed at most ten times a second. */
   private Set<String> hotSet() {
     long now = clock.getAsLong();
     if (now - hotSetAt > 100_000_000L) {
       Set<String> hot = new HashSet<>();
       Set<String> often = new HashSet<>();
+      List<String> ranked = new ArrayList<>();
       for (SlidingTopK.Ranked r : hotArchives.top(hotK)) {
         hot.add(r.key());
+        ranked.add(r.key());
         if (r.count() - r.error() >= replicateMin) {
           often.add(r.key());
         }
       }
+      ranking = ranked;
       hotSet = hot;
       replicated = often;
       hotSetAt = now;
     }
     return hotSet;
-  }
-
-  private List<String> hotRanking() {
-    List<String> ids = new ArrayList<>();
-    for (SlidingTopK.Ranked r : hotArchives.top(hotK)) {
-      ids.add(r.key());
-    }
-    return ids;
   }
 
   private boolean evictLocked(Slot slot) {

@@ -22,10 +22,26 @@ public final class SpaceSaving {
   public record Counter(String key, long count, long error) {}
 
   private final int capacity;
-  private final Map<String, Integer> slotOf = new HashMap<>();
-  private final String[] keys;
-  private final long[] counts;
-  private final long[] errors;
+
+  /** A counter: its key, count, overestimate and place in the heap. */
+  private static final class Node {
+    final String key;
+    long count;
+    long error;
+    int slot;
+
+    Node(String key, long count, long error, int slot) {
+      this.key = key;
+      this.count = count;
+      this.error = error;
+      this.slot = slot;
+    }
+  }
+
+  /** Key to counter; the counters form a min-heap by count, each knowing its slot. */
+  private final Map<String, Node> nodes = new HashMap<>();
+
+  private final Node[] heap;
   private int size;
   private long offered;
 
@@ -34,35 +50,31 @@ public final class SpaceSaving {
       throw new IllegalArgumentException("capacity must be at least 1, not " + capacity);
     }
     this.capacity = capacity;
-    this.keys = new String[capacity];
-    this.counts = new long[capacity];
-    this.errors = new long[capacity];
+    this.heap = new Node[capacity];
   }
 
   /** Counts one occurrence of {@code key}. */
   public void offer(String key) {
     offered++;
-    Integer slot = slotOf.get(key);
-    if (slot != null) {
-      counts[slot]++;
-      siftDown(slot);
+    Node node = nodes.get(key);
+    if (node != null) {
+      node.count++;
+      siftDown(node.slot);
       return;
     }
     if (size < capacity) {
-      keys[size] = key;
-      counts[size] = 1;
-      errors[size] = 0;
-      slotOf.put(key, size);
+      node = new Node(key, 1, 0, size);
+      heap[size] = node;
+      nodes.put(key, node);
       siftUp(size++);
       return;
     }
     // Replace the least counted key (the heap's root): the newcomer may have been it all along.
-    slotOf.remove(keys[0]);
-    long min = counts[0];
-    keys[0] = key;
-    errors[0] = min;
-    counts[0] = min + 1;
-    slotOf.put(key, 0);
+    Node least = heap[0];
+    nodes.remove(least.key);
+    node = new Node(key, least.count + 1, least.count, 0);
+    heap[0] = node;
+    nodes.put(key, node);
     siftDown(0);
   }
 
@@ -76,7 +88,7 @@ public final class SpaceSaving {
    * this many times.
    */
   public long floor() {
-    return size < capacity ? 0 : counts[0];
+    return size < capacity ? 0 : heap[0].count;
   }
 
   public int capacity() {
@@ -87,7 +99,7 @@ public final class SpaceSaving {
   public List<Counter> counters() {
     List<Counter> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
-      out.add(new Counter(keys[i], counts[i], errors[i]));
+      out.add(new Counter(heap[i].key, heap[i].count, heap[i].error));
     }
     return out;
   }
@@ -95,7 +107,7 @@ public final class SpaceSaving {
   private void siftUp(int i) {
     while (i > 0) {
       int parent = (i - 1) / 2;
-      if (counts[parent] <= counts[i]) {
+      if (heap[parent].count <= heap[i].count) {
         return;
       }
       swap(i, parent);
@@ -109,8 +121,8 @@ public final class SpaceSaving {
       if (left >= size) {
         return;
       }
-      int smaller = left + 1 < size && counts[left + 1] < counts[left] ? left + 1 : left;
-      if (counts[i] <= counts[smaller]) {
+      int smaller = left + 1 < size && heap[left + 1].count < heap[left].count ? left + 1 : left;
+      if (heap[i].count <= heap[smaller].count) {
         return;
       }
       swap(i, smaller);
@@ -119,16 +131,10 @@ public final class SpaceSaving {
   }
 
   private void swap(int a, int b) {
-    String k = keys[a];
-    keys[a] = keys[b];
-    keys[b] = k;
-    long c = counts[a];
-    counts[a] = counts[b];
-    counts[b] = c;
-    long e = errors[a];
-    errors[a] = errors[b];
-    errors[b] = e;
-    slotOf.put(keys[a], a);
-    slotOf.put(keys[b], b);
+    Node n = heap[a];
+    heap[a] = heap[b];
+    heap[b] = n;
+    heap[a].slot = a;
+    heap[b].slot = b;
   }
 }

@@ -129,16 +129,18 @@ final class EntryResponder {
       return;
     }
     if (local && info.codec() == Codec.NONE) {
-      String part = FileNames.partFileName(info.partId());
-      String partPath = reader.storage().describe(part);
-      if (verified.contains(partPath, info.offset())) {
-        sendFile(ex, head, ((LocalStorage) reader.storage()).directory().resolve(part), f, range);
+      java.nio.file.Path partFile =
+          ((LocalStorage) reader.storage())
+              .directory()
+              .resolve(FileNames.partFileName(info.partId()));
+      if (verified.contains(partFile, info.offset())) {
+        sendFile(ex, head, partFile, f, range);
         return;
       }
       if (size <= WHOLE_BYTES) {
         reader.get(info); // reads and checks it once: later requests go out with sendfile
-        verified.add(partPath, info.offset());
-        sendFile(ex, head, ((LocalStorage) reader.storage()).directory().resolve(part), f, range);
+        verified.add(partFile, info.offset());
+        sendFile(ex, head, partFile, f, range);
         return;
       }
     }
@@ -218,9 +220,9 @@ final class EntryResponder {
         }
       }
       ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
-      if (full && info.codec() == Codec.NONE && reader.storage() instanceof LocalStorage) {
+      if (full && info.codec() == Codec.NONE && reader.storage() instanceof LocalStorage disk) {
         verified.add(
-            reader.storage().describe(FileNames.partFileName(info.partId())), info.offset());
+            disk.directory().resolve(FileNames.partFileName(info.partId())), info.offset());
       }
     } catch (IOException | RuntimeException e) {
       router.readFailed(archive, info.name(), e);

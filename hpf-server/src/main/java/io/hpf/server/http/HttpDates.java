@@ -2,6 +2,7 @@ package io.hpf.server.http;
 
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * HTTP dates in RFC 9110's IMF-fixdate ({@code Sun, 06 Nov 1994 08:49:37 GMT}), written by hand:
@@ -20,9 +21,23 @@ final class HttpDates {
 
   private static volatile Cached now = new Cached(Long.MIN_VALUE, "");
 
+  /** Recently formatted seconds, by second (direct-mapped): entries share mtimes. */
+  private static final AtomicReferenceArray<Cached> RECENT = new AtomicReferenceArray<>(1024);
+
   static String format(long epochMillis) {
-    LocalDateTime t =
-        LocalDateTime.ofEpochSecond(Math.floorDiv(epochMillis, 1000), 0, ZoneOffset.UTC);
+    long second = Math.floorDiv(epochMillis, 1000);
+    int slot = (int) (second & 1023);
+    Cached c = RECENT.get(slot);
+    if (c != null && c.second() == second) {
+      return c.text();
+    }
+    String text = formatSecond(second);
+    RECENT.set(slot, new Cached(second, text));
+    return text;
+  }
+
+  private static String formatSecond(long second) {
+    LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
     StringBuilder out = new StringBuilder(29);
     out.append(DAYS[t.getDayOfWeek().getValue() - 1]).append(", ");
     two(out, t.getDayOfMonth()).append(' ');
@@ -47,7 +62,7 @@ final class HttpDates {
     long second = System.currentTimeMillis() / 1000;
     Cached c = now;
     if (c.second() != second) {
-      c = new Cached(second, format(second * 1000));
+      c = new Cached(second, formatSecond(second));
       now = c;
     }
     return c.text();

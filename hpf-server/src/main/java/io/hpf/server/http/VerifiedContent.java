@@ -2,6 +2,8 @@ package io.hpf.server.http;
 
 import io.hpf.format.NameHash;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -11,16 +13,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (part file and offset): a forgotten entry is only checked again.
  */
 final class VerifiedContent {
-  private static final int SLOTS = 1 << 16;
+  /** 8 MiB: a million entries; with fewer slots than hot entries most sends would check again. */
+  private static final int SLOTS = 1 << 20;
 
   private final AtomicLongArray keys = new AtomicLongArray(SLOTS);
 
-  boolean contains(String partFile, long offset) {
+  /** Each part file's path hashed once (a few thousand parts at most). */
+  private final ConcurrentHashMap<Path, Long> fileHashes = new ConcurrentHashMap<>();
+
+  boolean contains(Path partFile, long offset) {
     long key = key(partFile, offset);
     return keys.get(slot(key)) == key;
   }
 
-  void add(String partFile, long offset) {
+  void add(Path partFile, long offset) {
     long key = key(partFile, offset);
     keys.set(slot(key), key);
   }
@@ -29,8 +35,23 @@ final class VerifiedContent {
     return (int) (key ^ (key >>> 32)) & (SLOTS - 1);
   }
 
-  private static long key(String partFile, long offset) {
-    long h = NameHash.xxh64(partFile.getBytes(StandardCharsets.UTF_8), offset);
+  private long key(Path partFile, long offset) {
+    Long fileHash = fileHashes.get(partFile);
+    if (fileHash == null) {
+      if (fileHashes.size() > 100_000) {
+        fileHashes.clear();
+      }
+      fileHash = NameHash.xxh64(partFile.toString().getBytes(StandardCharsets.UTF_8), 0);
+      fileHashes.put(partFile, fileHash);
+    }
+    long h = mix(fileHash ^ mix(offset + 0x9E3779B97F4A7C15L));
     return h == 0 ? 1 : h; // 0 marks an empty slot
+  }
+
+  /** A 64-bit finalizer (SplitMix64): every input bit moves every output bit. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 }
