@@ -93,23 +93,14 @@ public final class EntryReader {
    */
   public byte[] findContent(long offset, long entryLength, String name, byte[] nameUtf8)
       throws IOException {
-    checkPlace(offset, entryLength);
-    if (entryLength > ONE_READ_MAX_BYTES) {
-      PartEntry entry = find(offset, entryLength, name, nameUtf8);
-      return entry == null ? null : content(entry);
-    }
-    int length = (int) entryLength;
-    // This thread's reusable buffer: allocating and zeroing a fresh array for every small entry
-    // costs as much as reading it. The content is copied out on decode.
-    byte[] bytes = length <= SCRATCH_MAX_BYTES ? scratch(length) : new byte[length];
-    file.readFully(offset, bytes, 0, length);
-    EntryHeader header = EntryCodec.parseHeader(path, offset, bytes, 0, length, name, nameUtf8);
-    PartEntry entry = matching(offset, entryLength, name, header);
-    if (entry == null) {
+    CheckedEntry found = findChecked(offset, entryLength, name, nameUtf8, MAX_WHOLE_BYTES);
+    if (found == null) {
       return null;
     }
-    checkWhole(header);
-    return decode(offset, header, bytes);
+    if (found.content() == null) {
+      checkWhole(found.entry().header()); // over the limit: says so
+    }
+    return found.content();
   }
 
   /**

@@ -77,6 +77,11 @@ class RingServersTest {
     servers.forEach(HpfServer::close);
   }
 
+  /** The server of member "s<i>": the i-th started. */
+  static HpfServer serverOf(List<HpfServer> servers, RingMember m) {
+    return servers.get(Integer.parseInt(m.id().substring(1)));
+  }
+
   static int portOf(RingMember m) {
     return Integer.parseInt(m.address().substring(m.address().indexOf(':') + 1));
   }
@@ -111,10 +116,10 @@ class RingServersTest {
       }
       // The owner of a0 stops: the client falls back to the next server, which answers.
       RingMember owner = ring.owner("a0");
-      servers.get(Integer.parseInt(owner.id().substring(1))).close();
+      serverOf(servers, owner).close();
       assertArrayEquals(content("a0"), client.get("a0", "x.txt"));
       RingMember next = ring.preference("a0").get(1);
-      assertTrue(servers.get(Integer.parseInt(next.id().substring(1))).readers().isOpen("a0"));
+      assertTrue(serverOf(servers, next).readers().isOpen("a0"));
     } finally {
       closeAll(servers);
     }
@@ -132,7 +137,7 @@ class RingServersTest {
           RawHttp.Response r = http.get("/" + a + "/x.txt");
           assertEquals(200, r.status(), a);
           assertArrayEquals(content(a), r.body());
-          HpfServer otherServer = servers.get(Integer.parseInt(other.id().substring(1)));
+          HpfServer otherServer = serverOf(servers, other);
           assertTrue(!otherServer.readers().isOpen(a), "the proxy opened " + a);
           // Asked often enough, the archive is hot here and served without its owner.
           for (int i = 0; i < 25; i++) {

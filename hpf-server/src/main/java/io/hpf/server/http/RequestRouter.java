@@ -118,25 +118,21 @@ public final class RequestRouter {
     HttpMethod method = ex.request.method();
     boolean post = method.equals(HttpMethod.POST);
     if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD) && !post) {
-      ex.route("bad");
-      HttpResponse head = ex.head(HttpResponseStatus.METHOD_NOT_ALLOWED);
-      head.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD, POST");
-      ex.send(
+      refuse(
+          ex,
           HttpResponseStatus.METHOD_NOT_ALLOWED,
-          "application/json",
-          utf8(Json.error(405, "the server is read-only: GET, HEAD, and POST for _mget")),
-          head);
+          HttpHeaderNames.ALLOW,
+          "GET, HEAD, POST",
+          "the server is read-only: GET, HEAD, and POST for _mget");
       return;
     }
     if (token != null && !authorized(ex)) {
-      ex.route("bad");
-      HttpResponse head = ex.head(HttpResponseStatus.UNAUTHORIZED);
-      head.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
-      ex.send(
+      refuse(
+          ex,
           HttpResponseStatus.UNAUTHORIZED,
-          "application/json",
-          utf8(Json.error(401, "a valid bearer token is required")),
-          head);
+          HttpHeaderNames.WWW_AUTHENTICATE,
+          "Bearer",
+          "a valid bearer token is required");
       return;
     }
     RequestPath path;
@@ -157,6 +153,15 @@ public final class RequestRouter {
       return;
     }
     archiveRequest(ex, path, false);
+  }
+
+  /** Refuses a request with a JSON error and the header the status calls for. */
+  private static void refuse(
+      Exchange ex, HttpResponseStatus status, CharSequence header, String value, String message) {
+    ex.route("bad");
+    HttpResponse head = ex.head(status);
+    head.headers().set(header, value);
+    ex.send(status, "application/json", utf8(Json.error(status.code(), message)), head);
   }
 
   /** A request for something inside an archive: counted, then answered here or sent on. */
