@@ -196,6 +196,17 @@ class ServerConformanceTest {
     assertTrue(metrics.contains("hpf_request_duration_seconds_bucket{route=\"get\",le=\"+Inf\"}"));
   }
 
+  @Test
+  void aRootThatIsOneArchiveServesItUnderItsName() throws Exception {
+    ServerOptions o = TestServer.options(root.resolve("set/lz4.hpf"));
+    try (HpfServer single = TestServer.start(o)) {
+      HpfHttpClient one = HpfHttpClient.of(TestServer.base(single));
+      Map.Entry<String, byte[]> first = MODELS.get(Codec.LZ4).live().firstEntry();
+      assertArrayEquals(first.getValue(), one.get("lz4", first.getKey()));
+      assertNull(one.get("zstd", first.getKey()), "an archive outside the root");
+    }
+  }
+
   private static List<String> listAll(Codec codec, String prefix, boolean rollUp, int limit)
       throws Exception {
     List<String> out = new ArrayList<>();
