@@ -24,14 +24,17 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A root on a real HDFS (a NameNode and a DataNode in processes of their own): every entry of an
  * archive in every codec over HTTP equals the model, listings and _mget work, and a commit made on
- * HDFS is served within a second.
+ * HDFS is served within a second. With -Plong: starting HDFS's daemons costs half a minute of the
+ * default suite, and Hadoop roots read through the storage every HDFS test covers.
  */
+@Tag("long")
 class HdfsServeTest {
   @TempDir Path temp;
 

@@ -68,7 +68,7 @@ class MemoryBudgetTest {
         cumulative[i] = sum;
       }
       SplittableRandom random = new SplittableRandom(3);
-      for (int r = 0; r < 3000; r++) {
+      for (int r = 0; r < 2000; r++) {
         int a = zipf(random, cumulative);
         TreeMap<String, byte[]> model = models.get(a);
         List<String> names = new ArrayList<>(model.keySet());
