@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole default test suite with the static checks (formatting, forbidden APIs, Error Prone),
 # then the Python tests: PySpark (pip's pyspark, the version hpf-spark builds against) reading and
-# writing archives with the built jar.
+# writing archives with the built jar, and the Python package (python/) reading archives without
+# a JVM.
 # Longer tests: ./scripts/test.sh -Plong
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,3 +23,13 @@ if "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
 else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi
+
+# The Python package's reader, written from docs/FORMAT.md: golden archives, archives the Java
+# CLI makes here, damaged ones. Its dependencies come from PyPI into a venv of their own.
+pyvenv="${HPF_PY_VENV:-$HOME/.cache/hpf/venv-python}"
+if ! "$pyvenv/bin/python" -c 'import zstandard, lz4, xxhash, crc32c, pytest' 2>/dev/null; then
+  echo "test.sh: installing the Python package's dependencies into $pyvenv (once)"
+  python3 -m venv "$pyvenv"
+  "$pyvenv/bin/pip" install -q zstandard lz4 xxhash crc32c pytest
+fi
+PYTHONPATH=python/src:python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests

@@ -1,0 +1,119 @@
+"""An open archive: the snapshot of its newest manifest (FORMAT.md "Reading")."""
+
+import threading
+
+import zstandard
+
+from . import manifest as manifests
+from .catalog import Catalog, merged
+from .entry import read_checked
+from .errors import CorruptArchive, NotFound
+from .storage import LocalStorage
+from .wire import Cursor, check_footer, check_header, HEADER_BYTES
+
+MAX_DICTIONARY = 16 << 20
+
+
+def open(location):  # noqa: A001 - the package's verb, as in hpf.open(...)
+    """Opens the archive directory at a local path."""
+    return Archive(LocalStorage(location))
+
+
+class Archive:
+    """Thread-safe: catalogs and dictionaries are loaded once and shared.
+
+    This first version finds names through the catalogs (a binary search of each segment's
+    block index and one block read); the hash index (one record read) comes next."""
+
+    def __init__(self, storage):
+        self.storage = storage
+        files = storage.list()
+        name = manifests.newest_manifest_name(files)
+        if name is None:
+            raise CorruptArchive(storage.describe(""), 0, "no manifest: not an archive")
+        self.manifest = manifests.parse(storage.read(name, 0, files[name]), storage.describe(name))
+        m = self.manifest
+        for part_id, committed in m.parts.items():
+            self._present(files, "part-%08d.hpfp" % part_id, committed, at_least=True)
+        for d, length in m.dictionaries.items():
+            self._present(files, "dict-%08d.hpfd" % d, length)
+        self._catalogs = []
+        for seg in reversed(m.segments):  # newest first
+            cat_name = "seg-%08d.hpfc" % seg.segment_id
+            self._present(files, cat_name, seg.catalog_length)
+            self._catalogs.append(Catalog(storage, cat_name, seg.catalog_length))
+        self._dictionaries = {}
+        self._lock = threading.Lock()
+
+    def _present(self, files, name, length, at_least=False):
+        have = files.get(name)
+        if have is None or (have < length if at_least else have != length):
+            raise CorruptArchive(self.storage.describe(name), 0,
+                                 f"the manifest names it with {length} bytes; found {have}")
+
+    def __len__(self):
+        return self.manifest.live_entries
+
+    def __contains__(self, name):
+        return self.stat(name) is not None
+
+    def stat(self, name):
+        """The entry's catalog row (an EntryInfo), or None."""
+        key = name.encode("utf-8")
+        for cat in self._catalogs:
+            for found, info in cat.rows_from(key):
+                if found == key:
+                    return None if info.deleted else info
+                break
+        return None
+
+    def get(self, name):
+        info = self.stat(name)
+        if info is None:
+            raise NotFound(self.storage.describe(""), name)
+        return self.read(info)
+
+    def read(self, info):
+        """The checked content of an entry this archive listed or stat'ed."""
+        committed = self.manifest.parts.get(info.part_id)
+        part = "part-%08d.hpfp" % info.part_id
+        if committed is None:
+            raise CorruptArchive(self.storage.describe(part), 0,
+                                 f"the catalog names part {info.part_id}, which is not listed")
+        return read_checked(self.storage, part, committed, info, self._dictionary)
+
+    def list(self, prefix=""):
+        """Live entries whose names start with `prefix`, in byte order, lazily."""
+        key = prefix.encode("utf-8")
+        return merged(self._catalogs, key, key)
+
+    def _dictionary(self, dictionary_id):
+        d = self._dictionaries.get(dictionary_id)
+        if d is None:
+            length = self.manifest.dictionaries.get(dictionary_id)
+            if length is None:
+                return None
+            name = "dict-%08d.hpfd" % dictionary_id
+            path = self.storage.describe(name)
+            data = self.storage.read(name, 0, length)
+            check_header(data, path, b"DICT")
+            check_footer(data, path)
+            c = Cursor(data, path, start=HEADER_BYTES, end=len(data) - 8)
+            if c.u32("dictionary id") != dictionary_id:
+                raise CorruptArchive(path, HEADER_BYTES, "the file holds another dictionary")
+            n = c.u32("dictionary length")
+            if n > MAX_DICTIONARY:
+                raise CorruptArchive(path, HEADER_BYTES + 4, f"a dictionary of {n} bytes")
+            d = zstandard.ZstdCompressionDict(c.raw(n, "dictionary"))
+            with self._lock:
+                self._dictionaries[dictionary_id] = d
+        return d
+
+    def close(self):
+        self.storage.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

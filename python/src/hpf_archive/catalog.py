@@ -1,0 +1,140 @@
+"""A segment's catalog: sorted names with their metadata, in checksummed blocks
+(FORMAT.md "Catalog"). Opened with two reads (trailer, index); a listing reads only the blocks it
+returns rows from."""
+
+import bisect
+import heapq
+from dataclasses import dataclass, field
+from typing import Dict
+
+import lz4.block
+
+from .errors import CorruptArchive
+from .wire import Cursor, crc32c, check_header, FOOTER_BYTES, HEADER_BYTES
+
+TRAILER_BYTES = 32
+MAX_BLOCK_RAW = 4 << 20
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    """What the catalog knows of an entry, without its content."""
+
+    name: str
+    deleted: bool
+    raw_length: int = 0
+    stored_length: int = 0
+    codec: int = 0
+    dictionary_id: int = 0
+    mtime_millis: int = 0
+    mode: int = 0
+    part_id: int = 0
+    offset: int = 0
+    entry_length: int = 0
+    attributes: Dict[str, str] = field(default_factory=dict)
+
+
+class Catalog:
+    def __init__(self, storage, file_name, length):
+        self.storage = storage
+        self.path = storage.describe(file_name)
+        self.file_name = file_name
+        if length < HEADER_BYTES + TRAILER_BYTES + FOOTER_BYTES:
+            raise CorruptArchive(self.path, 0, f"a catalog of {length} bytes is too short")
+        check_header(storage.read(file_name, 0, HEADER_BYTES), self.path, b"CATL")
+        at = length - FOOTER_BYTES - TRAILER_BYTES
+        t = Cursor(storage.read(file_name, at, TRAILER_BYTES), self.path, base=at)
+        index_offset, index_length, index_crc = t.u64(), t.u32(), t.u32()
+        self.row_count, block_count, reserved = t.u64(), t.u32(), t.u32()
+        if reserved != 0:
+            raise CorruptArchive(self.path, at + 28, "reserved trailer field is not 0")
+        if index_offset < HEADER_BYTES or index_offset + index_length > at:
+            raise CorruptArchive(self.path, at, "the block index lies outside the file")
+        if block_count > index_length // 18:
+            raise CorruptArchive(self.path, at, f"{block_count} blocks cannot fit the index")
+        index = self.storage.read(file_name, index_offset, index_length)
+        if crc32c(index) != index_crc:
+            raise CorruptArchive(self.path, index_offset, "block index checksum mismatch")
+        c = Cursor(index, self.path, base=index_offset)
+        if c.u32("block count") != block_count:
+            raise CorruptArchive(self.path, index_offset, "block counts disagree")
+        self.blocks = []  # (offset, length, rows)
+        self.first_names = []  # UTF-8 bytes, for byte-order search
+        for _ in range(block_count):
+            offset, size, rows = c.u64(), c.u32(), c.u32()
+            self.first_names.append(c.raw(c.u16(), "first name"))
+            if offset < HEADER_BYTES or offset + size > index_offset:
+                raise CorruptArchive(self.path, offset, "a block outside the blocks' area")
+            self.blocks.append((offset, size, rows))
+
+    def rows_from(self, start_utf8):
+        """Rows in name order from the first name ≥ start (UTF-8 bytes), a block at a time."""
+        b = max(0, bisect.bisect_right(self.first_names, start_utf8) - 1)
+        for i in range(b, len(self.blocks)):
+            for row in self.block_rows(i):
+                if row[0] >= start_utf8:
+                    yield row
+
+    def block_rows(self, i):
+        offset, size, rows = self.blocks[i]
+        data = self.storage.read(self.file_name, offset, size)
+        c = Cursor(data, self.path, base=offset)
+        codec, raw_length, stored_length, crc = c.u8(), c.u32(), c.u32(), c.u32()
+        if raw_length > MAX_BLOCK_RAW or rows > raw_length // 3 + 1 or stored_length != size - 13:
+            raise CorruptArchive(self.path, offset, "block lengths out of bounds")
+        stored = c.raw(stored_length, "block")
+        if codec == 0:
+            raw = stored
+        elif codec == 1:
+            try:
+                raw = lz4.block.decompress(stored, uncompressed_size=raw_length)
+            except Exception:  # lz4 says why in its own words; ours names the place
+                raise CorruptArchive(self.path, offset, "catalog block does not decompress")
+        else:
+            raise CorruptArchive(self.path, offset, f"unknown catalog block codec {codec}")
+        if len(raw) != raw_length or crc32c(raw) != crc:
+            raise CorruptArchive(self.path, offset, "catalog block checksum mismatch")
+        r = Cursor(raw, self.path, base=offset + 13)
+        previous = b""
+        for _ in range(rows):
+            shared = r.varint("shared")
+            if shared > len(previous):
+                raise CorruptArchive(self.path, offset, "a row shares more than its predecessor")
+            name = previous[:shared] + r.raw(r.varint("suffix length"), "suffix")
+            previous = name
+            flags = r.u8("flags")
+            if flags & ~1:
+                raise CorruptArchive(self.path, offset, "reserved row flag bits set")
+            text = name.decode("utf-8", errors="strict")
+            if flags & 1:
+                yield name, EntryInfo(text, True)
+                continue
+            raw_len, stored_len, codec_id = r.varint(), r.varint(), r.u8()
+            dictionary, mtime, mode = r.varint(), r.zigzag(), r.varint()
+            part, off, entry_len = r.varint(), r.varint(), r.varint()
+            attributes = {}
+            for _ in range(r.varint("attribute count")):
+                key = r.utf8(r.varint(), "attribute key")
+                attributes[key] = r.utf8(r.varint(), "attribute value")
+            yield name, EntryInfo(text, False, raw_len, stored_len, codec_id, dictionary, mtime,
+                                  mode, part, off, entry_len, attributes)
+
+
+def merged(catalogs_newest_first, prefix_utf8, start_utf8):
+    """Live entries under a prefix in byte order: the newest row of a name wins; a tombstone
+    hides it (FORMAT.md "Listing")."""
+    streams = []
+    for rank, cat in enumerate(catalogs_newest_first):
+        streams.append(((name, rank, info) for name, info in cat.rows_from(start_utf8)))
+    last = None
+    for name, _, info in heapq.merge(*streams, key=lambda t: (t[0], t[1])):
+        if not name.startswith(prefix_utf8):
+            if name > prefix_utf8:
+                break
+            continue
+        if name == last:
+            continue
+        last = name
+        if not info.deleted:
+            yield info
+

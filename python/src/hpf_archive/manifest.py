@@ -1,0 +1,119 @@
+"""The manifest: the generation an archive is at, its parts, segments and dictionaries
+(FORMAT.md "Manifest", "Directory")."""
+
+import re
+from dataclasses import dataclass, field
+from typing import List, Tuple
+
+from .errors import CorruptArchive
+from .wire import Cursor, check_footer, check_header, FOOTER_BYTES, HEADER_BYTES
+
+MANIFEST_NAME = re.compile(r"^manifest-(\d{10})\.hpfm$")
+NO_BUCKET = 0xFFFFFFFF
+
+
+@dataclass
+class Bucket:
+    number: int
+    local_depth: int
+    key_count: int
+    meta_length: int
+    file_length: int
+
+
+@dataclass
+class Segment:
+    segment_id: int
+    entry_count: int
+    tombstone_count: int
+    catalog_length: int
+    global_depth: int
+    buckets: List[Bucket]
+    leaves: List[Tuple[int, int]]  # (depth, bucket index or NO_BUCKET)
+
+
+@dataclass
+class Manifest:
+    generation: int
+    commit_millis: int
+    operation: str
+    bucket_capacity: int
+    live_entries: int
+    live_bytes: int
+    dictionaries: dict = field(default_factory=dict)  # id -> file length
+    parts: dict = field(default_factory=dict)  # id -> committed length
+    segments: List[Segment] = field(default_factory=list)  # oldest first
+
+
+def newest_manifest_name(names):
+    """The file name of the highest generation among a directory's names, or None."""
+    best = None
+    for n in names:
+        m = MANIFEST_NAME.match(n)
+        if m and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), n)
+    return None if best is None else best[1]
+
+
+def parse(data, path):
+    check_header(data, path, b"MANI")
+    check_footer(data, path)
+    c = Cursor(data, path, start=HEADER_BYTES, end=len(data) - FOOTER_BYTES)
+    generation = c.u64("generation")
+    commit = c.u64("commit time")
+    operation = c.utf8(c.u16("operation length"), "operation")
+    algorithm = c.u8("name hash algorithm")
+    if algorithm != 1:
+        raise CorruptArchive(path, c.pos - 1, f"unknown name hash algorithm {algorithm}")
+    if c.u8("reserved") != 0 or c.u16("reserved") != 0:
+        raise CorruptArchive(path, c.pos - 3, "reserved manifest field is not 0")
+    m = Manifest(generation, commit, operation, c.u32("bucket capacity"), c.u64("live entries"),
+                 c.u64("live entry bytes"))
+    for _ in range(bounded(c, c.u32("dictionary count"), 12, "dictionaries")):
+        dictionary_id = c.u32("dictionary id")  # read before its length: Python evaluates
+        m.dictionaries[dictionary_id] = c.u64("dictionary length")  # d[k] = v's v first
+    for _ in range(bounded(c, c.u32("part count"), 12, "parts")):
+        part_id = c.u32("part id")
+        committed = c.u64("committed length")
+        if committed < HEADER_BYTES:
+            raise CorruptArchive(path, c.pos - 8, f"part {part_id} committed length {committed} < 16")
+        m.parts[part_id] = committed
+    for _ in range(bounded(c, c.u32("segment count"), 33, "segments")):
+        m.segments.append(segment(c, path))
+    return m
+
+
+def segment(c, path):
+    sid = c.u32("segment id")
+    entries = c.u64("entry count")
+    tombstones = c.u64("tombstone count")
+    catalog_length = c.u64("catalog length")
+    g = c.u8("global depth")
+    if g > 24:
+        raise CorruptArchive(path, c.pos - 1, f"global depth {g} over 24")
+    buckets = []
+    for _ in range(bounded(c, c.u32("bucket count"), 21, "buckets")):
+        buckets.append(Bucket(c.u32("bucket number"), c.u8("local depth"), c.u32("key count"),
+                              c.u32("meta length"), c.u64("file length")))
+    leaves = []
+    covered = 0
+    for _ in range(bounded(c, c.u32("leaf count"), 5, "leaves")):
+        depth = c.u8("leaf depth")
+        index = c.u32("leaf bucket")
+        if depth > g or (index != NO_BUCKET and index >= len(buckets)):
+            raise CorruptArchive(path, c.pos - 5, "a directory leaf out of range")
+        span = 1 << (g - depth)
+        if covered % span != 0:
+            raise CorruptArchive(path, c.pos - 5, "a directory leaf not aligned to its span")
+        covered += span
+        leaves.append((depth, index))
+    if covered != 1 << g:
+        raise CorruptArchive(path, c.pos, f"directory leaves cover {covered} of {1 << g} pointers")
+    return Segment(sid, entries, tombstones, catalog_length, g, buckets, leaves)
+
+
+def bounded(c, count, min_bytes, what):
+    """A count read from disk, checked against the bytes left before it sizes a loop."""
+    if count * min_bytes > c.end - c.pos:
+        raise CorruptArchive(c.path, c.pos, f"{count} {what} cannot fit in the manifest")
+    return count

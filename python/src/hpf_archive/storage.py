@@ -1,0 +1,57 @@
+"""Where an archive's files are read from: a local directory through mmap (the warm path)."""
+
+import mmap
+import os
+import threading
+
+from .errors import CorruptArchive
+
+
+class LocalStorage:
+    """An archive directory on local disk. Files are mapped once and shared by every thread:
+    slicing a mapping is a positional read without a system call."""
+
+    def __init__(self, directory):
+        self.directory = os.fspath(directory)
+        if not os.path.isdir(self.directory):
+            raise FileNotFoundError(f"{self.directory}: no such archive directory")
+        self._maps = {}
+        self._lock = threading.Lock()
+
+    def describe(self, name):
+        return os.path.join(self.directory, name)
+
+    def list(self):
+        """File names and lengths of the directory."""
+        out = {}
+        for e in os.scandir(self.directory):
+            if e.is_file():
+                out[e.name] = e.stat().st_size
+        return out
+
+    def _map(self, name):
+        m = self._maps.get(name)
+        if m is None:
+            with self._lock:
+                m = self._maps.get(name)
+                if m is None:
+                    with open(self.describe(name), "rb") as f:
+                        size = os.fstat(f.fileno()).st_size
+                        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+                    self._maps[name] = m
+        return m
+
+    def read(self, name, offset, length):
+        """Exactly `length` bytes at `offset`, or a CorruptArchive naming the file and offset."""
+        m = self._map(name)
+        if offset < 0 or length < 0 or offset + length > len(m):
+            raise CorruptArchive(self.describe(name), offset,
+                                 f"a read of {length} bytes runs past the end at {len(m)}")
+        return m[offset:offset + length]
+
+    def close(self):
+        with self._lock:
+            for m in self._maps.values():
+                if isinstance(m, mmap.mmap):
+                    m.close()
+            self._maps.clear()

@@ -1,0 +1,106 @@
+"""Little-endian integers, LEB128 varints and the checks every file shares (FORMAT.md
+"Conventions", "File header", "File footer")."""
+
+import struct
+
+import crc32c as _crc32c
+
+from .errors import CorruptArchive, UnsupportedVersion
+
+FILE_MAGIC = b"\x89HPF"
+FOOTER_MAGIC = b"HPF!"
+HEADER_BYTES = 16
+FOOTER_BYTES = 8
+VERSIONS = (1, 2)
+
+
+def crc32c(data) -> int:
+    return _crc32c.crc32c(data)
+
+
+class Cursor:
+    """Reads fields from bytes, each read bounded by the bytes there: a short field is corruption
+    at its offset, never an IndexError."""
+
+    def __init__(self, data, path, base=0, start=0, end=None):
+        self.data = data
+        self.path = path
+        self.base = base  # offset of data[0] in the file, for messages
+        self.pos = start
+        self.end = len(data) if end is None else end
+
+    def _take(self, n, what):
+        if n < 0 or self.pos + n > self.end:
+            raise CorruptArchive(self.path, self.base + self.pos, f"{what} runs past its bounds")
+        v = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return v
+
+    def u8(self, what="u8"):
+        return self._take(1, what)[0]
+
+    def u16(self, what="u16"):
+        return struct.unpack("<H", self._take(2, what))[0]
+
+    def u32(self, what="u32"):
+        return struct.unpack("<I", self._take(4, what))[0]
+
+    def u64(self, what="u64"):
+        return struct.unpack("<Q", self._take(8, what))[0]
+
+    def i64(self, what="i64"):
+        return struct.unpack("<q", self._take(8, what))[0]
+
+    def raw(self, n, what="bytes"):
+        return bytes(self._take(n, what))
+
+    def utf8(self, n, what="text"):
+        b = self._take(n, what)
+        try:
+            return bytes(b).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CorruptArchive(self.path, self.base + self.pos - n, f"{what} is not UTF-8")
+
+    def varint(self, what="varint"):
+        result = 0
+        for i in range(10):
+            b = self.u8(what)
+            result |= (b & 0x7F) << (7 * i)
+            if b < 0x80:
+                return result
+        raise CorruptArchive(self.path, self.base + self.pos, f"{what}: a varint over 10 bytes")
+
+    def zigzag(self, what="zigzag"):
+        v = self.varint(what)
+        return (v >> 1) ^ -(v & 1)
+
+    def done(self):
+        return self.pos >= self.end
+
+
+def check_header(data, path, kind):
+    """The 16-byte file header: magic, kind, a known version, reserved 0. Returns the version."""
+    if len(data) < HEADER_BYTES:
+        raise CorruptArchive(path, 0, f"{len(data)} bytes, shorter than a file header")
+    if data[0:4] != FILE_MAGIC:
+        raise CorruptArchive(path, 0, "not an hpf file (bad magic)")
+    if data[4:8] != kind:
+        raise CorruptArchive(path, 4, f"expected a {kind.decode()} file, found {bytes(data[4:8])!r}")
+    version, reserved = struct.unpack("<II", data[8:16])
+    if version not in VERSIONS:
+        raise UnsupportedVersion(path, version)
+    if reserved != 0:
+        raise CorruptArchive(path, 12, "reserved header field is not 0")
+    return version
+
+
+def check_footer(data, path):
+    """The 8-byte footer of a whole file: magic and the CRC32C of everything before it."""
+    if len(data) < HEADER_BYTES + FOOTER_BYTES:
+        raise CorruptArchive(path, 0, "too short for a header and a footer")
+    at = len(data) - FOOTER_BYTES
+    if data[at:at + 4] != FOOTER_MAGIC:
+        raise CorruptArchive(path, at, "footer magic missing (truncated?)")
+    (stored,) = struct.unpack("<I", data[at + 4:at + 8])
+    if crc32c(data[:at]) != stored:
+        raise CorruptArchive(path, at, "file checksum mismatch")
