@@ -67,3 +67,16 @@ def test_a_missing_part_file_is_named_at_open(archive):
     next(archive.glob("part-*.hpfp")).unlink()
     with pytest.raises(hpf.CorruptArchive, match="part-"):
         hpf.open(archive)
+
+
+def test_a_flipped_index_record_is_named(archive):
+    # Every record of every bucket damaged: any lookup that reaches a record reports it.
+    for bucket in archive.glob("seg-*-b*.hpfx"):
+        data = bytearray(bucket.read_bytes())
+        for at in range(len(data) - 8 - 4, 16, -32):  # the records' CRC bytes, from the end
+            data[at] ^= 0x01
+        bucket.write_bytes(bytes(data))
+    with hpf.open(archive) as a:
+        with pytest.raises(hpf.CorruptArchive, match=r"\.hpfx"):
+            for name in model():
+                a.get(name)

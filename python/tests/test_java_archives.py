@@ -58,5 +58,14 @@ def test_every_entry_of_a_changed_archive_reads_as_its_source(tmp_path, java_hpf
             assert a.get(name) == content, name
         for name in removed:
             assert name not in a
+        # Lookups (hash index) agree with the listing (catalogs), and misses miss.
+        for info in a.list():
+            assert a.read(info) == a.get(info.name)
+            assert a.stat(info.name).raw_length == info.raw_length
+        for miss in ["nope", names[0] + "x", "../" + names[0], "/" + names[0], ""]:
+            assert a.stat(miss) is None and miss not in a
+        deep = next(n for n in names if "/" in n)
+        assert a.get(deep.replace("/", "//", 1) + "/") == expected[deep]  # normalized first
+        assert a.get("./" + deep) == expected[deep]
         prefix = names[len(names) // 2].split("/")[0] + "/"
         assert [e.name for e in a.list(prefix)] == [n for n in names if n.startswith(prefix)]

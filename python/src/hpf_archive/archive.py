@@ -6,7 +6,9 @@ import zstandard
 
 from . import manifest as manifests
 from .catalog import Catalog, merged
-from .entry import read_checked
+from .entry import read_at, read_checked
+from .index import SegmentIndex, name_hash
+from .names import normalize
 from .errors import CorruptArchive, NotFound
 from .storage import LocalStorage
 from .wire import Cursor, check_footer, check_header, HEADER_BYTES
@@ -22,8 +24,8 @@ def open(location):  # noqa: A001 - the package's verb, as in hpf.open(...)
 class Archive:
     """Thread-safe: catalogs and dictionaries are loaded once and shared.
 
-    This first version finds names through the catalogs (a binary search of each segment's
-    block index and one block read); the hash index (one record read) comes next."""
+    A lookup goes through the segments' hash indexes, newest first (one record read when warm,
+    then the entry); listings merge the catalogs."""
 
     def __init__(self, storage):
         self.storage = storage
@@ -38,6 +40,7 @@ class Archive:
         for d, length in m.dictionaries.items():
             self._present(files, "dict-%08d.hpfd" % d, length)
         self._catalogs = []
+        self._indexes = [SegmentIndex(storage, seg) for seg in reversed(m.segments)]
         for seg in reversed(m.segments):  # newest first
             cat_name = "seg-%08d.hpfc" % seg.segment_id
             self._present(files, cat_name, seg.catalog_length)
@@ -58,20 +61,40 @@ class Archive:
         return self.stat(name) is not None
 
     def stat(self, name):
-        """The entry's catalog row (an EntryInfo), or None."""
-        key = name.encode("utf-8")
-        for cat in self._catalogs:
-            for found, info in cat.rows_from(key):
-                if found == key:
-                    return None if info.deleted else info
-                break
-        return None
+        """The entry's metadata (an EntryInfo, from its header), or None."""
+        found = self._lookup(name, content=False)
+        return None if found is None else found[0]
 
     def get(self, name):
-        info = self.stat(name)
-        if info is None:
+        """The entry's content, checked against its CRC32C; NotFound if absent."""
+        found = self._lookup(name, content=True)
+        if found is None:
             raise NotFound(self.storage.describe(""), name)
-        return self.read(info)
+        return found[1]
+
+    def _lookup(self, name, content):
+        normal = normalize(name)
+        if normal is None:
+            return None  # no entry can have a name that does not normalize
+        key = normal.encode("utf-8")
+        h = name_hash(key)
+        for index in self._indexes:
+            place = index.find(key, h)
+            if place is None:
+                continue
+            if place == "deleted":
+                return None
+            part_id, offset, length = place
+            committed = self.manifest.parts.get(part_id)
+            part = "part-%08d.hpfp" % part_id
+            if committed is None:
+                raise CorruptArchive(self.storage.describe(part), 0,
+                                     f"the index names part {part_id}, which is not listed")
+            found = read_at(self.storage, part, committed, part_id, offset, length, normal,
+                            self._dictionary, content)
+            if found is not None:
+                return found
+        return None
 
     def read(self, info):
         """The checked content of an entry this archive listed or stat'ed."""

@@ -6,8 +6,9 @@ import struct
 import lz4.block
 import zstandard
 
+from .catalog import EntryInfo
 from .errors import CorruptArchive
-from .wire import crc32c
+from .wire import Cursor, crc32c
 
 ENTRY_MAGIC = 0x45465048
 MIN_HEADER = 52
@@ -18,12 +19,23 @@ CODEC_NONE, CODEC_LZ4, CODEC_ZSTD = 0, 1, 2
 
 def read_checked(storage, part_name, committed, info, dictionaries):
     """The content of the entry a catalog row places in a part: the header must name the row's
-    name and agree with its lengths; the content must decode to its raw length and match its
-    CRC32C. Whole in memory (the streaming reader comes with large entries)."""
+    name (else the archive is corrupt) and agree with its lengths; the content must decode to
+    its raw length and match its CRC32C. Whole in memory (streams come with large entries)."""
+    found = read_at(storage, part_name, committed, info.part_id, info.offset, info.entry_length,
+                    info.name, dictionaries)
+    if found is None:
+        raise CorruptArchive(storage.describe(part_name), info.offset,
+                             f"the catalog places '{info.name}' here, the entry names another")
+    return found[1]
+
+
+def read_at(storage, part_name, committed, part_id, off, length, name, dictionaries,
+            content=True):
+    """(EntryInfo from the header, checked content or None) of the entry at a place an index
+    gives, or None if an intact entry of another name is there (a 64-bit hash collision)."""
     path = storage.describe(part_name)
-    off, length = info.offset, info.entry_length
     if off < 16 or length < MIN_HEADER + 4 or off + length > committed:
-        raise CorruptArchive(path, off, f"entry '{info.name}' lies outside the committed part")
+        raise CorruptArchive(path, off, f"an entry of {length} bytes outside the committed part")
     data = storage.read(part_name, off, length)
     magic, h = struct.unpack_from("<II", data, 0)
     if magic != ENTRY_MAGIC:
@@ -34,20 +46,32 @@ def read_checked(storage, part_name, committed, info, dictionaries):
     if crc32c(data[:h - 4]) != stored_crc:
         raise CorruptArchive(path, off, "entry header checksum mismatch")
     codec, flags, name_length, dictionary = struct.unpack_from("<BBHI", data, 8)
-    raw_length, stored_length = struct.unpack_from("<QQ", data, 16)
+    raw_length, stored_length, mtime = struct.unpack_from("<QQq", data, 16)
+    mode, attribute_count = struct.unpack_from("<IH", data, 40)
     if flags != 0:
         raise CorruptArchive(path, off + 9, "reserved entry flags are not 0")
-    name = bytes(data[48:48 + name_length]).decode("utf-8", errors="strict")
-    if name != info.name:
-        raise CorruptArchive(path, off, f"the catalog places '{info.name}' here, the entry is '{name}'")
+    c = Cursor(data, path, base=off, start=48, end=h - 4)
+    stored_name = c.utf8(name_length, "entry name")
+    attributes = {}
+    for _ in range(attribute_count):
+        key = c.utf8(c.u16("attribute key length"), "attribute key")
+        attributes[key] = c.utf8(c.u32("attribute value length"), "attribute value")
+    if not c.done():
+        raise CorruptArchive(path, off, "bytes left over between the attributes and the header CRC")
+    if stored_name != name:
+        return None
     if h + stored_length + 4 != length:
         raise CorruptArchive(path, off, f"entry '{name}' is not {length} bytes as indexed")
+    info = EntryInfo(name, False, raw_length, stored_length, codec, dictionary, mtime, mode,
+                     part_id, off, length, attributes)
+    if not content:
+        return info, None
     stored = data[h:h + stored_length]
-    content = decode(path, off + h, name, codec, stored, raw_length, dictionary, dictionaries)
+    out = decode(path, off + h, name, codec, stored, raw_length, dictionary, dictionaries)
     (content_crc,) = struct.unpack_from("<I", data, h + stored_length)
-    if crc32c(content) != content_crc:
+    if crc32c(out) != content_crc:
         raise CorruptArchive(path, off + h, f"entry '{name}': content checksum mismatch")
-    return content
+    return info, out
 
 
 def decode(path, at, name, codec, stored, raw_length, dictionary, dictionaries):

@@ -1,0 +1,160 @@
+"""A segment's hash index: the extendible-hashing directory (in the manifest), bucket files
+with their minimal perfect hash (PTHash) and 32-byte records (FORMAT.md "Bucket file",
+"Index record", "Perfect hash"). Warm, a lookup reads one record."""
+
+import struct
+import threading
+
+import xxhash
+
+from .errors import CorruptArchive
+from .manifest import NO_BUCKET
+from .wire import Cursor, crc32c, check_header
+
+M64 = (1 << 64) - 1
+RECORD_BYTES = 32
+TOMBSTONE_PART = 0xFFFFFFFF
+
+
+def name_hash(name_utf8):
+    return xxhash.xxh64_intdigest(name_utf8, 0)
+
+
+def fmix64(k):
+    k ^= k >> 33
+    k = (k * 0xFF51AFD7ED558CCD) & M64
+    k ^= k >> 33
+    k = (k * 0xC4CEB9FE1A85EC53) & M64
+    return k ^ (k >> 33)
+
+
+def fastrange(x, n):
+    return (x * n) >> 64
+
+
+def packed(words, i, width):
+    """Value i of `width` bits in the little-endian bit stream of the u64 words."""
+    if width == 0:
+        return 0
+    bit = i * width
+    w, shift = divmod(bit, 64)
+    v = words[w] >> shift
+    if shift + width > 64:
+        v |= words[w + 1] << (64 - shift)
+    return v & ((1 << width) - 1)
+
+
+class PerfectHash:
+    def __init__(self, c, n):
+        start = c.pos
+        self.n, self.table, self.m = c.u32("n"), c.u32("T"), c.u32("m")
+        self.encoding, self.w, self.r, reserved = c.u8(), c.u8(), c.u8(), c.u8()
+        bad = None
+        if self.n != n:
+            bad = f"perfect hash of {self.n} keys in a bucket of {n}"
+        elif n == 0 and (self.table or self.m or self.encoding != 1 or self.w or self.r):
+            bad = "an empty bucket's perfect hash is not the empty one"
+        elif n and not (1 <= self.m <= n and n <= self.table <= n + -(-n // 99) + 1):
+            bad = "perfect hash sizes out of bounds"
+        elif self.w > 32 or self.r > 32 or reserved or self.encoding not in (1, 2):
+            bad = "perfect hash fields out of bounds"
+        if bad:
+            raise CorruptArchive(c.path, c.base + start, bad)
+        d = c.u32("dictionary size")
+        if d > max(self.m, 0) or (self.encoding == 1 and d):
+            raise CorruptArchive(c.path, c.base + c.pos - 4, f"pilot dictionary of {d} values")
+        self.dictionary = struct.unpack(f"<{d}I", c.raw(4 * d, "pilot dictionary"))
+        self.pilots = self._words(c, -(-self.m * self.w // 64), "pilot words")
+        self.remap = self._words(c, -(-(self.table - self.n) * self.r // 64), "remap words")
+        for i in range(self.table - self.n):
+            if packed(self.remap, i, self.r) >= max(n, 1):
+                raise CorruptArchive(c.path, c.base + start, "a remap value out of range")
+
+    @staticmethod
+    def _words(c, expected, what):
+        count = c.u32(what)
+        if count != expected:
+            raise CorruptArchive(c.path, c.base + c.pos - 4, f"{what}: {count}, expected {expected}")
+        return struct.unpack(f"<{count}Q", c.raw(8 * count, what))
+
+    def slot(self, key):
+        dense = self.m * 3 // 10
+        spread = fmix64(key ^ 0xC2B2AE3D27D4EB4F)
+        if fmix64(key) < 0x9999999999999999:
+            bucket = fastrange(spread, dense)
+        else:
+            bucket = dense + fastrange(spread, self.m - dense)
+        v = packed(self.pilots, bucket, self.w)
+        if self.encoding == 2:
+            if v >= len(self.dictionary):
+                raise CorruptArchive("perfect hash", 0, "a pilot index out of the dictionary")
+            v = self.dictionary[v]
+        pos = fastrange(fmix64(key ^ fmix64(v ^ 0x9E3779B97F4A7C15)), self.table)
+        return pos if pos < self.n else packed(self.remap, pos - self.n, self.r)
+
+
+class SegmentIndex:
+    """Finds a name's record in one segment: directory pointer, bucket meta (loaded once), one
+    record read."""
+
+    def __init__(self, storage, segment):
+        self.storage = storage
+        self.segment = segment
+        g = segment.global_depth
+        self.pointers = []
+        for depth, bucket in segment.leaves:
+            self.pointers.extend([bucket] * (1 << (g - depth)))
+        self._metas = {}
+        self._lock = threading.Lock()
+
+    def find(self, name_utf8, h):
+        """(part id, offset, entry length) of the name's record, 'deleted' for a tombstone, or
+        None if this segment does not hold the name."""
+        g = self.segment.global_depth
+        b = self.pointers[h >> (64 - g)] if g else self.pointers[0]
+        if b == NO_BUCKET:
+            return None
+        bucket = self.segment.buckets[b]
+        if bucket.key_count == 0:
+            return None
+        ph, seed, fingerprints, file_name = self._meta(b)
+        s = ph.slot(xxhash.xxh64_intdigest(name_utf8, seed))
+        if fingerprints[s] != h & 0xFF:
+            return None
+        at = bucket.meta_length + RECORD_BYTES * s
+        rec = self.storage.read(file_name, at, RECORD_BYTES)
+        fingerprint, offset, length, part, crc = struct.unpack("<QQQII", rec)
+        if crc32c(rec[:28]) != crc:
+            raise CorruptArchive(self.storage.describe(file_name), at, "index record checksum mismatch")
+        if fingerprint != h:
+            return None
+        return "deleted" if part == TOMBSTONE_PART else (part, offset, length)
+
+    def _meta(self, b):
+        meta = self._metas.get(b)
+        if meta is not None:
+            return meta
+        bucket = self.segment.buckets[b]
+        file_name = "seg-%08d-b%06d.hpfx" % (self.segment.segment_id, bucket.number)
+        path = self.storage.describe(file_name)
+        n = bucket.key_count
+        if bucket.meta_length < 40 + n or bucket.file_length < bucket.meta_length + 32 * n + 8:
+            raise CorruptArchive(path, 0, "bucket lengths in the manifest out of bounds")
+        data = self.storage.read(file_name, 0, bucket.meta_length)
+        check_header(data, path, b"BUCK")
+        c = Cursor(data, path, start=16, end=bucket.meta_length - 4)
+        if c.u32("key count") != n or c.u32("record size") != RECORD_BYTES:
+            raise CorruptArchive(path, 16, "bucket header disagrees with the manifest")
+        seed = c.u64("seed")
+        p = c.u32("perfect hash length")
+        end = c.pos + p
+        ph = PerfectHash(Cursor(data, path, start=c.pos, end=end), n)
+        c.pos = end
+        fingerprints = c.raw(n, "slot fingerprints")
+        (meta_crc,) = struct.unpack_from("<I", data, bucket.meta_length - 4)
+        if crc32c(data[16:bucket.meta_length - 4]) != meta_crc or not c.done():
+            raise CorruptArchive(path, 16, "bucket meta checksum mismatch")
+        meta = (ph, seed, fingerprints, file_name)
+        with self._lock:
+            self._metas[b] = meta
+        return meta
