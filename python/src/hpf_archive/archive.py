@@ -1,5 +1,7 @@
 """An open archive: the snapshot of its newest manifest (FORMAT.md "Reading")."""
 
+import io
+import struct
 import threading
 
 import zstandard
@@ -11,9 +13,11 @@ from .index import SegmentIndex, name_hash
 from .names import normalize
 from .errors import CorruptArchive, NotFound
 from .storage import LocalStorage
+from .stream import EntryStream
 from .wire import Cursor, check_footer, check_header, HEADER_BYTES
 
 MAX_DICTIONARY = 16 << 20
+WHOLE_BYTES = 1 << 20  # entries up to this size are read whole and checked at once
 
 
 def open(location):  # noqa: A001 - the package's verb, as in hpf.open(...)
@@ -71,6 +75,24 @@ class Archive:
         if found is None:
             raise NotFound(self.storage.describe(""), name)
         return found[1]
+
+    def open(self, name):
+        """The content as a seekable binary stream in bounded memory; checked as it is read (see
+        stream.EntryStream). NotFound if absent."""
+        found = self._lookup(name, content=False)
+        if found is None:
+            raise NotFound(self.storage.describe(""), name)
+        info = found[0]
+        if info.raw_length <= WHOLE_BYTES and info.stored_length <= WHOLE_BYTES:
+            return io.BytesIO(self.read(info))
+        part = "part-%08d.hpfp" % info.part_id
+        content_at = info.offset + info.entry_length - info.stored_length - 4
+        (crc,) = struct.unpack("<I", self.storage.read(part, content_at + info.stored_length, 4))
+        dictionary = self._dictionary(info.dictionary_id) if info.dictionary_id else None
+        if info.dictionary_id and dictionary is None:
+            raise CorruptArchive(self.storage.describe(part), info.offset,
+                                 f"entry '{info.name}' names dictionary {info.dictionary_id}, not listed")
+        return io.BufferedReader(EntryStream(self.storage, part, content_at, info, crc, dictionary))
 
     def _lookup(self, name, content):
         normal = normalize(name)
