@@ -1,0 +1,77 @@
+"""python -m hpf_archive ls|cat|get|info|verify ARCHIVE ...: a small CLI for scripts.
+
+Exit codes: 0 done, 1 not found or damaged (one line on stderr naming file, entry or offset),
+2 usage."""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+from . import open as open_archive
+from .errors import HpfError, NotFound
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m hpf_archive", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    ls = sub.add_parser("ls", help="names under a prefix, in order")
+    ls.add_argument("archive")
+    ls.add_argument("prefix", nargs="?", default="")
+    ls.add_argument("-l", action="store_true", help="with length and mtime")
+    cat = sub.add_parser("cat", help="an entry's content to stdout")
+    cat.add_argument("archive")
+    cat.add_argument("name")
+    get = sub.add_parser("get", help="entries into a directory")
+    get.add_argument("archive")
+    get.add_argument("names", nargs="+")
+    get.add_argument("-o", "--output", default=".")
+    info = sub.add_parser("info", help="generation, entries, parts, segments (JSON)")
+    info.add_argument("archive")
+    verify = sub.add_parser("verify", help="read every byte, check every checksum")
+    verify.add_argument("archive")
+    args = p.parse_args(argv)
+    try:
+        with open_archive(args.archive) as a:
+            return run(a, args)
+    except NotFound as e:
+        print(f"hpf_archive: {e}", file=sys.stderr)
+        return 1
+    except (HpfError, OSError) as e:
+        print(f"hpf_archive: {e}", file=sys.stderr)
+        return 1
+
+
+def run(a, args):
+    out = sys.stdout
+    if args.command == "ls":
+        for e in a.list(args.prefix):
+            out.write(f"{e.raw_length}\t{e.mtime_millis}\t{e.name}\n" if args.l else e.name + "\n")
+    elif args.command == "cat":
+        with a.open(args.name) as f:
+            shutil.copyfileobj(f, sys.stdout.buffer, 1 << 20)
+    elif args.command == "get":
+        for name in args.names:
+            target = os.path.join(args.output, *name.split("/"))
+            if ".." in name.split("/") or os.path.isabs(name):
+                print(f"hpf_archive: refusing unsafe name '{name}'", file=sys.stderr)
+                return 1
+            os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+            with a.open(name) as f, open(target, "wb") as w:
+                shutil.copyfileobj(f, w, 1 << 20)
+    elif args.command == "info":
+        m = a.manifest
+        json.dump({"generation": m.generation, "entries": m.live_entries,
+                   "liveBytes": m.live_bytes, "parts": len(m.parts),
+                   "segments": len(m.segments), "dictionaries": len(m.dictionaries),
+                   "operation": m.operation}, out)
+        out.write("\n")
+    elif args.command == "verify":
+        n = a.verify()
+        out.write(f"ok: {n} entries checked\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
