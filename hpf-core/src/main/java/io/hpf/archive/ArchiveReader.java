@@ -164,12 +164,25 @@ public final class ArchiveReader implements Closeable {
    * there is no such entry.
    */
   public FetchedEntry fetch(String name, int maxWhole) throws IOException {
+    return fetch(name, maxWhole, maxWhole);
+  }
+
+  /**
+   * As {@link #fetch(String, int)}, with content stored raw returned whole only up to {@code
+   * maxWholeRaw} bytes: a server sends larger raw content from the part file without copying it.
+   */
+  public FetchedEntry fetch(String name, int maxWhole, int maxWholeRaw) throws IOException {
     return lookup(
         name,
         (part, record, normalized, nameUtf8) -> {
           CheckedEntry found =
               part.findChecked(
-                  record.offset(), record.entryLength(), normalized, nameUtf8, maxWhole);
+                  record.offset(),
+                  record.entryLength(),
+                  normalized,
+                  nameUtf8,
+                  maxWhole,
+                  maxWholeRaw);
           return found == null
               ? null
               : new FetchedEntry(

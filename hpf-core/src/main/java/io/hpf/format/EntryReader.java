@@ -93,7 +93,8 @@ public final class EntryReader {
    */
   public byte[] findContent(long offset, long entryLength, String name, byte[] nameUtf8)
       throws IOException {
-    CheckedEntry found = findChecked(offset, entryLength, name, nameUtf8, MAX_WHOLE_BYTES);
+    CheckedEntry found =
+        findChecked(offset, entryLength, name, nameUtf8, MAX_WHOLE_BYTES, MAX_WHOLE_BYTES);
     if (found == null) {
       return null;
     }
@@ -104,38 +105,51 @@ public final class EntryReader {
   }
 
   /**
-   * The entry the index places at {@code offset} with its content checksum and, when its raw and
-   * stored lengths are at most {@code maxWhole}, its checked content; read with one read when it is
-   * not large. Null if an intact entry of another name is there.
+   * The entry the index places at {@code offset} with its content checksum and, when it is small,
+   * its checked content: raw and stored lengths at most {@code maxWhole}, and at most {@code
+   * maxWholeRaw} for content stored raw (a server sends larger raw content straight from the file).
+   * A small entry costs one read; the others a header read and a trailer read. Null if an intact
+   * entry of another name is there.
    */
   public CheckedEntry findChecked(
-      long offset, long entryLength, String name, byte[] nameUtf8, int maxWhole)
+      long offset, long entryLength, String name, byte[] nameUtf8, int maxWhole, int maxWholeRaw)
       throws IOException {
     checkPlace(offset, entryLength);
     int whole = Math.min(maxWhole, MAX_WHOLE_BYTES);
-    if (entryLength <= Math.min(ONE_READ_MAX_BYTES, (long) whole + HEADER_PROBE_BYTES)) {
+    int wholeRaw = Math.min(maxWholeRaw, whole);
+    if (entryLength <= Math.min(ONE_READ_MAX_BYTES, (long) wholeRaw + HEADER_PROBE_BYTES)) {
       int length = (int) entryLength;
       byte[] bytes = length <= SCRATCH_MAX_BYTES ? scratch(length) : new byte[length];
       file.readFully(offset, bytes, 0, length);
       EntryHeader header = EntryCodec.parseHeader(path, offset, bytes, 0, length, name, nameUtf8);
       PartEntry entry = matching(offset, entryLength, name, header);
-      if (entry == null) {
-        return null;
-      }
-      int crc = ByteReader.getU32(bytes, header.headerLength() + (int) header.storedLength());
-      boolean small = header.rawLength() <= whole && header.storedLength() <= whole;
-      return new CheckedEntry(entry, crc, small ? decode(offset, header, bytes) : null);
+      return entry == null ? null : checked(entry, bytes, whole, wholeRaw);
     }
     PartEntry entry = find(offset, entryLength, name, nameUtf8);
     if (entry == null) {
       return null;
     }
-    EntryHeader h = entry.header();
+    if (isSmall(entry.header(), whole, wholeRaw)) {
+      return checked(entry, file.readFully(entry.offset(), (int) entry.length()), whole, wholeRaw);
+    }
     byte[] trailer =
         file.readFully(
             entry.end() - FormatConstants.ENTRY_TRAILER_BYTES, FormatConstants.ENTRY_TRAILER_BYTES);
-    boolean small = h.rawLength() <= whole && h.storedLength() <= whole;
-    return new CheckedEntry(entry, ByteReader.getU32(trailer, 0), small ? content(entry) : null);
+    return new CheckedEntry(entry, ByteReader.getU32(trailer, 0), null);
+  }
+
+  /** The entry held whole in {@code bytes} (from index 0), decoded when it is small. */
+  private CheckedEntry checked(PartEntry entry, byte[] bytes, int whole, int wholeRaw)
+      throws IOException {
+    EntryHeader h = entry.header();
+    int crc = ByteReader.getU32(bytes, h.headerLength() + (int) h.storedLength());
+    return new CheckedEntry(
+        entry, crc, isSmall(h, whole, wholeRaw) ? decode(entry.offset(), h, bytes) : null);
+  }
+
+  private static boolean isSmall(EntryHeader h, int whole, int wholeRaw) {
+    int limit = h.codec() == Codec.NONE ? wholeRaw : whole;
+    return h.rawLength() <= limit && h.storedLength() <= limit;
   }
 
   /**

@@ -63,7 +63,7 @@ public final class ReaderPool implements Closeable {
       this.id = id;
       this.current = current;
       this.lastUsed = now;
-      this.memory = current.reader().indexMemoryBytes() + READER_OVERHEAD_BYTES;
+      this.memory = memoryOf(current.reader());
     }
   }
 
@@ -114,6 +114,11 @@ public final class ReaderPool implements Closeable {
     metrics.gauge("hpf_memory_budget_bytes", "The readers' memory budget.", () -> budgetBytes);
   }
 
+  /** What an open reader counts against the budget; its index grows as buckets are loaded. */
+  static long memoryOf(ArchiveReader reader) {
+    return reader.indexMemoryBytes() + READER_OVERHEAD_BYTES;
+  }
+
   /** A lease on an archive that is open now, without blocking; null if it is not open. */
   public Lease tryAcquire(String id) {
     Slot slot = slots.get(id);
@@ -161,11 +166,6 @@ public final class ReaderPool implements Closeable {
     return slots.containsKey(id);
   }
 
-  /** True if the archive is among the most requested (the hot set). */
-  public boolean isHot(String id) {
-    return hotSet().contains(id);
-  }
-
   /**
    * True if the archive is hot here and surely asked for at least the replication minimum in the
    * window (its count less the count's possible error): a server of a ring serves such an archive
@@ -201,7 +201,7 @@ public final class ReaderPool implements Closeable {
           ArchiveReader newer = old.reader().refresh();
           if (newer != old.reader()) {
             slot.current = new ArchiveSnapshot(newer);
-            slot.memory = newer.indexMemoryBytes() + READER_OVERHEAD_BYTES;
+            slot.memory = memoryOf(newer);
             metrics.refreshes.increment();
             old.release();
           }
@@ -220,7 +220,7 @@ public final class ReaderPool implements Closeable {
     long now = clock.getAsLong();
     Set<String> hot = hotSet();
     for (Slot slot : new ArrayList<>(slots.values())) {
-      slot.memory = slot.current.reader().indexMemoryBytes() + READER_OVERHEAD_BYTES;
+      slot.memory = memoryOf(slot.current.reader());
       if (!hot.contains(slot.id) && now - slot.lastUsed > idleNanos) {
         evictLocked(slot);
       }

@@ -93,11 +93,6 @@ public final class SlidingTopK {
     return n;
   }
 
-  /** Counters per slice (m). */
-  public int capacity() {
-    return capacity;
-  }
-
   /** Drops the slices that time has left behind, oldest first. */
   private void advance() {
     long now = clock.getAsLong() / sliceNanos;

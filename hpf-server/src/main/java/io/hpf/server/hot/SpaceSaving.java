@@ -21,8 +21,6 @@ public final class SpaceSaving {
   /** One monitored key: its estimated count and the overestimate it may carry. */
   public record Counter(String key, long count, long error) {}
 
-  private final int capacity;
-
   /** A counter: its key, count, overestimate and place in the heap. */
   private static final class Node {
     final String key;
@@ -49,7 +47,6 @@ public final class SpaceSaving {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be at least 1, not " + capacity);
     }
-    this.capacity = capacity;
     this.heap = new Node[capacity];
   }
 
@@ -62,7 +59,7 @@ public final class SpaceSaving {
       siftDown(node.slot);
       return;
     }
-    if (size < capacity) {
+    if (size < heap.length) {
       node = new Node(key, 1, 0, size);
       heap[size] = node;
       nodes.put(key, node);
@@ -88,11 +85,7 @@ public final class SpaceSaving {
    * this many times.
    */
   public long floor() {
-    return size < capacity ? 0 : heap[0].count;
-  }
-
-  public int capacity() {
-    return capacity;
+    return size < heap.length ? 0 : heap[0].count;
   }
 
   /** The monitored keys with their counts, in no particular order. */

@@ -68,7 +68,7 @@ final class EntryResponder {
     }
     ArchiveReader reader = ex.lease().reader();
     boolean local = reader.storage() instanceof LocalStorage;
-    FetchedEntry f = reader.fetch(name, local ? ZERO_COPY_MIN_BYTES - 1 : WHOLE_BYTES);
+    FetchedEntry f = reader.fetch(name, WHOLE_BYTES, local ? ZERO_COPY_MIN_BYTES - 1 : WHOLE_BYTES);
     if (f == null) {
       ex.error(
           HttpResponseStatus.NOT_FOUND, "no entry '" + name + "' in archive '" + archive + "'");
@@ -94,15 +94,12 @@ final class EntryResponder {
             : ByteRange.parse(ex.request.headers().get(HttpHeaderNames.RANGE), size);
     ByteRange range;
     if (asked instanceof ByteRange.Unsatisfiable) {
-      head.setStatus(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
       h.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
-      h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
       ex.send(
           HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
           "application/json",
-          Unpooled.wrappedBuffer(
-              Json.error(416, "range outside entry '" + name + "' of " + size + " bytes")
-                  .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+          RequestRouter.utf8(
+              Json.error(416, "range outside entry '" + name + "' of " + size + " bytes")),
           head);
       return;
     } else if (asked instanceof ByteRange.Part part) {
@@ -115,9 +112,6 @@ final class EntryResponder {
       range = new ByteRange(0, size);
     }
     byte[] content = f.content();
-    if (content == null && size <= WHOLE_BYTES && info.codec() != Codec.NONE) {
-      content = reader.get(info); // compressed, small: decode whole (a second positional read)
-    }
     if (content != null) {
       ByteBuf body = Unpooled.wrappedBuffer(content, (int) range.start(), (int) range.length());
       ex.send(head.status(), null, body, head);

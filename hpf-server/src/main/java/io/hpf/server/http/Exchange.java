@@ -169,12 +169,6 @@ final class Exchange {
     complete();
   }
 
-  /** Marks a response without a body allowed (304, HEAD) as having no chunked body. */
-  static void noBody(HttpResponse r, long contentLength) {
-    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
-    r.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
-  }
-
   static void chunked(HttpResponse r) {
     r.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
   }

@@ -104,27 +104,30 @@ final class RequestPath {
         && path.getBytes(StandardCharsets.UTF_8).length > FormatConstants.MAX_NAME_BYTES + 1024) {
       throw new BadPathException("the path is longer than any entry name");
     }
+    if (path.startsWith("/")) {
+      throw new BadPathException("an absolute path after the server's '/'");
+    }
     int componentStart = 0;
     for (int i = 0; i <= path.length(); i++) {
-      char c = i < path.length() ? path.charAt(i) : '/';
+      char c = i < path.length() ? path.charAt(i) : '/'; // the end closes the last component
       if (c < 0x20 || c == 0x7f) {
-        if (i < path.length()) {
-          throw new BadPathException("a control character in the path (" + (int) c + ")");
-        }
+        throw new BadPathException("a control character in the path (" + (int) c + ")");
       }
-      if (c == '/') {
-        String component = path.substring(componentStart, i);
-        if (component.equals(".") || component.equals("..")) {
-          throw new BadPathException("'.' and '..' are not allowed in paths");
-        }
-        if (component.isEmpty() && i < path.length() && i > 0) {
-          throw new BadPathException("an empty component ('//') in the path");
-        }
-        if (component.isEmpty() && i == 0 && path.length() > 0) {
-          throw new BadPathException("an absolute path after the server's '/'");
-        }
-        componentStart = i + 1;
+      if (c != '/') {
+        continue;
       }
+      int length = i - componentStart;
+      if (length == 0 && i < path.length()) {
+        throw new BadPathException("an empty component ('//') in the path");
+      }
+      boolean dots =
+          length > 0
+              && path.charAt(componentStart) == '.'
+              && (length == 1 || (length == 2 && path.charAt(i - 1) == '.'));
+      if (dots) {
+        throw new BadPathException("'.' and '..' are not allowed in paths");
+      }
+      componentStart = i + 1;
     }
   }
 }

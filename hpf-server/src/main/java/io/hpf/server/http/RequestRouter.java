@@ -85,10 +85,6 @@ public final class RequestRouter {
     return options.idleConnectionMillis;
   }
 
-  ServerMetrics metrics() {
-    return metrics;
-  }
-
   void handle(Exchange ex) {
     try {
       route(ex);
