@@ -6,6 +6,7 @@ import threading
 
 import zstandard
 
+from . import files
 from . import manifest as manifests
 from .catalog import Catalog, merged
 from .entry import read_at, read_checked
@@ -33,27 +34,27 @@ class Archive:
 
     def __init__(self, storage):
         self.storage = storage
-        files = storage.list()
-        name = manifests.newest_manifest_name(files)
+        listed = storage.list()
+        name = manifests.newest_manifest_name(listed)
         if name is None:
             raise CorruptArchive(storage.describe(""), 0, "no manifest: not an archive")
-        self.manifest = manifests.parse(storage.read(name, 0, files[name]), storage.describe(name))
+        self.manifest = manifests.parse(storage.read(name, 0, listed[name]), storage.describe(name))
         m = self.manifest
         for part_id, committed in m.parts.items():
-            self._present(files, "part-%08d.hpfp" % part_id, committed, at_least=True)
+            self._present(listed, files.part(part_id), committed, at_least=True)
         for d, length in m.dictionaries.items():
-            self._present(files, "dict-%08d.hpfd" % d, length)
+            self._present(listed, files.dictionary(d), length)
         self._catalogs = []
         self._indexes = [SegmentIndex(storage, seg) for seg in reversed(m.segments)]
         for seg in reversed(m.segments):  # newest first
-            cat_name = "seg-%08d.hpfc" % seg.segment_id
-            self._present(files, cat_name, seg.catalog_length)
+            cat_name = files.catalog(seg.segment_id)
+            self._present(listed, cat_name, seg.catalog_length)
             self._catalogs.append(Catalog(storage, cat_name, seg.catalog_length))
         self._dictionaries = {}
         self._lock = threading.Lock()
 
-    def _present(self, files, name, length, at_least=False):
-        have = files.get(name)
+    def _present(self, listed, name, length, at_least=False):
+        have = listed.get(name)
         if have is None or (have < length if at_least else have != length):
             raise CorruptArchive(self.storage.describe(name), 0,
                                  f"the manifest names it with {length} bytes; found {have}")
@@ -85,7 +86,7 @@ class Archive:
         info = found[0]
         if info.raw_length <= WHOLE_BYTES and info.stored_length <= WHOLE_BYTES:
             return io.BytesIO(self.read(info))
-        part = "part-%08d.hpfp" % info.part_id
+        part = files.part(info.part_id)
         content_at = info.offset + info.entry_length - info.stored_length - 4
         (crc,) = struct.unpack("<I", self.storage.read(part, content_at + info.stored_length, 4))
         dictionary = self._dictionary(info.dictionary_id) if info.dictionary_id else None
@@ -108,7 +109,7 @@ class Archive:
                 return None
             part_id, offset, length = place
             committed = self.manifest.parts.get(part_id)
-            part = "part-%08d.hpfp" % part_id
+            part = files.part(part_id)
             if committed is None:
                 raise CorruptArchive(self.storage.describe(part), 0,
                                      f"the index names part {part_id}, which is not listed")
@@ -121,7 +122,7 @@ class Archive:
     def read(self, info):
         """The checked content of an entry this archive listed or stat'ed."""
         committed = self.manifest.parts.get(info.part_id)
-        part = "part-%08d.hpfp" % info.part_id
+        part = files.part(info.part_id)
         if committed is None:
             raise CorruptArchive(self.storage.describe(part), 0,
                                  f"the catalog names part {info.part_id}, which is not listed")
@@ -136,14 +137,14 @@ class Archive:
         """Reads every byte the manifest names and checks every checksum: the footers of the index,
         catalog and dictionary files, and every live entry's content (streamed when large).
         Returns the number of entries checked; raises CorruptArchive at the first problem."""
-        files = []
+        footed = []
         for seg in self.manifest.segments:
-            files.append(("seg-%08d.hpfc" % seg.segment_id, seg.catalog_length))
+            footed.append((files.catalog(seg.segment_id), seg.catalog_length))
             for b in seg.buckets:
-                files.append(("seg-%08d-b%06d.hpfx" % (seg.segment_id, b.number), b.file_length))
+                footed.append((files.bucket(seg.segment_id, b.number), b.file_length))
         for d, length in self.manifest.dictionaries.items():
-            files.append(("dict-%08d.hpfd" % d, length))
-        for name, length in files:
+            footed.append((files.dictionary(d), length))
+        for name, length in footed:
             check_footer(self.storage.read(name, 0, length), self.storage.describe(name))
         checked = 0
         for info in self.list():
@@ -162,7 +163,7 @@ class Archive:
             length = self.manifest.dictionaries.get(dictionary_id)
             if length is None:
                 return None
-            name = "dict-%08d.hpfd" % dictionary_id
+            name = files.dictionary(dictionary_id)
             path = self.storage.describe(name)
             data = self.storage.read(name, 0, length)
             check_header(data, path, b"DICT")

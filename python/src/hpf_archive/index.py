@@ -7,6 +7,7 @@ import threading
 
 import xxhash
 
+from . import files
 from .errors import CorruptArchive
 from .manifest import NO_BUCKET
 from .wire import Cursor, crc32c, check_header
@@ -135,7 +136,7 @@ class SegmentIndex:
         if meta is not None:
             return meta
         bucket = self.segment.buckets[b]
-        file_name = "seg-%08d-b%06d.hpfx" % (self.segment.segment_id, bucket.number)
+        file_name = files.bucket(self.segment.segment_id, bucket.number)
         path = self.storage.describe(file_name)
         n = bucket.key_count
         if bucket.meta_length < 40 + n or bucket.file_length < bucket.meta_length + 32 * n + 8:
