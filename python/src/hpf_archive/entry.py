@@ -36,12 +36,14 @@ def read_at(storage, part_name, committed, part_id, off, length, name, dictionar
     path = storage.describe(part_name)
     if off < 16 or length < MIN_HEADER + 4 or off + length > committed:
         raise CorruptArchive(path, off, f"an entry of {length} bytes outside the committed part")
-    data = storage.read(part_name, off, length)
-    magic, h = struct.unpack_from("<II", data, 0)
+    # The header first (bounded by the format), the content only when asked for: a stat or a
+    # stream of a large entry never copies its content.
+    magic, h = struct.unpack("<II", storage.read(part_name, off, 8))
     if magic != ENTRY_MAGIC:
         raise CorruptArchive(path, off, "no entry here (bad magic)")
     if h < MIN_HEADER or h > MAX_HEADER or h + 4 > length:
         raise CorruptArchive(path, off, f"entry header length {h} out of bounds")
+    data = storage.read(part_name, off, length if content else h)
     (stored_crc,) = struct.unpack_from("<I", data, h - 4)
     if crc32c(data[:h - 4]) != stored_crc:
         raise CorruptArchive(path, off, "entry header checksum mismatch")
