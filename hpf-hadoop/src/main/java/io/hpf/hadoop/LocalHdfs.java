@@ -27,6 +27,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 public final class LocalHdfs {
   private static final String STATE = "cluster.properties";
   private static final int PREFERRED_PORT = 9000;
+  private static final int BIND_ATTEMPTS = 3;
 
   private final Path home;
   private final boolean distinctHostNames;
@@ -146,23 +147,32 @@ public final class LocalHdfs {
       Files.createDirectories(home.resolve(dir));
     }
     Files.createDirectories(home.resolve("webapps/static"));
-    int port = freePort(preferredPort);
-    URI uri = URI.create("hdfs://127.0.0.1:" + port);
-    writeConfiguration(uri, dataNodes);
     String cp =
         confDir() + java.io.File.pathSeparator + home + java.io.File.pathSeparator + classpath;
-    if (!Files.exists(home.resolve("name/current/VERSION"))) {
-      Process format =
+    URI uri = null;
+    Process nameNode = null;
+    // The port is free when chosen but may be taken before the NameNode binds it (tests start
+    // clusters side by side); a NameNode that lost that race is started again on another port.
+    for (int attempt = 1; nameNode == null; attempt++) {
+      uri = URI.create("hdfs://127.0.0.1:" + freePort(attempt == 1 ? preferredPort : 0));
+      writeConfiguration(uri, dataNodes);
+      if (!Files.exists(home.resolve("name/current/VERSION"))) {
+        Process format =
+            launch(
+                cp,
+                "org.apache.hadoop.hdfs.server.namenode.NameNode",
+                "format",
+                List.of("-format", "-nonInteractive", "-force"),
+                false);
+        waitFor(format, "format", timeoutMillis);
+      }
+      Process started =
           launch(
-              cp,
-              "org.apache.hadoop.hdfs.server.namenode.NameNode",
-              "format",
-              List.of("-format", "-nonInteractive", "-force"),
-              false);
-      waitFor(format, "format", timeoutMillis);
+              cp, "org.apache.hadoop.hdfs.server.namenode.NameNode", "namenode", List.of(), true);
+      if (awaitBound(started, uri, timeoutMillis) || attempt == BIND_ATTEMPTS) {
+        nameNode = started;
+      }
     }
-    Process nameNode =
-        launch(cp, "org.apache.hadoop.hdfs.server.namenode.NameNode", "namenode", List.of(), true);
     Properties p = new Properties();
     recordStart(p, nameNode);
     List<Long> dataNodePids = new ArrayList<>();
@@ -308,6 +318,37 @@ public final class LocalHdfs {
     return home.resolve("logs").resolve(log + ".log");
   }
 
+  /**
+   * Waits until the NameNode has bound its RPC port, as its log says (a connection could reach
+   * whichever process took the port instead). False only if it exited because that port was taken;
+   * any other exit, or no word in time, is left to {@link #waitUntilReady} to report.
+   */
+  private boolean awaitBound(Process nameNode, URI uri, long timeoutMillis) throws IOException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    String bound = "Socket Reader #1 for port " + uri.getPort();
+    while (System.nanoTime() < deadline) {
+      boolean exited = !nameNode.isAlive();
+      String log = Files.readString(logFile("namenode"), StandardCharsets.UTF_8);
+      if (log.contains(bound)) {
+        return true;
+      }
+      if (exited) {
+        return !log.contains("Address already in use");
+      }
+      sleep(100);
+    }
+    return true;
+  }
+
+  private static void sleep(long millis) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted");
+    }
+  }
+
   private void waitUntilReady(URI uri, int dataNodes, Process nameNode, long timeoutMillis)
       throws IOException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
@@ -330,12 +371,7 @@ public final class LocalHdfs {
       } catch (IOException e) {
         last = e.getMessage();
       }
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted");
-      }
+      sleep(250);
     }
     throw new IOException(
         "HDFS at "
