@@ -1,31 +1,10 @@
 """Archives made by the Java CLI during the test run (every codec, several segments, tombstones,
 replaced names, unicode and empty entries) read entry by entry against the source files."""
 
-import random
-
 import pytest
 
 import hpf_archive as hpf
-
-
-def make_tree(root, seed, count):
-    rnd = random.Random(seed)
-    files = {}
-    for i in range(count):
-        depth = rnd.randrange(3)
-        parts = [rnd.choice(["logs", "img", "données", "日本", "a b"]) + str(rnd.randrange(3))
-                 for _ in range(depth)]
-        name = "/".join(parts + [f"f{i}.{rnd.choice(['txt', 'bin', 'log'])}"])
-        size = rnd.choice([0, 1, 100, 4096, rnd.randrange(20000), 70000])
-        if rnd.random() < 0.5:
-            data = rnd.randbytes(size)
-        else:
-            data = (f"{i} the quick brown fox jumps over the lazy dog\n" * (size // 45 + 1)).encode()[:size]
-        files[name] = data
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(data)
-    return files
+from conftest import make_tree
 
 
 @pytest.mark.parametrize("codec", ["none", "lz4", "zstd"])

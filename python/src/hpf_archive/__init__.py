@@ -3,11 +3,14 @@
     >>> import hpf_archive as hpf
     >>> a = hpf.open("/data/photos.hpf")
     >>> a.get("2024/01/cat.jpg")
+
+The fsspec file system (protocol "hpf") is in hpf_archive.filesystem.
 """
 
 from .archive import Archive, open  # noqa: A004
 from .catalog import EntryInfo
-from .errors import CorruptArchive, HpfError, NotFound, UnsupportedVersion
+from .dataset import Dataset
+from .errors import CorruptArchive, HpfError, NotFound, ReadOnly, UnsupportedVersion
 
-__all__ = ["Archive", "open", "EntryInfo", "CorruptArchive", "HpfError", "NotFound",
-           "UnsupportedVersion"]
+__all__ = ["Archive", "open", "Dataset", "EntryInfo", "CorruptArchive", "HpfError", "NotFound",
+           "ReadOnly", "UnsupportedVersion"]

@@ -3,37 +3,45 @@
 import io
 import struct
 import threading
+import warnings
 
-import zstandard
-
+from . import codecs
 from . import files
 from . import manifest as manifests
 from .catalog import Catalog, merged
-from .entry import read_at, read_checked
-from .index import SegmentIndex, name_hash
-from .names import normalize
+from .entry import content_at, info_at, read_checked
 from .errors import CorruptArchive, NotFound
-from .storage import LocalStorage
+from .index import DELETED, SegmentIndex
+from .names import lookup_key
+from .storage import open_storage
 from .stream import EntryStream
 from .wire import Cursor, check_footer, check_header, HEADER_BYTES
 
 MAX_DICTIONARY = 16 << 20
 WHOLE_BYTES = 1 << 20  # entries up to this size are read whole and checked at once
+CHUNK_BYTES = 1 << 20  # what a stream reads from storage at a time
 
 
-def open(location):  # noqa: A001 - the package's verb, as in hpf.open(...)
-    """Opens the archive directory at a local path."""
-    return Archive(LocalStorage(location))
+def open(location, *, fs=None, storage_options=None):  # noqa: A001 - as in hpf.open(...)
+    """Opens the archive directory at a local path or an fsspec URL ("hdfs://nn:8020/x.hpf",
+    "s3://bucket/x.hpf", "memory://x.hpf"), or at a path on the fsspec file system `fs`."""
+    return Archive(open_storage(location, fs, storage_options))
 
 
 class Archive:
-    """Thread-safe: catalogs and dictionaries are loaded once and shared.
+    """A reader of one generation of an archive, safe to share between threads: catalogs,
+    bucket metadata and dictionaries are loaded once, on first use, and shared.
 
     A lookup goes through the segments' hash indexes, newest first (one record read when warm,
-    then the entry); listings merge the catalogs."""
+    then the entry); listings merge the catalogs. Opening reads the manifest and lists the
+    directory, nothing else, so it costs the same for ten entries or a billion."""
 
     def __init__(self, storage):
         self.storage = storage
+        if codecs.MISSING:
+            warnings.warn(f"hpf_archive: {', '.join(codecs.MISSING)} not installed; "
+                          "using the slow pure-Python fallbacks (zstd entries cannot be read "
+                          "without zstandard)", RuntimeWarning, stacklevel=3)
         listed = storage.list()
         name = manifests.newest_manifest_name(listed)
         if name is None:
@@ -44,13 +52,13 @@ class Archive:
             self._present(listed, files.part(part_id), committed, at_least=True)
         for d, length in m.dictionaries.items():
             self._present(listed, files.dictionary(d), length)
-        self._catalogs = []
+        for seg in m.segments:
+            self._present(listed, files.catalog(seg.segment_id), seg.catalog_length)
+        self._parts = {p: (files.part(p), committed) for p, committed in m.parts.items()}
         self._indexes = [SegmentIndex(storage, seg) for seg in reversed(m.segments)]
-        for seg in reversed(m.segments):  # newest first
-            cat_name = files.catalog(seg.segment_id)
-            self._present(listed, cat_name, seg.catalog_length)
-            self._catalogs.append(Catalog(storage, cat_name, seg.catalog_length))
+        self._catalogs = None  # opened on the first listing
         self._dictionaries = {}
+        self._verified = set()  # raw entries read whole with a matching checksum (stream.py)
         self._lock = threading.Lock()
 
     def _present(self, listed, name, length, at_least=False):
@@ -67,71 +75,104 @@ class Archive:
 
     def stat(self, name):
         """The entry's metadata (an EntryInfo, from its header), or None."""
-        found = self._lookup(name, content=False)
-        return None if found is None else found[0]
+        return self._lookup(name, False)
 
     def get(self, name):
         """The entry's content, checked against its CRC32C; NotFound if absent."""
-        found = self._lookup(name, content=True)
+        found = self._lookup(name, True)
         if found is None:
             raise NotFound(self.storage.describe(""), name)
-        return found[1]
+        return found
 
     def open(self, name):
         """The content as a seekable binary stream in bounded memory; checked as it is read (see
         stream.EntryStream). NotFound if absent."""
-        found = self._lookup(name, content=False)
-        if found is None:
+        info = self._lookup(name, False)
+        if info is None:
             raise NotFound(self.storage.describe(""), name)
-        info = found[0]
+        return self.open_entry(info)
+
+    def open_entry(self, info):
+        """A stream of an entry this archive listed or stat'ed."""
         if info.raw_length <= WHOLE_BYTES and info.stored_length <= WHOLE_BYTES:
             return io.BytesIO(self.read(info))
-        part = files.part(info.part_id)
-        content_at = info.offset + info.entry_length - info.stored_length - 4
-        (crc,) = struct.unpack("<I", self.storage.read(part, content_at + info.stored_length, 4))
+        part, _ = self._part(info.part_id, "catalog")
+        content_at_offset = info.offset + info.entry_length - info.stored_length - 4
+        (crc,) = struct.unpack("<I", self.storage.read(part, content_at_offset + info.stored_length, 4))
         dictionary = self._dictionary(info.dictionary_id) if info.dictionary_id else None
         if info.dictionary_id and dictionary is None:
             raise CorruptArchive(self.storage.describe(part), info.offset,
                                  f"entry '{info.name}' names dictionary {info.dictionary_id}, not listed")
-        return io.BufferedReader(EntryStream(self.storage, part, content_at, info, crc, dictionary))
+        return io.BufferedReader(EntryStream(self.storage, part, content_at_offset, info, crc,
+                                             dictionary, self._verified), CHUNK_BYTES)
+
+    def _part(self, part_id, named_by):
+        found = self._parts.get(part_id)
+        if found is None:
+            raise CorruptArchive(self.storage.describe(files.part(part_id)), 0,
+                                 f"the {named_by} names part {part_id}, which is not listed")
+        return found
 
     def _lookup(self, name, content):
-        normal = normalize(name)
-        if normal is None:
+        """The checked content (content=True) or the EntryInfo of a name, or None."""
+        key = lookup_key(name)
+        if key is None:
             return None  # no entry can have a name that does not normalize
-        key = normal.encode("utf-8")
-        h = name_hash(key)
+        h = codecs.xxh64_intdigest(key, 0)
         for index in self._indexes:
             place = index.find(key, h)
             if place is None:
                 continue
-            if place == "deleted":
+            if place is DELETED:
                 return None
             part_id, offset, length = place
-            committed = self.manifest.parts.get(part_id)
-            part = files.part(part_id)
-            if committed is None:
-                raise CorruptArchive(self.storage.describe(part), 0,
-                                     f"the index names part {part_id}, which is not listed")
-            found = read_at(self.storage, part, committed, part_id, offset, length, normal,
-                            self._dictionary, content)
+            part, committed = self._part(part_id, "index")
+            if content:
+                found = content_at(self.storage, part, committed, offset, length, key,
+                                   self._dictionary)
+            else:
+                found = info_at(self.storage, part, committed, part_id, offset, length, key)
             if found is not None:
                 return found
         return None
 
     def read(self, info):
         """The checked content of an entry this archive listed or stat'ed."""
-        committed = self.manifest.parts.get(info.part_id)
-        part = files.part(info.part_id)
-        if committed is None:
-            raise CorruptArchive(self.storage.describe(part), 0,
-                                 f"the catalog names part {info.part_id}, which is not listed")
+        part, committed = self._part(info.part_id, "catalog")
         return read_checked(self.storage, part, committed, info, self._dictionary)
 
     def list(self, prefix=""):
         """Live entries whose names start with `prefix`, in byte order, lazily."""
         key = prefix.encode("utf-8")
-        return merged(self._catalogs, key, key)
+        return merged(self._catalog_list(), key, key)
+
+    def children(self, directory=""):
+        """What a directory holds, directories being derived from names as in the Java hpf://
+        file system: EntryInfo for each entry directly in it, and the name (a str) of each
+        subdirectory, in byte order. A subdirectory's entries are skipped by starting the
+        catalogs again past its prefix, never read through."""
+        prefix = (directory.strip("/") + "/").lstrip("/").encode("utf-8")
+        catalogs = self._catalog_list()
+        start = prefix
+        while start is not None:
+            after, start = start, None
+            for info in merged(catalogs, prefix, after):
+                name = info.name.encode("utf-8")
+                slash = name.find(b"/", len(prefix))
+                if slash < 0:
+                    yield info
+                    continue
+                yield name[:slash].decode("utf-8")
+                start = name[:slash] + b"0"  # '0' follows '/': the first name past the directory
+                break
+
+    def _catalog_list(self):
+        catalogs = self._catalogs
+        if catalogs is None:
+            catalogs = [Catalog(self.storage, files.catalog(seg.segment_id), seg.catalog_length)
+                        for seg in reversed(self.manifest.segments)]  # newest first
+            self._catalogs = catalogs
+        return catalogs
 
     def verify(self):
         """Reads every byte the manifest names and checks every checksum: the footers of the index,
@@ -151,8 +192,9 @@ class Archive:
             if info.raw_length <= WHOLE_BYTES and info.stored_length <= WHOLE_BYTES:
                 self.read(info)
             else:
-                with self.open(info.name) as f:
-                    while f.read(1 << 20):
+                self._verified.discard((info.part_id, info.offset))  # every byte, again
+                with self.open_entry(info) as f:
+                    while f.read(CHUNK_BYTES):
                         pass
             checked += 1
         return checked
@@ -174,7 +216,7 @@ class Archive:
             n = c.u32("dictionary length")
             if n > MAX_DICTIONARY:
                 raise CorruptArchive(path, HEADER_BYTES + 4, f"a dictionary of {n} bytes")
-            d = zstandard.ZstdCompressionDict(c.raw(n, "dictionary"))
+            d = codecs.zstd_dictionary(c.raw(n, "dictionary"))
             with self._lock:
                 self._dictionaries[dictionary_id] = d
         return d
@@ -187,3 +229,4 @@ class Archive:
 
     def __exit__(self, *exc):
         self.close()
+

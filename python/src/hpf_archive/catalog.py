@@ -7,8 +7,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Dict
 
-import lz4.block
-
+from . import codecs
 from .errors import CorruptArchive
 from .wire import Cursor, crc32c, check_header, FOOTER_BYTES, HEADER_BYTES
 
@@ -86,9 +85,8 @@ class Catalog:
         if codec == 0:
             raw = stored
         elif codec == 1:
-            try:
-                raw = lz4.block.decompress(stored, uncompressed_size=raw_length)
-            except Exception:  # lz4 says why in its own words; ours names the place
+            raw = codecs.lz4_decompress(stored, raw_length)
+            if raw is None:
                 raise CorruptArchive(self.path, offset, "catalog block does not decompress")
         else:
             raise CorruptArchive(self.path, offset, f"unknown catalog block codec {codec}")

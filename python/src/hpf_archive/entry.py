@@ -3,9 +3,7 @@ its CRC32C (FORMAT.md "Entry", "Codecs", "Limits")."""
 
 import struct
 
-import lz4.block
-import zstandard
-
+from . import codecs
 from .catalog import EntryInfo
 from .errors import CorruptArchive
 from .wire import Cursor, crc32c
@@ -16,92 +14,155 @@ MAX_HEADER = 1 << 20
 MAX_LZ4_RAW = 64 << 20
 CODEC_NONE, CODEC_LZ4, CODEC_ZSTD = 0, 1, 2
 
-
-def read_checked(storage, part_name, committed, info, dictionaries):
-    """The content of the entry a catalog row places in a part: the header must name the row's
-    name (else the archive is corrupt) and agree with its lengths; the content must decode to
-    its raw length and match its CRC32C. Whole in memory (streams come with large entries)."""
-    found = read_at(storage, part_name, committed, info.part_id, info.offset, info.entry_length,
-                    info.name, dictionaries)
-    if found is None:
-        raise CorruptArchive(storage.describe(part_name), info.offset,
-                             f"the catalog places '{info.name}' here, the entry names another")
-    return found[1]
+# magic, header length, codec, flags, name length, dictionary, raw, stored, mtime, mode,
+# attribute count: the fixed 46 bytes at the start of every header.
+_FIXED = struct.Struct("<IIBBHIQQqIH")
+_U32 = struct.Struct("<I")
 
 
-def read_at(storage, part_name, committed, part_id, off, length, name, dictionaries,
-            content=True):
-    """(EntryInfo from the header, checked content or None) of the entry at a place an index
-    gives, or None if an intact entry of another name is there (a 64-bit hash collision)."""
-    path = storage.describe(part_name)
-    if off < 16 or length < MIN_HEADER + 4 or off + length > committed:
-        raise CorruptArchive(path, off, f"an entry of {length} bytes outside the committed part")
-    # The header first (bounded by the format), the content only when asked for: a stat or a
-    # stream of a large entry never copies its content.
-    magic, h = struct.unpack("<II", storage.read(part_name, off, 8))
+class _Header:
+    """The fields of an entry header whose checksum, bounds and layout were checked."""
+
+    __slots__ = ("length", "codec", "name", "dictionary", "raw_length", "stored_length", "mtime",
+                 "mode", "attributes")
+
+
+def _header(data, off, length, storage, part_name, parse_attributes):
+    """Checks the header at the start of `data` (an entry of `length` bytes at `off`): magic,
+    bounds, checksum, reserved flags, and that name and attributes fill it exactly. The name is
+    returned as UTF-8 bytes; attributes are decoded only when asked for (a read of the content
+    needs only to know that they are well formed, which the checks below establish)."""
+    if len(data) < MIN_HEADER:
+        raise CorruptArchive(storage.describe(part_name), off, "an entry shorter than its header")
+    (magic, h, codec, flags, name_length, dictionary, raw_length, stored_length, mtime, mode,
+     attribute_count) = _FIXED.unpack_from(data)
     if magic != ENTRY_MAGIC:
-        raise CorruptArchive(path, off, "no entry here (bad magic)")
-    if h < MIN_HEADER or h > MAX_HEADER or h + 4 > length:
-        raise CorruptArchive(path, off, f"entry header length {h} out of bounds")
-    data = storage.read(part_name, off, length if content else h)
-    (stored_crc,) = struct.unpack_from("<I", data, h - 4)
-    if crc32c(data[:h - 4]) != stored_crc:
-        raise CorruptArchive(path, off, "entry header checksum mismatch")
-    codec, flags, name_length, dictionary = struct.unpack_from("<BBHI", data, 8)
-    raw_length, stored_length, mtime = struct.unpack_from("<QQq", data, 16)
-    mode, attribute_count = struct.unpack_from("<IH", data, 40)
+        raise CorruptArchive(storage.describe(part_name), off, "no entry here (bad magic)")
+    if h < MIN_HEADER or h > MAX_HEADER or h + 4 > length or h > len(data):
+        raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
+    if crc32c(data[:h - 4]) != _U32.unpack_from(data, h - 4)[0]:
+        raise CorruptArchive(storage.describe(part_name), off, "entry header checksum mismatch")
     if flags != 0:
-        raise CorruptArchive(path, off + 9, "reserved entry flags are not 0")
-    c = Cursor(data, path, base=off, start=48, end=h - 4)
-    stored_name = c.utf8(name_length, "entry name")
+        raise CorruptArchive(storage.describe(part_name), off + 9, "reserved entry flags are not 0")
+    out = _Header()
+    out.length, out.codec, out.dictionary = h, codec, dictionary
+    out.raw_length, out.stored_length, out.mtime, out.mode = raw_length, stored_length, mtime, mode
+    end = 48 + name_length
+    out.name = bytes(data[48:end])
+    if attribute_count == 0 and not parse_attributes:
+        out.attributes = None
+        if end != h - 4:
+            raise CorruptArchive(storage.describe(part_name), off,
+                                 "bytes left over between the name and the header CRC")
+        return out
+    c = Cursor(data, storage.describe(part_name), base=off, start=end, end=h - 4)
+    if end > h - 4:
+        raise CorruptArchive(c.path, off, "entry name runs past its header")
     attributes = {}
     for _ in range(attribute_count):
         key = c.utf8(c.u16("attribute key length"), "attribute key")
         attributes[key] = c.utf8(c.u32("attribute value length"), "attribute value")
     if not c.done():
-        raise CorruptArchive(path, off, "bytes left over between the attributes and the header CRC")
-    if stored_name != name:
+        raise CorruptArchive(c.path, off, "bytes left over between the attributes and the header CRC")
+    out.attributes = attributes
+    return out
+
+
+def _place_checked(storage, part_name, committed, off, length):
+    if off < 16 or length < MIN_HEADER + 4 or off + length > committed:
+        raise CorruptArchive(storage.describe(part_name), off,
+                             f"an entry of {length} bytes outside the committed part")
+
+
+def content_at(storage, part_name, committed, off, length, key, dictionaries):
+    """The checked content of the entry an index places at `off` (one read of `length` bytes),
+    or None if an intact entry of another name is there (a 64-bit hash collision). `key` is the
+    name's UTF-8 bytes."""
+    _place_checked(storage, part_name, committed, off, length)
+    data = storage.read(part_name, off, length)
+    header = _header(data, off, length, storage, part_name, False)
+    if header.name != key:
+        _check_name(header.name, storage, part_name, off)
         return None
-    if h + stored_length + 4 != length:
-        raise CorruptArchive(path, off, f"entry '{name}' is not {length} bytes as indexed")
-    info = EntryInfo(name, False, raw_length, stored_length, codec, dictionary, mtime, mode,
-                     part_id, off, length, attributes)
-    if not content:
-        return info, None
-    stored = data[h:h + stored_length]
-    out = decode(path, off + h, name, codec, stored, raw_length, dictionary, dictionaries)
-    (content_crc,) = struct.unpack_from("<I", data, h + stored_length)
-    if crc32c(out) != content_crc:
-        raise CorruptArchive(path, off + h, f"entry '{name}': content checksum mismatch")
-    return info, out
+    h = header.length
+    if h + header.stored_length + 4 != length:
+        raise CorruptArchive(storage.describe(part_name), off,
+                             f"entry '{key.decode()}' is not {length} bytes as indexed")
+    stored = data[h:length - 4]
+    out = decode(storage, part_name, off + h, key, header, stored, dictionaries)
+    if crc32c(out) != _U32.unpack_from(data, length - 4)[0]:
+        raise CorruptArchive(storage.describe(part_name), off + h,
+                             f"entry '{key.decode()}': content checksum mismatch")
+    return out
 
 
-def decode(path, at, name, codec, stored, raw_length, dictionary, dictionaries):
+def info_at(storage, part_name, committed, part_id, off, length, key):
+    """The EntryInfo of the entry at a place an index gives, from its header alone (a stat, or
+    a stream of a large entry, never copies the content), or None on a hash collision."""
+    _place_checked(storage, part_name, committed, off, length)
+    # The header's length first (bounded by the format), then the header.
+    h = _U32.unpack_from(storage.read(part_name, off, 8), 4)[0]
+    if h > MAX_HEADER or h + 4 > length:
+        raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
+    header = _header(storage.read(part_name, off, max(h, MIN_HEADER)), off, length, storage,
+                     part_name, True)
+    if header.name != key:
+        _check_name(header.name, storage, part_name, off)
+        return None
+    if header.length + header.stored_length + 4 != length:
+        raise CorruptArchive(storage.describe(part_name), off,
+                             f"entry '{key.decode()}' is not {length} bytes as indexed")
+    return EntryInfo(key.decode(), False, header.raw_length, header.stored_length, header.codec,
+                     header.dictionary, header.mtime, header.mode, part_id, off, length,
+                     header.attributes)
+
+
+def _check_name(name, storage, part_name, off):
+    try:
+        name.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CorruptArchive(storage.describe(part_name), off + 48, "entry name is not UTF-8")
+
+
+def read_checked(storage, part_name, committed, info, dictionaries):
+    """The content of the entry a catalog row places in a part: the header must name the row's
+    name (else the archive is corrupt) and agree with its lengths; the content must decode to
+    its raw length and match its CRC32C."""
+    key = info.name.encode("utf-8")
+    out = content_at(storage, part_name, committed, info.offset, info.entry_length, key,
+                     dictionaries)
+    if out is None:
+        raise CorruptArchive(storage.describe(part_name), info.offset,
+                             f"the catalog places '{info.name}' here, the entry names another")
+    return out
+
+
+def decode(storage, part_name, at, key, header, stored, dictionaries):
+    codec, raw_length = header.codec, header.raw_length
     if codec == CODEC_NONE:
         if raw_length != len(stored):
-            raise CorruptArchive(path, at, f"entry '{name}': raw and stored lengths differ")
-        return bytes(stored)
+            raise CorruptArchive(storage.describe(part_name), at,
+                                 f"entry '{key.decode()}': raw and stored lengths differ")
+        return stored
+    path = storage.describe(part_name)
+    name = key.decode()
     if codec == CODEC_LZ4:
         if raw_length > MAX_LZ4_RAW:
             raise CorruptArchive(path, at, f"entry '{name}': lz4 content over 64 MiB")
-        try:
-            out = lz4.block.decompress(bytes(stored), uncompressed_size=raw_length)
-        except Exception:
-            raise CorruptArchive(path, at, f"entry '{name}': content does not decompress")
+        out = codecs.lz4_decompress(bytes(stored), raw_length)
     elif codec == CODEC_ZSTD:
         d = None
-        if dictionary:
-            d = dictionaries(dictionary)
+        if header.dictionary:
+            d = dictionaries(header.dictionary)
             if d is None:
-                raise CorruptArchive(path, at, f"entry '{name}' names dictionary {dictionary}, not listed")
-        dctx = zstandard.ZstdDecompressor(dict_data=d)
-        try:
-            # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
-            out = dctx.decompress(bytes(stored), max_output_size=raw_length)
-        except zstandard.ZstdError:
-            raise CorruptArchive(path, at, f"entry '{name}': content does not decompress")
+                raise CorruptArchive(path, at,
+                                     f"entry '{name}' names dictionary {header.dictionary}, not listed")
+        # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
+        out = codecs.zstd_decompress(bytes(stored), raw_length, d)
     else:
         raise CorruptArchive(path, at, f"entry '{name}': unknown codec {codec}")
+    if out is None:
+        raise CorruptArchive(path, at, f"entry '{name}': content does not decompress")
     if len(out) != raw_length:
         raise CorruptArchive(path, at, f"entry '{name}': decodes to {len(out)} bytes, not {raw_length}")
     return out

@@ -32,3 +32,7 @@ class NotFound(HpfError, KeyError):
 
     def __str__(self):
         return self.args[0]
+
+
+class ReadOnly(HpfError, PermissionError):
+    """A change asked of an archive through a read-only interface (the fsspec file system)."""

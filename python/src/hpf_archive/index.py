@@ -5,9 +5,8 @@ with their minimal perfect hash (PTHash) and 32-byte records (FORMAT.md "Bucket 
 import struct
 import threading
 
-import xxhash
-
 from . import files
+from .codecs import xxh64_intdigest
 from .errors import CorruptArchive
 from .manifest import NO_BUCKET
 from .wire import Cursor, crc32c, check_header
@@ -15,22 +14,8 @@ from .wire import Cursor, crc32c, check_header
 M64 = (1 << 64) - 1
 RECORD_BYTES = 32
 TOMBSTONE_PART = 0xFFFFFFFF
-
-
-def name_hash(name_utf8):
-    return xxhash.xxh64_intdigest(name_utf8, 0)
-
-
-def fmix64(k):
-    k ^= k >> 33
-    k = (k * 0xFF51AFD7ED558CCD) & M64
-    k ^= k >> 33
-    k = (k * 0xC4CEB9FE1A85EC53) & M64
-    return k ^ (k >> 33)
-
-
-def fastrange(x, n):
-    return (x * n) >> 64
+DELETED = "deleted"  # what find returns for a tombstone
+_RECORD = struct.Struct("<QQQII")
 
 
 def packed(words, i, width):
@@ -67,6 +52,7 @@ class PerfectHash:
         self.dictionary = struct.unpack(f"<{d}I", c.raw(4 * d, "pilot dictionary"))
         self.pilots = self._words(c, -(-self.m * self.w // 64), "pilot words")
         self.remap = self._words(c, -(-(self.table - self.n) * self.r // 64), "remap words")
+        self.dense = self.m * 3 // 10
         for i in range(self.table - self.n):
             if packed(self.remap, i, self.r) >= max(n, 1):
                 raise CorruptArchive(c.path, c.base + start, "a remap value out of range")
@@ -79,18 +65,39 @@ class PerfectHash:
         return struct.unpack(f"<{count}Q", c.raw(8 * count, what))
 
     def slot(self, key):
-        dense = self.m * 3 // 10
-        spread = fmix64(key ^ 0xC2B2AE3D27D4EB4F)
-        if fmix64(key) < 0x9999999999999999:
-            bucket = fastrange(spread, dense)
+        # fmix64 written out four times: this runs on every lookup, and a call costs more than
+        # the arithmetic in CPython.
+        x = key ^ 0xC2B2AE3D27D4EB4F
+        x ^= x >> 33
+        x = (x * 0xFF51AFD7ED558CCD) & M64
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & M64
+        spread = x ^ (x >> 33)
+        x = key ^ (key >> 33)
+        x = (x * 0xFF51AFD7ED558CCD) & M64
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & M64
+        dense = self.dense
+        if x ^ (x >> 33) < 0x9999999999999999:
+            bucket = (spread * dense) >> 64
         else:
-            bucket = dense + fastrange(spread, self.m - dense)
+            bucket = dense + ((spread * (self.m - dense)) >> 64)
         v = packed(self.pilots, bucket, self.w)
         if self.encoding == 2:
             if v >= len(self.dictionary):
                 raise CorruptArchive("perfect hash", 0, "a pilot index out of the dictionary")
             v = self.dictionary[v]
-        pos = fastrange(fmix64(key ^ fmix64(v ^ 0x9E3779B97F4A7C15)), self.table)
+        x = v ^ 0x9E3779B97F4A7C15
+        x ^= x >> 33
+        x = (x * 0xFF51AFD7ED558CCD) & M64
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & M64
+        x = key ^ x ^ (x >> 33)
+        x ^= x >> 33
+        x = (x * 0xFF51AFD7ED558CCD) & M64
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & M64
+        pos = ((x ^ (x >> 33)) * self.table) >> 64
         return pos if pos < self.n else packed(self.remap, pos - self.n, self.r)
 
 
@@ -109,33 +116,35 @@ class SegmentIndex:
         self._lock = threading.Lock()
 
     def find(self, name_utf8, h):
-        """(part id, offset, entry length) of the name's record, 'deleted' for a tombstone, or
+        """(part id, offset, entry length) of the name's record, DELETED for a tombstone, or
         None if this segment does not hold the name."""
         g = self.segment.global_depth
         b = self.pointers[h >> (64 - g)] if g else self.pointers[0]
         if b == NO_BUCKET:
             return None
-        bucket = self.segment.buckets[b]
-        if bucket.key_count == 0:
-            return None
-        ph, seed, fingerprints, file_name = self._meta(b)
-        s = ph.slot(xxhash.xxh64_intdigest(name_utf8, seed))
+        meta = self._metas.get(b) or self._meta(b)
+        if meta is None:
+            return None  # an empty bucket
+        ph, seed, fingerprints, file_name, records_at = meta
+        s = ph.slot(xxh64_intdigest(name_utf8, seed))
         if fingerprints[s] != h & 0xFF:
             return None
-        at = bucket.meta_length + RECORD_BYTES * s
+        at = records_at + RECORD_BYTES * s
         rec = self.storage.read(file_name, at, RECORD_BYTES)
-        fingerprint, offset, length, part, crc = struct.unpack("<QQQII", rec)
+        fingerprint, offset, length, part, crc = _RECORD.unpack(rec)
         if crc32c(rec[:28]) != crc:
             raise CorruptArchive(self.storage.describe(file_name), at, "index record checksum mismatch")
         if fingerprint != h:
             return None
-        return "deleted" if part == TOMBSTONE_PART else (part, offset, length)
+        return DELETED if part == TOMBSTONE_PART else (part, offset, length)
 
     def _meta(self, b):
         meta = self._metas.get(b)
         if meta is not None:
             return meta
         bucket = self.segment.buckets[b]
+        if bucket.key_count == 0:
+            return None
         file_name = files.bucket(self.segment.segment_id, bucket.number)
         path = self.storage.describe(file_name)
         n = bucket.key_count
@@ -155,7 +164,7 @@ class SegmentIndex:
         (meta_crc,) = struct.unpack_from("<I", data, bucket.meta_length - 4)
         if crc32c(data[16:bucket.meta_length - 4]) != meta_crc or not c.done():
             raise CorruptArchive(path, 16, "bucket meta checksum mismatch")
-        meta = (ph, seed, fingerprints, file_name)
+        meta = (ph, seed, fingerprints, file_name, bucket.meta_length)
         with self._lock:
             self._metas[b] = meta
         return meta

@@ -1,10 +1,28 @@
-"""Where an archive's files are read from: a local directory through mmap (the warm path)."""
+"""Where an archive's files are read from: a local directory through mmap (the warm path), or
+any fsspec file system (remote.py)."""
 
 import mmap
 import os
 import threading
 
 from .errors import CorruptArchive
+
+
+def open_storage(location, fs=None, storage_options=None):
+    """The storage of an archive directory: on `fs` if given; through fsspec for a URL other than
+    file://; else on local disk."""
+    if fs is None and isinstance(location, str) and "://" in location:
+        import fsspec.core
+
+        fs, location = fsspec.core.url_to_fs(location, **(storage_options or {}))
+    if fs is not None:
+        from fsspec.implementations.local import LocalFileSystem
+
+        if not isinstance(fs, LocalFileSystem):
+            from .remote import FsspecStorage
+
+            return FsspecStorage(fs, location)
+    return LocalStorage(location)
 
 
 class LocalStorage:
@@ -30,24 +48,25 @@ class LocalStorage:
         return out
 
     def _map(self, name):
-        m = self._maps.get(name)
-        if m is None:
-            with self._lock:
-                m = self._maps.get(name)
-                if m is None:
-                    with open(self.describe(name), "rb") as f:
-                        size = os.fstat(f.fileno()).st_size
-                        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-                    self._maps[name] = m
+        with self._lock:
+            m = self._maps.get(name)
+            if m is None:
+                with open(self.describe(name), "rb") as f:
+                    size = os.fstat(f.fileno()).st_size
+                    m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+                self._maps[name] = m
         return m
 
     def read(self, name, offset, length):
         """Exactly `length` bytes at `offset`, or a CorruptArchive naming the file and offset."""
-        m = self._map(name)
-        if offset < 0 or length < 0 or offset + length > len(m):
+        m = self._maps.get(name)
+        if m is None:
+            m = self._map(name)
+        end = offset + length
+        if offset < 0 or length < 0 or end > len(m):
             raise CorruptArchive(self.describe(name), offset,
                                  f"a read of {length} bytes runs past the end at {len(m)}")
-        return m[offset:offset + length]
+        return m[offset:end]
 
     def close(self):
         with self._lock:

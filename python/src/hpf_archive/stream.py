@@ -1,14 +1,15 @@
 """Entries as seekable streams in bounded memory, whatever their size and codec. Content is
 produced from the start, its CRC32C accumulated; when the stream reaches the end the checksum is
 compared and a mismatch is a CorruptArchive from read(). A forward seek reads through (so the
-check still covers every byte), a backward seek starts again from the entry's start."""
+check still covers every byte), a backward seek starts again from the entry's start.
+
+An uncompressed entry that was once read to its end with a matching checksum is remembered by
+its archive (`verified`); later streams of it seek directly and read only the bytes asked for,
+as the Java server does with content it has checked once."""
 
 import io
 
-import crc32c as _crc32c
-import lz4.block
-import zstandard
-
+from . import codecs
 from .errors import CorruptArchive
 
 CHUNK = 1 << 20
@@ -17,8 +18,8 @@ CHUNK = 1 << 20
 class _StoredBytes(io.RawIOBase):
     """The stored bytes of an entry, read from its part a chunk at a time."""
 
-    def __init__(self, storage, part, offset, length):
-        self.storage, self.part, self.offset, self.length, self.pos = storage, part, offset, length, 0
+    def __init__(self, storage, part, offset, length, pos=0):
+        self.storage, self.part, self.offset, self.length, self.pos = storage, part, offset, length, pos
 
     def readable(self):
         return True
@@ -33,33 +34,39 @@ class _StoredBytes(io.RawIOBase):
 
 
 class EntryStream(io.RawIOBase):
-    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary):
+    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary, verified):
         self._storage = storage
         self._part = part
         self._at = content_offset
         self._info = info
         self._expected = stored_crc
         self._dictionary = dictionary
+        self._verified = verified
+        self._key = (info.part_id, info.offset)
         self._path = storage.describe(part)
-        self._restart()
+        self._restart(0)
 
-    def _restart(self):
+    def _restart(self, pos):
+        """Reads again from `pos`: directly if this raw entry was checked before, else from 0."""
         info = self._info
-        stored = _StoredBytes(self._storage, self._part, self._at, info.stored_length)
+        direct = info.codec == 0 and self._key in self._verified
+        pos = pos if direct else 0
+        stored = _StoredBytes(self._storage, self._part, self._at, info.stored_length, pos)
         if info.codec == 0:
             self._source = stored
         elif info.codec == 1:  # an LZ4 block decodes whole; the format bounds it to 64 MiB
-            try:
-                raw = lz4.block.decompress(stored.read(), uncompressed_size=info.raw_length)
-            except Exception:
-                raise CorruptArchive(self._path, self._at, f"entry '{info.name}': content does not decompress")
+            raw = codecs.lz4_decompress(stored.read(), info.raw_length)
+            if raw is None:
+                raise self._corrupt("content does not decompress")
             self._source = io.BytesIO(raw)
         else:
-            dctx = zstandard.ZstdDecompressor(dict_data=self._dictionary)
-            self._source = dctx.stream_reader(stored, read_size=CHUNK)
-        self._pos = 0
+            self._source = codecs.zstd_reader(stored, self._dictionary, CHUNK)
+        self._pos = pos
         self._crc = 0
-        self._checked = False
+        self._checked = direct  # nothing left to check on a direct read
+
+    def _corrupt(self, what):
+        return CorruptArchive(self._path, self._at, f"entry '{self._info.name}': {what}")
 
     def readable(self):
         return True
@@ -76,8 +83,8 @@ class EntryStream(io.RawIOBase):
         if target < 0:
             raise ValueError(f"negative position {target}")
         target = min(target, self._info.raw_length)
-        if target < self._pos:
-            self._restart()
+        if target < self._pos or (target > self._pos and self._checked):
+            self._restart(target)
         while self._pos < target:
             if not self.read(min(CHUNK, target - self._pos)):
                 break
@@ -91,14 +98,14 @@ class EntryStream(io.RawIOBase):
         want = min(len(b), left)
         try:
             data = self._source.read(want)
-        except zstandard.ZstdError:
-            raise CorruptArchive(self._path, self._at, f"entry '{self._info.name}': content does not decompress")
+        except codecs.ZstdStreamError:
+            raise self._corrupt("content does not decompress")
         if not data:
-            raise CorruptArchive(self._path, self._at,
-                                 f"entry '{self._info.name}' ends after {self._pos} of {self._info.raw_length} bytes")
+            raise self._corrupt(f"ends after {self._pos} of {self._info.raw_length} bytes")
         n = len(data)
         b[:n] = data
-        self._crc = _crc32c.crc32c(data, self._crc)
+        if not self._checked:
+            self._crc = codecs.crc32c(data, self._crc)
         self._pos += n
         if self._pos == self._info.raw_length:
             self._check_end()
@@ -109,10 +116,11 @@ class EntryStream(io.RawIOBase):
             self._checked = True
             try:
                 extra = self._source.read(1)
-            except zstandard.ZstdError:
+            except codecs.ZstdStreamError:
                 extra = b"x"
             if extra:
-                raise CorruptArchive(self._path, self._at,
-                                     f"entry '{self._info.name}' decodes past its {self._info.raw_length} bytes")
+                raise self._corrupt(f"decodes past its {self._info.raw_length} bytes")
             if self._crc != self._expected:
-                raise CorruptArchive(self._path, self._at, f"entry '{self._info.name}': content checksum mismatch")
+                raise self._corrupt("content checksum mismatch")
+            if self._info.codec == 0:
+                self._verified.add(self._key)

@@ -3,8 +3,7 @@
 
 import struct
 
-import crc32c as _crc32c
-
+from .codecs import crc32c
 from .errors import CorruptArchive, UnsupportedVersion
 
 FILE_MAGIC = b"\x89HPF"
@@ -12,10 +11,6 @@ FOOTER_MAGIC = b"HPF!"
 HEADER_BYTES = 16
 FOOTER_BYTES = 8
 VERSIONS = (1, 2)
-
-
-def crc32c(data) -> int:
-    return _crc32c.crc32c(data)
 
 
 class Cursor:

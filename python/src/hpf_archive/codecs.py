@@ -1,0 +1,88 @@
+"""Checksums, hashes and codecs from well-kept packages (crc32c, xxhash, lz4, zstandard), with
+pure-Python fallbacks for the first three where a package is missing (slow, and said so when an
+archive is opened). zstd has no fallback: without `zstandard`, a zstd entry is a clear error."""
+
+from . import fallback
+
+MISSING = []  # the packages this process runs without, for the warning at open
+
+try:
+    from crc32c import crc32c
+except ImportError:
+    MISSING.append("crc32c")
+    crc32c = fallback.crc32c
+
+try:
+    from xxhash import xxh64_intdigest
+except ImportError:
+    MISSING.append("xxhash")
+    xxh64_intdigest = fallback.xxh64
+
+try:
+    import lz4.block as _lz4
+except ImportError:
+    MISSING.append("lz4")
+    _lz4 = None
+
+try:
+    import zstandard as _zstd
+except ImportError:
+    MISSING.append("zstandard")
+    _zstd = None
+
+
+class MissingCodec(Exception):
+    """A codec this process cannot decode (its package is not installed)."""
+
+
+def lz4_decompress(stored, raw_length):
+    """The decoded LZ4 block, or None if it does not decode to exactly raw_length bytes."""
+    if _lz4 is None:
+        return fallback.lz4_block(stored, raw_length)
+    try:
+        out = _lz4.decompress(stored, uncompressed_size=raw_length)
+    except Exception:  # lz4 reports malformed input in its own words; callers name the place
+        return None
+    return out if len(out) == raw_length else None
+
+
+def _need_zstd():
+    if _zstd is None:
+        raise MissingCodec("zstd content needs the zstandard package (pip install zstandard)")
+
+
+def zstd_dictionary(data):
+    _need_zstd()
+    return _zstd.ZstdCompressionDict(data)
+
+
+def zstd_decompress(stored, raw_length, dictionary):
+    """The decoded zstd frame, bounded by raw_length, or None if it does not decode."""
+    _need_zstd()
+    try:
+        return _zstd.ZstdDecompressor(dict_data=dictionary).decompress(
+            stored, max_output_size=raw_length)
+    except _zstd.ZstdError:
+        return None
+
+
+def zstd_reader(source, dictionary, read_size):
+    """A stream of the frame read from `source`; its read() raises ZstdStreamError on bad input."""
+    _need_zstd()
+    return _ZstdReader(_zstd.ZstdDecompressor(dict_data=dictionary).stream_reader(
+        source, read_size=read_size))
+
+
+class ZstdStreamError(Exception):
+    """A zstd frame that does not decode."""
+
+
+class _ZstdReader:
+    def __init__(self, reader):
+        self._reader = reader
+
+    def read(self, n):
+        try:
+            return self._reader.read(n)
+        except _zstd.ZstdError:
+            raise ZstdStreamError()

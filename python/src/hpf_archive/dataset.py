@@ -1,0 +1,63 @@
+"""A map-style dataset over an archive's entries, for data loaders (PyTorch's DataLoader, or any
+loop with worker processes), with no dependency on any ML framework."""
+
+from .archive import open as open_archive
+
+
+class Dataset:
+    """The entries under `prefix` (all by default), in name order, fixed when it is made.
+
+    `len(ds)`; `ds[i]` is the content of the i-th entry, `ds["name"]` that of a name (through
+    the index, as Archive.get), each passed through `transform(name, bytes)` when given. Pickled
+    to a worker process, it carries its location and entry list, not open files: each worker
+    opens the archive on first use."""
+
+    def __init__(self, location, prefix="", transform=None, *, fs=None, storage_options=None):
+        self._location = location
+        self._options = (fs, storage_options)
+        self._transform = transform
+        self._archive = None
+        self._entries = list(self.archive.list(prefix))
+        self._index = None  # name -> position, made when first asked
+
+    @property
+    def archive(self):
+        if self._archive is None:
+            fs, options = self._options
+            self._archive = open_archive(self._location, fs=fs, storage_options=options)
+        return self._archive
+
+    def __len__(self):
+        return len(self._entries)
+
+    @property
+    def names(self):
+        return [e.name for e in self._entries]
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            name, data = key, self.archive.get(key)
+        else:
+            entry = self._entries[key]  # an int, negative from the end; IndexError past it
+            name, data = entry.name, self.archive.read(entry)
+        return data if self._transform is None else self._transform(name, data)
+
+    def index(self, name):
+        """The position of a name in this dataset (ValueError if it is not in it)."""
+        if self._index is None:
+            self._index = {e.name: i for i, e in enumerate(self._entries)}
+        try:
+            return self._index[name]
+        except KeyError:
+            raise ValueError(f"{name!r} is not in this dataset") from None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_archive"] = None  # open files and mappings stay in the process that made them
+        state["_index"] = None
+        return state
+
+    def close(self):
+        if self._archive is not None:
+            self._archive.close()
+            self._archive = None

@@ -1,0 +1,212 @@
+"""hpf archives as a read-only fsspec file system, protocol "hpf" (registered through the
+`fsspec.specs` entry point).
+
+Two ways to name an entry, as in the issue and the Java `hpf://` file system:
+
+- bound to one archive: `fsspec.filesystem("hpf", fo="/data/photos.hpf")`, or fsspec's chained
+  URL `hpf://2024/01/meta.csv::s3://bucket/photos.hpf`; paths are names inside the archive.
+- the Java form: `hpf://file-/data/photos.hpf/2024/01/meta.csv`, where the authority names the
+  archive's own file system as HAR does (`file-` or empty for local disk, `hdfs-nn:8020` for
+  `hdfs://nn:8020`, `s3-bucket` for `s3://bucket`) and the archive is the first path component
+  ending in `.hpf`. Paths this file system returns keep that form.
+
+Directories are derived from names: an entry `2024/01/a.log` is file `a.log` in directory
+`2024/01`. Sizes are raw lengths, `mtime` the entry's (seconds). Every change raises ReadOnly.
+Each archive is read at the generation it had when first used; `invalidate_cache()` opens it
+again at its newest."""
+
+import datetime
+import threading
+
+from fsspec import AbstractFileSystem
+
+from .archive import WHOLE_BYTES, open as open_archive
+from .errors import ReadOnly
+
+SUFFIX = ".hpf"
+
+
+class HpfFileSystem(AbstractFileSystem):
+    protocol = "hpf"
+    root_marker = ""
+
+    def __init__(self, fo=None, target_protocol=None, target_options=None, fs=None, **kwargs):
+        """fo: the archive to bind to (a local path or an fsspec URL; a path on `fs`, or on
+        `target_protocol`'s file system with `target_options`, when given). Without it, paths
+        name their archive in the Java form."""
+        super().__init__(**kwargs)
+        self._fo, self._target = fo, (target_protocol, target_options, fs)
+        self._archives = {}  # archive location -> Archive
+        self._lock = threading.Lock()
+
+    # --- paths -----------------------------------------------------------------------------
+
+    def _resolve(self, path):
+        """(archive, name inside it, prefix of the paths returned for its entries)."""
+        path = self._strip_protocol(path)
+        if self._fo is not None:
+            return self._archive(None), path.strip("/"), ""
+        authority, slash, rest = path.partition("/") if not path.startswith("/") else ("", "/", path)
+        components = [c for c in rest.split("/") if c]
+        for i, c in enumerate(components):
+            if c.endswith(SUFFIX) and len(c) > len(SUFFIX):
+                archive_path = "/" + "/".join(components[:i + 1])
+                inner = "/".join(components[i + 1:])
+                prefix = (authority + archive_path if authority else archive_path) + "/"
+                return self._archive(_location(authority, archive_path, path)), inner, prefix
+        raise FileNotFoundError(f"hpf://{path}: names no archive (no path component ends in {SUFFIX})")
+
+    def _archive(self, location):
+        archive = self._archives.get(location)
+        if archive is None:
+            with self._lock:
+                archive = self._archives.get(location)
+                if archive is None:
+                    archive = self._open_archive(location)
+                    self._archives[location] = archive
+        return archive
+
+    def _open_archive(self, location):
+        if location is not None:
+            return open_archive(location)
+        protocol, options, fs = self._target
+        if fs is None and protocol is not None:
+            import fsspec
+
+            fs = fsspec.filesystem(protocol, **(options or {}))
+        return open_archive(self._fo, fs=fs, storage_options=None if fs else options)
+
+    def invalidate_cache(self, path=None):
+        """Forgets the archives opened so far: the next use opens each at its newest generation."""
+        with self._lock:
+            archives, self._archives = self._archives, {}
+        for a in archives.values():
+            a.close()
+
+    # --- metadata --------------------------------------------------------------------------
+
+    @staticmethod
+    def _file(prefix, e):
+        return {"name": prefix + e.name, "size": e.raw_length, "type": "file",
+                "mtime": e.mtime_millis / 1000.0, "mode": e.mode, "stored_size": e.stored_length,
+                "codec": ("none", "lz4", "zstd")[e.codec] if e.codec < 3 else e.codec}
+
+    @staticmethod
+    def _directory(name):
+        return {"name": name, "size": 0, "type": "directory"}
+
+    def info(self, path, **kwargs):
+        archive, inner, prefix = self._resolve(path)
+        if inner:
+            e = archive.stat(inner)
+            if e is not None:
+                return self._file(prefix, e)
+            if next(iter(archive.list(inner + "/")), None) is None:
+                raise FileNotFoundError(f"{path}: no such entry or directory")
+        return self._directory((prefix + inner).rstrip("/"))
+
+    def ls(self, path, detail=True, **kwargs):
+        archive, inner, prefix = self._resolve(path)
+        if inner:
+            e = archive.stat(inner)
+            if e is not None:
+                out = [self._file(prefix, e)]
+                return out if detail else [out[0]["name"]]
+        out = []
+        for child in archive.children(inner):
+            if isinstance(child, str):
+                out.append(self._directory(prefix + child))
+            else:
+                out.append(self._file(prefix, child))
+        if not out and inner:
+            raise FileNotFoundError(f"{path}: no such entry or directory")
+        return out if detail else [o["name"] for o in out]
+
+    def find(self, path, maxdepth=None, withdirs=False, detail=False, **kwargs):
+        """Every entry below path from one merged catalog listing (not a walk of ls calls), with
+        the directories their names imply when withdirs."""
+        if maxdepth is not None and maxdepth < 1:
+            raise ValueError("maxdepth must be at least 1")
+        archive, inner, prefix = self._resolve(path)
+        out = {}
+        if inner:
+            e = archive.stat(inner)
+            if e is not None:
+                out[prefix + e.name] = self._file(prefix, e)
+                return out if detail else list(out)
+        base = inner + "/" if inner else ""
+        for e in archive.list(base):
+            parts = e.name[len(base):].split("/")
+            if withdirs:
+                if inner:  # the directory asked about, as posix find lists it
+                    out.setdefault(prefix + inner, self._directory(prefix + inner))
+                for depth in range(1, len(parts) if maxdepth is None else min(len(parts), maxdepth + 1)):
+                    d = prefix + base + "/".join(parts[:depth])
+                    if d not in out:
+                        out[d] = self._directory(d)
+            if maxdepth is None or len(parts) <= maxdepth:
+                out[prefix + e.name] = self._file(prefix, e)
+        names = sorted(out)
+        return {n: out[n] for n in names} if detail else names
+
+    def modified(self, path):
+        info = self.info(path)
+        if info["type"] != "file":
+            raise IsADirectoryError(f"{path}: a directory has no time of its own")
+        return datetime.datetime.fromtimestamp(info["mtime"], tz=datetime.timezone.utc)
+
+    # --- content ---------------------------------------------------------------------------
+
+    def _entry(self, path):
+        archive, inner, _ = self._resolve(path)
+        e = archive.stat(inner) if inner else None
+        if e is None:
+            if not inner or next(iter(archive.list(inner + "/")), None) is not None:
+                raise IsADirectoryError(f"{path}: a directory")
+            raise FileNotFoundError(f"{path}: no such entry")
+        return archive, e
+
+    def cat_file(self, path, start=None, end=None, **kwargs):
+        """The entry's bytes [start, end) (negative: from its end), checked against its CRC32C:
+        small entries are read whole, large ones streamed to the range (stream.py)."""
+        archive, e = self._entry(path)
+        size = e.raw_length
+        start = 0 if start is None else (max(0, size + start) if start < 0 else min(start, size))
+        end = size if end is None else (max(0, size + end) if end < 0 else min(end, size))
+        if end <= start:
+            return b""
+        if e.raw_length <= WHOLE_BYTES and e.stored_length <= WHOLE_BYTES:
+            data = archive.read(e)
+            return data if (start, end) == (0, size) else data[start:end]
+        with archive.open_entry(e) as f:
+            f.seek(start)
+            return f.read(end - start)
+
+    def _open(self, path, mode="rb", block_size=None, autocommit=True, cache_options=None,
+              **kwargs):
+        if mode != "rb":
+            _refuse(self, path)
+        archive, e = self._entry(path)
+        return archive.open_entry(e)
+
+
+def _location(authority, archive_path, path):
+    """The archive's location for hpf_archive.open: a local path or an fsspec URL."""
+    if authority in ("", "file-"):
+        return archive_path
+    scheme, dash, rest = authority.partition("-")
+    if not dash or not scheme:
+        raise ValueError(f"hpf://{path}: the authority must name the archive's file system as "
+                         "<scheme>-<host>:<port> (hpf://hdfs-namenode:8020/..., hpf://file-/... "
+                         "for local disk)")
+    return f"{scheme}://{rest}{archive_path}"
+
+
+def _refuse(fs, path, *args, **kwargs):
+    raise ReadOnly(f"{path}: hpf archives are read-only through fsspec (use the hpf command to "
+                   "add, replace or delete entries)")
+
+
+for _change in ("mkdir", "makedirs", "rmdir", "rm_file", "_rm", "rm", "cp_file", "copy", "mv",
+                "touch", "pipe_file", "pipe", "put_file", "put", "setxattrs"):
+    setattr(HpfFileSystem, _change, _refuse)

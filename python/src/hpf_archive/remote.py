@@ -1,0 +1,91 @@
+"""An archive directory on any fsspec file system (HDFS, S3, GCS, HTTP, memory, ...).
+
+Every read is positional (`cat_file(path, start, end)`). Index files (bucket and catalog files)
+are read in pages kept in a bounded LRU cache, as the Java HDFS reader keeps index pages: a warm
+lookup then costs one remote read, the entry's."""
+
+import collections
+import posixpath
+import threading
+
+from .errors import CorruptArchive
+
+PAGE_BYTES = 64 << 10
+CACHE_BYTES = 64 << 20
+_PAGED = (".hpfx", ".hpfc")
+
+
+class FsspecStorage:
+    def __init__(self, fs, directory, cache_bytes=CACHE_BYTES):
+        self.fs = fs
+        self.directory = directory.rstrip("/") or "/"
+        self._sizes = None
+        self._pages = collections.OrderedDict()  # (name, page number) -> bytes, LRU first
+        self._cache_pages = max(1, cache_bytes // PAGE_BYTES)
+        self._lock = threading.Lock()
+
+    def describe(self, name):
+        path = posixpath.join(self.directory, name) if name else self.directory
+        return self.fs.unstrip_protocol(path)
+
+    def list(self):
+        try:
+            listed = self.fs.ls(self.directory, detail=True)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"{self.describe('')}: no such archive directory") from None
+        sizes = {}
+        for e in listed:
+            if e.get("type") == "file":
+                sizes[posixpath.basename(e["name"].rstrip("/"))] = int(e.get("size") or 0)
+        if not sizes and not self.fs.isdir(self.directory):
+            raise FileNotFoundError(f"{self.describe('')}: no such archive directory")
+        self._sizes = sizes
+        return dict(sizes)
+
+    def read(self, name, offset, length):
+        """Exactly `length` bytes at `offset`, or a CorruptArchive naming the file and offset."""
+        if self._sizes is None:
+            self.list()
+        size = self._sizes.get(name)
+        if size is None:
+            raise CorruptArchive(self.describe(name), offset, "the file is missing")
+        if offset < 0 or length < 0 or offset + length > size:
+            raise CorruptArchive(self.describe(name), offset,
+                                 f"a read of {length} bytes runs past the end at {size}")
+        if length == 0:
+            return b""
+        if name.endswith(_PAGED):
+            return self._paged(name, offset, length, size)
+        return self._fetch(name, offset, offset + length)
+
+    def _fetch(self, name, start, end):
+        data = self.fs.cat_file(posixpath.join(self.directory, name), start=start, end=end)
+        if len(data) != end - start:
+            raise CorruptArchive(self.describe(name), start,
+                                 f"{len(data)} bytes where {end - start} were read (truncated?)")
+        return data
+
+    def _paged(self, name, offset, length, size):
+        first, last = offset // PAGE_BYTES, (offset + length - 1) // PAGE_BYTES
+        pieces = []
+        for page in range(first, last + 1):
+            key = (name, page)
+            with self._lock:
+                data = self._pages.get(key)
+                if data is not None:
+                    self._pages.move_to_end(key)
+            if data is None:
+                start = page * PAGE_BYTES
+                data = self._fetch(name, start, min(size, start + PAGE_BYTES))
+                with self._lock:
+                    self._pages[key] = data
+                    while len(self._pages) > self._cache_pages:
+                        self._pages.popitem(last=False)
+            pieces.append(data)
+        joined = pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        at = offset - first * PAGE_BYTES
+        return joined[at:at + length]
+
+    def close(self):
+        with self._lock:
+            self._pages.clear()
