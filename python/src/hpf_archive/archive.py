@@ -11,7 +11,7 @@ from . import manifest as manifests
 from .catalog import Catalog, merged
 from .entry import content_at, info_at, read_checked
 from .errors import CorruptArchive, NotFound
-from .index import DELETED, SegmentIndex
+from .index import DELETED, SegmentIndex, SlotTables
 from .names import lookup_key
 from .storage import open_storage
 from .stream import EntryStream
@@ -55,7 +55,8 @@ class Archive:
         for seg in m.segments:
             self._present(listed, files.catalog(seg.segment_id), seg.catalog_length)
         self._parts = {p: (files.part(p), committed) for p, committed in m.parts.items()}
-        self._indexes = [SegmentIndex(storage, seg) for seg in reversed(m.segments)]
+        tables = SlotTables()
+        self._indexes = [SegmentIndex(storage, seg, tables) for seg in reversed(m.segments)]
         self._catalogs = None  # opened on the first listing
         self._dictionaries = {}
         self._verified = set()  # raw entries read whole with a matching checksum (stream.py)
@@ -126,12 +127,12 @@ class Archive:
             if place is DELETED:
                 return None
             part_id, offset, length = place
-            part, committed = self._part(part_id, "index")
+            part = self._parts.get(part_id) or self._part(part_id, "index")
             if content:
-                found = content_at(self.storage, part, committed, offset, length, key,
+                found = content_at(self.storage, part[0], part[1], offset, length, key,
                                    self._dictionary)
             else:
-                found = info_at(self.storage, part, committed, part_id, offset, length, key)
+                found = info_at(self.storage, part[0], part[1], part_id, offset, length, key)
             if found is not None:
                 return found
         return None

@@ -2,6 +2,7 @@
 with their minimal perfect hash (PTHash) and 32-byte records (FORMAT.md "Bucket file",
 "Index record", "Perfect hash"). Warm, a lookup reads one record."""
 
+import collections
 import struct
 import threading
 
@@ -101,11 +102,58 @@ class PerfectHash:
         return pos if pos < self.n else packed(self.remap, pos - self.n, self.r)
 
 
-class SegmentIndex:
-    """Finds a name's record in one segment: directory pointer, bucket meta (loaded once), one
-    record read."""
+class SlotTables:
+    """For buckets looked up often, a dict from a name's full 64-bit hash to its record's place
+    (or DELETED), built from the bucket's records (each record's CRC32C checked as it is read),
+    so that a lookup is a dict probe instead of a perfect-hash evaluation (microseconds of
+    big-integer arithmetic in CPython) and a record read. About 150 bytes a key. Shared by an archive's segments; bounded by the keys held, oldest
+    table dropped first. A bucket whose records do not all check out, or hold a hash twice, keeps
+    the perfect-hash path, which names the damaged record when a lookup reaches it."""
 
-    def __init__(self, storage, segment):
+    HOT_AFTER = 16  # lookups in a bucket before its table is built: one-off lookups stay cheap
+    DAMAGED = {}
+
+    def __init__(self, max_keys=1 << 18):
+        self.max_keys = max_keys
+        self._tables = collections.OrderedDict()
+        self._keys = 0
+        self._hits = collections.Counter()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        return self._tables.get(key)
+
+    def wanted(self, key):
+        """Counts a lookup in a bucket without a table; True when it should get one."""
+        self._hits[key] += 1
+        return self._hits[key] == self.HOT_AFTER
+
+    def build(self, key, records):
+        table = {}
+        for i in range(len(records) // RECORD_BYTES):
+            rec = records[RECORD_BYTES * i:RECORD_BYTES * (i + 1)]
+            fingerprint, offset, length, part, crc = _RECORD.unpack(rec)
+            if crc32c(rec[:28]) != crc:
+                table = self.DAMAGED
+                break
+            table[fingerprint] = DELETED if part == TOMBSTONE_PART else (part, offset, length)
+        if table is not self.DAMAGED and len(table) * RECORD_BYTES != len(records):
+            table = self.DAMAGED  # a hash held twice: only the perfect hash tells them apart
+        with self._lock:
+            self._tables[key] = table
+            self._keys += len(table)
+            while self._keys > self.max_keys and len(self._tables) > 1:
+                old_key, old = self._tables.popitem(last=False)
+                self._keys -= len(old)
+                self._hits.pop(old_key, None)
+
+
+class SegmentIndex:
+    """Finds a name's record in one segment: directory pointer, bucket meta (loaded once), the
+    slot (from the bucket's perfect hash, or its slot table when the bucket is hot), one record
+    read."""
+
+    def __init__(self, storage, segment, slot_tables):
         self.storage = storage
         self.segment = segment
         g = segment.global_depth
@@ -113,6 +161,8 @@ class SegmentIndex:
         for depth, bucket in segment.leaves:
             self.pointers.extend([bucket] * (1 << (g - depth)))
         self._metas = {}
+        self._tables = slot_tables
+        self._table_base = segment.segment_id << 32
         self._lock = threading.Lock()
 
     def find(self, name_utf8, h):
@@ -126,7 +176,14 @@ class SegmentIndex:
         if meta is None:
             return None  # an empty bucket
         ph, seed, fingerprints, file_name, records_at = meta
+        key = self._table_base | b
+        table = self._tables.get(key)
+        if table:
+            return table.get(h)
         s = ph.slot(xxh64_intdigest(name_utf8, seed))
+        if table is None and self._tables.wanted(key):
+            n = len(fingerprints)
+            self._tables.build(key, self.storage.read(file_name, records_at, RECORD_BYTES * n))
         if fingerprints[s] != h & 0xFF:
             return None
         at = records_at + RECORD_BYTES * s
