@@ -1,5 +1,7 @@
 """Damaged archives give an error naming the file and offset, never wrong bytes."""
 
+import random
+import re
 import shutil
 import struct
 
@@ -80,3 +82,107 @@ def test_a_flipped_index_record_is_named(archive):
         with pytest.raises(hpf.CorruptArchive, match=r"\.hpfx"):
             for name in model():
                 a.get(name)
+
+
+# --- Every kind of file damaged, as hpf-core's CorruptionTest does -----------------------------
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory, java_hpf):
+    """An archive with every kind of file, several of most: small buckets and parts, zstd with
+    a trained dictionary. Returns (archive, model)."""
+    from conftest import make_tree
+
+    root = tmp_path_factory.mktemp("pristine")
+    files = make_tree(root / "src", 11, 300)
+    archive = root / "pristine.hpf"
+    java_hpf("create", "--codec", "zstd", "--bucket-capacity", "100", "--part-size", "1",
+             archive, root / "src")
+    kinds = {p.suffix for p in archive.iterdir()}
+    assert kinds == {".hpfm", ".hpfp", ".hpfc", ".hpfx", ".hpfd"}, kinds
+    assert len(list(archive.glob("*.hpfp"))) > 1 and len(list(archive.glob("*.hpfx"))) > 1
+    return archive, files
+
+
+def damaged_copies(pristine, tmp_path, damage):
+    """(copy, damaged file name) for each file of the archive, damaged by damage(path, rnd)."""
+    archive, _ = pristine
+    rnd = random.Random(3)
+    for i, f in enumerate(sorted(p.name for p in archive.iterdir())):
+        for trial in range(damage.trials):
+            dst = tmp_path / f"{i}-{trial}"
+            shutil.copytree(archive, dst)
+            if damage(dst / f, trial, rnd):
+                yield dst, f
+
+
+def assert_right_bytes_or_named(copy, damaged, files):
+    """Every read gives the right bytes or an error naming the damaged file; nothing is
+    silently missing; verify names the file."""
+    try:
+        a = hpf.open(copy)
+    except hpf.HpfError as e:
+        assert damaged in str(e), e
+        return
+    with a:
+        for name, content in files.items():
+            try:
+                assert a.get(name) == content, f"wrong bytes for {name} after damaging {damaged}"
+            except hpf.NotFound:
+                pytest.fail(f"damage to {damaged} made '{name}' silently not found")
+            except hpf.HpfError as e:
+                assert damaged in str(e), e
+        try:
+            assert all(e.name in files for e in a.list())
+        except hpf.HpfError as e:
+            assert damaged in str(e), e
+        with pytest.raises(hpf.HpfError, match=re.escape(damaged)):
+            a.verify()
+
+
+def flip_bits(path, trial, rnd):
+    n = path.stat().st_size
+    at = [0, 5, 9, 13, n - 1, n - 5, n - 20][trial] if trial < 7 else rnd.randrange(n)
+    if not 0 <= at < n:
+        return False
+    data = bytearray(path.read_bytes())
+    data[at] ^= 1 << rnd.randrange(8)
+    path.write_bytes(bytes(data))
+    return True
+
+
+flip_bits.trials = 12
+
+
+def truncate(path, trial, rnd):
+    n = path.stat().st_size
+    with open(path, "r+b") as f:
+        f.truncate([0, 7, n // 2, n - 1][trial])
+    return True
+
+
+truncate.trials = 4
+
+
+def test_flipped_bits_in_every_file_are_caught(pristine, tmp_path):
+    for copy, damaged in damaged_copies(pristine, tmp_path, flip_bits):
+        assert_right_bytes_or_named(copy, damaged, pristine[1])
+        shutil.rmtree(copy)
+
+
+def test_truncated_files_are_caught(pristine, tmp_path):
+    for copy, damaged in damaged_copies(pristine, tmp_path, truncate):
+        assert_right_bytes_or_named(copy, damaged, pristine[1])
+        shutil.rmtree(copy)
+
+
+def test_missing_files_are_named(pristine, tmp_path):
+    archive, files = pristine
+    for f in sorted(p.name for p in archive.iterdir()):
+        copy = tmp_path / f
+        shutil.copytree(archive, copy)
+        (copy / f).unlink()
+        if f.startswith("manifest-"):
+            with pytest.raises(hpf.CorruptArchive, match="not an archive"):
+                hpf.open(copy)
+        else:
+            assert_right_bytes_or_named(copy, f, files)

@@ -60,3 +60,27 @@ def test_a_damaged_large_entry_fails_when_read_to_its_end(large, tmp_path):
             assert f.read(1000) == files["big/random.bin"][:1000]  # before the damage
             with pytest.raises(hpf.CorruptArchive, match="checksum"):
                 f.read()
+
+
+def test_an_entry_over_64_mib_streams_and_seeks(tmp_path, java_hpf):
+    """Over the writers' in-memory limit: stored raw whatever the codec (FORMAT.md "Entry"),
+    streamed in bounded memory; once read through and checked, later streams seek directly."""
+    block = random.Random(12).randbytes(1 << 20)
+    data = b"".join(bytes([i]) + block[1:] for i in range(64)) + b"tail" * 1000
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "huge.bin").write_bytes(data)
+    java_hpf("create", "--codec", "zstd", tmp_path / "h.hpf", src)
+    with hpf.open(tmp_path / "h.hpf") as a:
+        info = a.stat("huge.bin")
+        assert info.raw_length == len(data) > 64 << 20 and info.codec == 0
+        with a.open("huge.bin") as f:
+            f.seek(len(data) - 5000)  # reads through: the checksum covers every byte
+            assert f.read() == data[-5000:]
+        assert (info.part_id, info.offset) in a._verified
+        with a.open("huge.bin") as f:
+            for at in (40 << 20, 3, len(data) - 10):
+                f.seek(at)
+                assert f.read(4096) == data[at:at + 4096]
+        assert a.get("huge.bin") == data
+        assert a.verify() == 1

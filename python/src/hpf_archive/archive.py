@@ -15,6 +15,7 @@ from .index import DELETED, SegmentIndex, SlotTables
 from .names import lookup_key
 from .storage import open_storage
 from .stream import EntryStream
+from .verify import verify
 from .wire import Cursor, check_footer, check_header, HEADER_BYTES
 
 MAX_DICTIONARY = 16 << 20
@@ -54,6 +55,8 @@ class Archive:
             self._present(listed, files.dictionary(d), length)
         for seg in m.segments:
             self._present(listed, files.catalog(seg.segment_id), seg.catalog_length)
+            for b in seg.buckets:
+                self._present(listed, files.bucket(seg.segment_id, b.number), b.file_length)
         self._parts = {p: (files.part(p), committed) for p, committed in m.parts.items()}
         tables = SlotTables()
         self._indexes = [SegmentIndex(storage, seg, tables) for seg in reversed(m.segments)]
@@ -176,29 +179,9 @@ class Archive:
         return catalogs
 
     def verify(self):
-        """Reads every byte the manifest names and checks every checksum: the footers of the index,
-        catalog and dictionary files, and every live entry's content (streamed when large).
-        Returns the number of entries checked; raises CorruptArchive at the first problem."""
-        footed = []
-        for seg in self.manifest.segments:
-            footed.append((files.catalog(seg.segment_id), seg.catalog_length))
-            for b in seg.buckets:
-                footed.append((files.bucket(seg.segment_id, b.number), b.file_length))
-        for d, length in self.manifest.dictionaries.items():
-            footed.append((files.dictionary(d), length))
-        for name, length in footed:
-            check_footer(self.storage.read(name, 0, length), self.storage.describe(name))
-        checked = 0
-        for info in self.list():
-            if info.raw_length <= WHOLE_BYTES and info.stored_length <= WHOLE_BYTES:
-                self.read(info)
-            else:
-                self._verified.discard((info.part_id, info.offset))  # every byte, again
-                with self.open_entry(info) as f:
-                    while f.read(CHUNK_BYTES):
-                        pass
-            checked += 1
-        return checked
+        """Reads every byte the newest generation names and checks every checksum (verify.py).
+        Returns the number of live entries; raises CorruptArchive at the first problem."""
+        return verify(self, WHOLE_BYTES, CHUNK_BYTES)
 
     def _dictionary(self, dictionary_id):
         d = self._dictionaries.get(dictionary_id)

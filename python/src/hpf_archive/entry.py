@@ -111,7 +111,8 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
 
 def info_at(storage, part_name, committed, part_id, off, length, key):
     """The EntryInfo of the entry at a place an index gives, from its header alone (a stat, or
-    a stream of a large entry, never copies the content), or None on a hash collision."""
+    a stream of a large entry, never copies the content), or None on a hash collision. With
+    key None, the entry of whatever name is there."""
     _place_checked(storage, part_name, committed, off, length)
     # The header's length first (bounded by the format), then the header.
     h = _U32.unpack_from(storage.read(part_name, off, 8), 4)[0]
@@ -121,11 +122,13 @@ def info_at(storage, part_name, committed, part_id, off, length, key):
                      part_name, True)
     if header.name != key:
         _check_name(header.name, storage, part_name, off)
-        return None
+        if key is not None:
+            return None
+    name = header.name.decode("utf-8")
     if header.length + header.stored_length + 4 != length:
         raise CorruptArchive(storage.describe(part_name), off,
-                             f"entry '{key.decode()}' is not {length} bytes as indexed")
-    return EntryInfo(key.decode(), False, header.raw_length, header.stored_length, header.codec,
+                             f"entry '{name}' is not {length} bytes as indexed")
+    return EntryInfo(name, False, header.raw_length, header.stored_length, header.codec,
                      header.dictionary, header.mtime, header.mode, part_id, off, length,
                      header.attributes)
 

@@ -51,9 +51,12 @@ class LocalStorage:
         with self._lock:
             m = self._maps.get(name)
             if m is None:
-                with open(self.describe(name), "rb") as f:
-                    size = os.fstat(f.fileno()).st_size
-                    m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+                try:
+                    with open(self.describe(name), "rb") as f:
+                        size = os.fstat(f.fileno()).st_size
+                        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+                except FileNotFoundError:
+                    raise CorruptArchive(self.describe(name), 0, "the file is missing") from None
                 self._maps[name] = m
         return m
 

@@ -1,0 +1,83 @@
+"""verify: every byte an archive's newest generation names, every checksum, in bounded memory
+(FORMAT.md "Part file", "File footer", "Entry names")."""
+
+import struct
+
+from . import files
+from .entry import ENTRY_MAGIC, MIN_HEADER, info_at
+from .errors import CorruptArchive
+from .names import normalize
+from .wire import check_footer, check_header, HEADER_BYTES
+
+PADDING_CHUNK = 64 << 10
+_FIXED_PREFIX = struct.Struct("<II16xQ")  # magic, header length, (codec..raw), stored length
+
+
+def verify(archive, whole_bytes, chunk_bytes):
+    """Raises CorruptArchive at the first problem; returns the number of live entries.
+
+    1. The footers of the index, catalog and dictionary files.
+    2. Each part from its header to its committed length, entry by entry (padding skipped):
+       header checksum and layout, content decoded and checked, live or dead, streamed when
+       large. Names not in normal form are reported.
+    3. Each live catalog row: the entry at its place has its name and length, and the hash
+       index finds the name at that same place."""
+    storage, manifest = archive.storage, archive.manifest
+    footed = []
+    for seg in manifest.segments:
+        footed.append((files.catalog(seg.segment_id), seg.catalog_length))
+        for b in seg.buckets:
+            footed.append((files.bucket(seg.segment_id, b.number), b.file_length))
+    for d, length in manifest.dictionaries.items():
+        footed.append((files.dictionary(d), length))
+    for name, length in footed:
+        check_footer(storage.read(name, 0, length), storage.describe(name))
+    for part_id, committed in sorted(manifest.parts.items()):
+        _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes)
+    live = 0
+    for row in archive.list():
+        part, committed = archive._part(row.part_id, "catalog")
+        at = info_at(storage, part, committed, row.part_id, row.offset, row.entry_length,
+                     row.name.encode("utf-8"))
+        if at is None:
+            raise CorruptArchive(storage.describe(part), row.offset,
+                                 f"the catalog places '{row.name}' here, the entry names another")
+        found = archive.stat(row.name)  # through the hash index
+        if found is None or (found.part_id, found.offset) != (row.part_id, row.offset):
+            raise CorruptArchive(storage.describe(""), 0,
+                                 f"the index and the catalogs disagree on '{row.name}'")
+        live += 1
+    return live
+
+
+def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):
+    storage = archive.storage
+    part = files.part(part_id)
+    path = storage.describe(part)
+    check_header(storage.read(part, 0, HEADER_BYTES), path, b"PART")
+    p = HEADER_BYTES
+    while p < committed:
+        ahead = storage.read(part, p, min(PADDING_CHUNK, committed - p))
+        zeros = len(ahead) - len(ahead.lstrip(b"\0"))
+        if zeros:
+            p += zeros  # padding: an entry never starts with a zero byte
+            continue
+        if committed - p < MIN_HEADER + 4:
+            raise CorruptArchive(path, p, "bytes before the committed length that hold no entry")
+        magic, h, stored = _FIXED_PREFIX.unpack_from(ahead)
+        length = h + stored + 4
+        if magic != ENTRY_MAGIC:
+            raise CorruptArchive(path, p, "no entry here (bad magic)")
+        if p + length > committed:
+            raise CorruptArchive(path, p, f"an entry of {length} bytes runs past the committed length")
+        info = info_at(storage, part, committed, part_id, p, length, None)
+        if normalize(info.name) != info.name:
+            raise CorruptArchive(path, p, f"entry name '{info.name}' is not in normal form")
+        if info.raw_length <= whole_bytes and info.stored_length <= whole_bytes:
+            archive.read(info)
+        else:
+            archive._verified.discard((part_id, p))  # every byte, again
+            with archive.open_entry(info) as f:
+                while f.read(chunk_bytes):
+                    pass
+        p += length
