@@ -28,13 +28,5 @@ fi
 # CLI makes here, damaged ones, its fsspec file system under pandas and pyarrow. The package is
 # installed with pip (as users install it: its fsspec entry point is tested) into a venv of its
 # own, with its dependencies from PyPI.
-pyvenv="${HPF_PY_VENV:-$HOME/.cache/hpf/venv-python}"
-pydeps="zstandard lz4 xxhash crc32c fsspec pytest pandas pyarrow wheel setuptools"
-if ! "$pyvenv/bin/python" -c 'import zstandard, lz4, xxhash, crc32c, fsspec, pytest, pandas, pyarrow, wheel' 2>/dev/null; then
-  echo "test.sh: installing the Python package's dependencies into $pyvenv (once)"
-  python3 -m venv "$pyvenv"
-  "$pyvenv/bin/pip" install -q $pydeps
-fi
-"$pyvenv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall ./python
-rm -rf python/build
+pyvenv="$(./scripts/python-venv.sh)"
 PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests

@@ -4,8 +4,7 @@ returns rows from."""
 
 import bisect
 import heapq
-from dataclasses import dataclass, field
-from typing import Dict
+from typing import Dict, NamedTuple, Optional
 
 from . import codecs
 from .errors import CorruptArchive
@@ -15,9 +14,9 @@ TRAILER_BYTES = 32
 MAX_BLOCK_RAW = 4 << 20
 
 
-@dataclass(frozen=True)
-class EntryInfo:
-    """What the catalog knows of an entry, without its content."""
+class EntryInfo(NamedTuple):
+    """What the catalog (or an entry's header) knows of an entry, without its content. A tuple:
+    a listing makes one per row, and a tuple is the cheapest object Python makes."""
 
     name: str
     deleted: bool
@@ -30,7 +29,7 @@ class EntryInfo:
     part_id: int = 0
     offset: int = 0
     entry_length: int = 0
-    attributes: Dict[str, str] = field(default_factory=dict)
+    attributes: Optional[Dict[str, str]] = None  # None only on tombstones, which stay inside
 
 
 class Catalog:
@@ -70,9 +69,10 @@ class Catalog:
         """Rows in name order from the first name ≥ start (UTF-8 bytes), a block at a time."""
         b = max(0, bisect.bisect_right(self.first_names, start_utf8) - 1)
         for i in range(b, len(self.blocks)):
-            for row in self.block_rows(i):
-                if row[0] >= start_utf8:
-                    yield row
+            if i == b:  # only the first block can hold names before start
+                yield from (row for row in self.block_rows(i) if row[0] >= start_utf8)
+            else:
+                yield from self.block_rows(i)
 
     def block_rows(self, i):
         offset, size, rows = self.blocks[i]
@@ -92,35 +92,94 @@ class Catalog:
             raise CorruptArchive(self.path, offset, f"unknown catalog block codec {codec}")
         if len(raw) != raw_length or crc32c(raw) != crc:
             raise CorruptArchive(self.path, offset, "catalog block checksum mismatch")
-        r = Cursor(raw, self.path, base=offset + 13)
-        previous = b""
-        for _ in range(rows):
-            shared = r.varint("shared")
-            if shared > len(previous):
-                raise CorruptArchive(self.path, offset, "a row shares more than its predecessor")
-            name = previous[:shared] + r.raw(r.varint("suffix length"), "suffix")
-            previous = name
-            flags = r.u8("flags")
-            if flags & ~1:
-                raise CorruptArchive(self.path, offset, "reserved row flag bits set")
-            text = name.decode("utf-8", errors="strict")
-            if flags & 1:
-                yield name, EntryInfo(text, True)
-                continue
-            raw_len, stored_len, codec_id = r.varint(), r.varint(), r.u8()
-            dictionary, mtime, mode = r.varint(), r.zigzag(), r.varint()
-            part, off, entry_len = r.varint(), r.varint(), r.varint()
-            attributes = {}
-            for _ in range(r.varint("attribute count")):
-                key = r.utf8(r.varint(), "attribute key")
-                attributes[key] = r.utf8(r.varint(), "attribute value")
-            yield name, EntryInfo(text, False, raw_len, stored_len, codec_id, dictionary, mtime,
-                                  mode, part, off, entry_len, attributes)
+        try:
+            yield from _rows(raw, rows)
+        except (IndexError, UnicodeDecodeError, _RowError) as e:
+            raise CorruptArchive(self.path, offset, f"catalog block rows out of bounds ({e})") from None
+
+
+class _RowError(Exception):
+    pass
+
+
+def _varints(raw, pos, count):
+    """The `count` LEB128 varints from pos, and the position after them; IndexError past the
+    end. Most are one byte: that case costs one comparison."""
+    out = []
+    for _ in range(count):
+        b = raw[pos]
+        pos += 1
+        if b < 0x80:
+            out.append(b)
+            continue
+        result, shift = b & 0x7F, 7
+        while True:
+            b = raw[pos]
+            pos += 1
+            result |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+            if shift > 63:
+                raise _RowError("a varint over 10 bytes")
+        out.append(result)
+    return out, pos
+
+
+def _take(raw, pos, n):
+    end = pos + n
+    if end > len(raw):
+        raise _RowError("a field runs past the block")
+    return raw[pos:end], end
+
+
+def _rows(raw, rows):
+    """(name bytes, EntryInfo) of each row of a decoded block (FORMAT.md "Catalog"). Written
+    out, not through Cursor: a listing decodes every row, and calls are what cost in CPython.
+    Any read past the end raises IndexError or _RowError, which the caller names."""
+    previous = b""
+    pos = 0
+    for _ in range(rows):
+        (shared, n), pos = _varints(raw, pos, 2)
+        if shared > len(previous):
+            raise _RowError("a row shares more than its predecessor")
+        suffix, pos = _take(raw, pos, n)
+        name = previous[:shared] + suffix if shared else suffix
+        previous = name
+        flags = raw[pos]
+        if flags & ~1:
+            raise _RowError("reserved row flag bits set")
+        text = name.decode("utf-8")
+        if flags & 1:
+            pos += 1
+            yield name, EntryInfo(text, True)
+            continue
+        (raw_len, stored_len), pos = _varints(raw, pos + 1, 2)
+        codec_id = raw[pos]
+        (dictionary, mtime, mode, part, off, entry_len, count), pos = _varints(raw, pos + 1, 7)
+        attributes = {}
+        for _ in range(count):
+            (n,), pos = _varints(raw, pos, 1)
+            key, pos = _take(raw, pos, n)
+            (n,), pos = _varints(raw, pos, 1)
+            value, pos = _take(raw, pos, n)
+            attributes[key.decode("utf-8")] = value.decode("utf-8")
+        yield name, EntryInfo(text, False, raw_len, stored_len, codec_id, dictionary,
+                              (mtime >> 1) ^ -(mtime & 1), mode, part, off, entry_len, attributes)
 
 
 def merged(catalogs_newest_first, prefix_utf8, start_utf8):
     """Live entries under a prefix in byte order: the newest row of a name wins; a tombstone
     hides it (FORMAT.md "Listing")."""
+    if len(catalogs_newest_first) == 1:  # one segment: its rows are the listing
+        for name, info in catalogs_newest_first[0].rows_from(start_utf8):
+            if not name.startswith(prefix_utf8):
+                if name > prefix_utf8:
+                    return
+                continue
+            if not info.deleted:
+                yield info
+        return
     streams = []
     for rank, cat in enumerate(catalogs_newest_first):
         streams.append(((name, rank, info) for name, info in cat.rows_from(start_utf8)))
@@ -135,4 +194,3 @@ def merged(catalogs_newest_first, prefix_utf8, start_utf8):
         last = name
         if not info.deleted:
             yield info
-
