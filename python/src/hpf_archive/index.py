@@ -111,7 +111,7 @@ class SlotTables:
     the perfect-hash path, which names the damaged record when a lookup reaches it."""
 
     HOT_AFTER = 16  # lookups in a bucket before its table is built: one-off lookups stay cheap
-    DAMAGED = {}
+    PERFECT_HASH_ONLY = {}  # the table of a bucket that keeps the perfect-hash path
 
     def __init__(self, max_keys=1 << 18):
         self.max_keys = max_keys
@@ -134,11 +134,11 @@ class SlotTables:
             rec = records[RECORD_BYTES * i:RECORD_BYTES * (i + 1)]
             fingerprint, offset, length, part, crc = _RECORD.unpack(rec)
             if crc32c(rec[:28]) != crc:
-                table = self.DAMAGED
+                table = self.PERFECT_HASH_ONLY
                 break
             table[fingerprint] = DELETED if part == TOMBSTONE_PART else (part, offset, length)
-        if table is not self.DAMAGED and len(table) * RECORD_BYTES != len(records):
-            table = self.DAMAGED  # a hash held twice: only the perfect hash tells them apart
+        if table is not self.PERFECT_HASH_ONLY and len(table) * RECORD_BYTES != len(records):
+            table = self.PERFECT_HASH_ONLY  # a hash held twice: only the perfect hash tells them apart
         with self._lock:
             self._tables[key] = table
             self._keys += len(table)
@@ -195,17 +195,22 @@ class SegmentIndex:
             return None
         return DELETED if part == TOMBSTONE_PART else (part, offset, length)
 
-    def _meta(self, b):
+    def check_buckets(self):
+        """Loads and checks every bucket's meta, empty ones included (verify)."""
+        for b in range(len(self.segment.buckets)):
+            self._meta(b, lookup=False)
+
+    def _meta(self, b, lookup=True):
         meta = self._metas.get(b)
         if meta is not None:
             return meta
         bucket = self.segment.buckets[b]
-        if bucket.key_count == 0:
-            return None
+        if bucket.key_count == 0 and lookup:
+            return None  # a lookup in an empty bucket finds nothing without reading it
         file_name = files.bucket(self.segment.segment_id, bucket.number)
         path = self.storage.describe(file_name)
         n = bucket.key_count
-        if bucket.meta_length < 40 + n or bucket.file_length < bucket.meta_length + 32 * n + 8:
+        if bucket.meta_length < 40 + 28 + n or bucket.file_length < bucket.meta_length + 32 * n + 8:
             raise CorruptArchive(path, 0, "bucket lengths in the manifest out of bounds")
         data = self.storage.read(file_name, 0, bucket.meta_length)
         check_header(data, path, b"BUCK")

@@ -16,7 +16,8 @@ _FIXED_PREFIX = struct.Struct("<II16xQ")  # magic, header length, (codec..raw), 
 def verify(archive, whole_bytes, chunk_bytes):
     """Raises CorruptArchive at the first problem; returns the number of live entries.
 
-    1. The footers of the index, catalog and dictionary files.
+    1. The footers of the index, catalog and dictionary files; every bucket's meta and perfect
+       hash, empty buckets included.
     2. Each part from its header to its committed length, entry by entry (padding skipped):
        header checksum and layout, content decoded and checked, live or dead, streamed when
        large. Names not in normal form are reported.
@@ -32,6 +33,8 @@ def verify(archive, whole_bytes, chunk_bytes):
         footed.append((files.dictionary(d), length))
     for name, length in footed:
         check_footer(storage.read(name, 0, length), storage.describe(name))
+    for index in archive._indexes:
+        index.check_buckets()
     for part_id, committed in sorted(manifest.parts.items()):
         _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes)
     live = 0
