@@ -115,7 +115,12 @@ class PaperSuiteTest {
     assertWellFormed(rows, Scale.CI);
   }
 
+  /**
+   * A minute on 2 cores, most of it HAR and MapFile on HDFS: the long profile. The default suite
+   * runs the suite on local disk above, and hpf on HDFS in hpf-hadoop's conformance tests.
+   */
   @Test
+  @org.junit.jupiter.api.Tag("long")
   void smokeScaleOnHdfs() throws Exception {
     try (MiniHdfs hdfs = MiniHdfs.start(temp.resolve("dfs"), 1, 1)) {
       String uri = hdfs.fs().getUri() + "/bench";
