@@ -78,6 +78,21 @@ def xxh64(data, seed=0):
     return h ^ (h >> 32)
 
 
+def _length(src, i, nibble):
+    """A literal or match length: the token's nibble, extended by bytes while they are 255 when
+    the nibble is 15. (length, next position), or (None, i) if the block ends first."""
+    if nibble != 15:
+        return nibble, i
+    while True:
+        if i >= len(src):
+            return None, i
+        b = src[i]
+        i += 1
+        nibble += b
+        if b != 255:
+            return nibble, i
+
+
 def lz4_block(src, raw_length):
     """The decoded LZ4 block, or None if it is malformed or does not decode to raw_length."""
     src = bytes(src)
@@ -86,16 +101,9 @@ def lz4_block(src, raw_length):
     while i < n:
         token = src[i]
         i += 1
-        literals = token >> 4
-        if literals == 15:
-            while True:
-                if i >= n:
-                    return None
-                b = src[i]
-                i += 1
-                literals += b
-                if b != 255:
-                    break
+        literals, i = _length(src, i, token >> 4)
+        if literals is None:
+            return None
         if i + literals > n or len(out) + literals > raw_length:
             return None
         out += src[i:i + literals]
@@ -106,16 +114,10 @@ def lz4_block(src, raw_length):
             return None
         distance = src[i] | src[i + 1] << 8
         i += 2
-        length = (token & 15) + 4
-        if token & 15 == 15:
-            while True:
-                if i >= n:
-                    return None
-                b = src[i]
-                i += 1
-                length += b
-                if b != 255:
-                    break
+        length, i = _length(src, i, token & 15)
+        if length is None:
+            return None
+        length += 4
         if distance == 0 or distance > len(out) or len(out) + length > raw_length:
             return None
         start = len(out) - distance
