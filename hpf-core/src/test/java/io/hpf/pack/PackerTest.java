@@ -24,6 +24,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -331,5 +332,60 @@ class PackerTest {
   @Test
   void tooFewSamplesTrainNoDictionary() throws Exception {
     assertEquals(null, DictionaryTrainer.train(List.of()));
+  }
+
+  /** Samples come from the whole sorted list, not from its first files until the budget ends. */
+  @Test
+  void samplesAreSpreadOverTheWholeTree() throws Exception {
+    List<Integer> opened = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<SourceFile> files = new ArrayList<>();
+    int count = 4000;
+    int size = 8192; // 32 MB listed: eight times the sample budget
+    for (int i = 0; i < count; i++) {
+      int index = i;
+      byte[] content =
+          ("file " + i + " " + "the quick brown fox jumps over the lazy dog ".repeat(200))
+              .substring(0, size)
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      files.add(
+          new SourceFile() {
+            @Override
+            public String name() {
+              return String.format(java.util.Locale.ROOT, "f%05d", index);
+            }
+
+            @Override
+            public long size() {
+              return size;
+            }
+
+            @Override
+            public long mtimeMillis() {
+              return 0;
+            }
+
+            @Override
+            public int mode() {
+              return 0644;
+            }
+
+            @Override
+            public String describe() {
+              return name();
+            }
+
+            @Override
+            public java.io.InputStream open() {
+              opened.add(index);
+              return new java.io.ByteArrayInputStream(content);
+            }
+          });
+    }
+    DictionaryTrainer.train(files); // whether zstd makes a dictionary of these is not the point
+    int budgetFiles = DictionaryTrainer.SAMPLE_BUDGET_BYTES / size;
+    assertTrue(opened.size() >= budgetFiles * 9 / 10, "samples: " + opened.size());
+    assertTrue(
+        java.util.Collections.max(opened) >= count * 9 / 10,
+        "the last sample is file " + java.util.Collections.max(opened) + " of " + count);
   }
 }

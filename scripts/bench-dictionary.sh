@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The packer's zstd choices (sample budget, dictionary size, level) on the kernel tree and on
+# generated logs: stored bytes of the content, training and compression time (docs/BENCHMARKS.md,
+# "Issue 14"). Usage: scripts/bench-dictionary.sh [settings]   (about 3 minutes on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+settings=${1:-"8,64,3;4,64,3;2,64,3;4,32,3;4,112,3;4,0,3;4,64,1;4,64,6"}
+./scripts/install-corpora.sh >/dev/null
+mvn -B -q -ntp package -Pquick
+snapshot=$(mktemp -d)
+logs=$(mktemp -d -p /dev/shm)
+trap 'rm -rf "$snapshot" "$logs"' EXIT
+cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/ # a rebuild cannot disturb it
+python3 scripts/gen-logs.py 20000 "$logs/logs"
+mkdir -p bench-results
+export HPF_COMMIT
+HPF_COMMIT=$(git rev-parse --short HEAD)
+java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.DictionaryBenchmark \
+  bench-results/dictionary.jsonl "$settings" bench-data/linux-source-6.1 "$logs/logs"
