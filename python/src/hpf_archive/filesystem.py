@@ -46,7 +46,10 @@ class HpfFileSystem(AbstractFileSystem):
         path = self._strip_protocol(path)
         if self._fo is not None:
             return self._archive(None), path.strip("/"), ""
-        authority, slash, rest = path.partition("/") if not path.startswith("/") else ("", "/", path)
+        if path.startswith("/"):  # an empty authority: local disk
+            authority, rest = "", path
+        else:
+            authority, _, rest = path.partition("/")
         components = [c for c in rest.split("/") if c]
         for i, c in enumerate(components):
             if c.endswith(SUFFIX) and len(c) > len(SUFFIX):
