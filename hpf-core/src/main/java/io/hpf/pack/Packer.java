@@ -139,13 +139,20 @@ public final class Packer {
   /**
    * Hands sources from the lister to the workers through a bounded queue, counts progress, and
    * keeps the first failure: after one, the lister stops and the workers drain and exit.
+   *
+   * <p>Sources go in batches of {@link #BATCH}: handing them over one by one woke a thread per
+   * file, and the wake-ups took a seventh of a create's CPU (perf on the kernel tree).
    */
   private static final class Feed {
-    /** The end marker: one per worker. */
-    private static final SourceFile END = new LocalSourceTree.LocalFile(null, null, 0, 0, 0);
+    static final int BATCH = 32;
 
-    private final java.util.concurrent.BlockingQueue<SourceFile> queue =
-        new java.util.concurrent.ArrayBlockingQueue<>(4096);
+    /** The end marker: one per worker. */
+    private static final List<SourceFile> END =
+        java.util.Collections.unmodifiableList(new ArrayList<>());
+
+    private final java.util.concurrent.BlockingQueue<List<SourceFile>> queue =
+        new java.util.concurrent.ArrayBlockingQueue<>(128);
+    private List<SourceFile> pending = new ArrayList<>(BATCH); // the lister's batch being filled
     private final int workers;
     private final AtomicLong filesListed = new AtomicLong();
     private final AtomicLong bytesListed = new AtomicLong();
@@ -162,13 +169,21 @@ public final class Packer {
       return failure != null;
     }
 
-    /** Queues a source; false once a worker failed (the lister should stop). */
+    /** Queues a source (called by the lister only); false once a worker failed. */
     boolean offer(SourceFile source) {
       filesListed.incrementAndGet();
       bytesListed.addAndGet(source.size());
+      pending.add(source);
+      return pending.size() < BATCH ? !failed() : flush();
+    }
+
+    /** Queues the lister's batch; false once a worker failed (the lister should stop). */
+    private boolean flush() {
+      List<SourceFile> batch = pending;
+      pending = new ArrayList<>(BATCH);
       try {
         while (!failed()) {
-          if (queue.offer(source, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+          if (queue.offer(batch, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
             return true;
           }
         }
@@ -179,8 +194,14 @@ public final class Packer {
       return false;
     }
 
-    /** Gives every worker its END; workers drain the queue, so the puts always complete. */
+    /**
+     * Queues the last batch and gives every worker its END; workers drain the queue, so the puts
+     * always complete.
+     */
     void endOfSources() {
+      if (!pending.isEmpty()) {
+        flush();
+      }
       listingDone = true;
       boolean interrupted = false;
       for (int i = 0; i < workers; ) {
@@ -203,27 +224,29 @@ public final class Packer {
         List<String> skipped,
         ProgressListener progress) {
       // Each worker takes exactly one END, so a worker that failed keeps taking (and skipping)
-      // sources until its END: clearing the queue could discard another worker's END.
-      for (SourceFile s = take(); s != END; s = take()) {
-        if (failed()) {
-          continue;
-        }
-        try {
-          if (addOne(writer, s, options, skipped)) {
-            filesDone.incrementAndGet();
+      // batches until its END: clearing the queue could discard another worker's END.
+      for (List<SourceFile> batch = take(); batch != END; batch = take()) {
+        for (SourceFile s : batch) {
+          if (failed()) {
+            break;
           }
-          progress.progress(
-              filesDone.get(),
-              bytesDone.addAndGet(s.size()),
-              listingDone ? filesListed.get() : -1,
-              listingDone ? bytesListed.get() : -1);
-        } catch (Throwable e) {
-          fail(e);
+          try {
+            if (addOne(writer, s, options, skipped)) {
+              filesDone.incrementAndGet();
+            }
+            progress.progress(
+                filesDone.get(),
+                bytesDone.addAndGet(s.size()),
+                listingDone ? filesListed.get() : -1,
+                listingDone ? bytesListed.get() : -1);
+          } catch (Throwable e) {
+            fail(e);
+          }
         }
       }
     }
 
-    private SourceFile take() {
+    private List<SourceFile> take() {
       while (true) {
         try {
           return queue.take();
