@@ -209,3 +209,23 @@ def test_remote_storage_reads_index_pages_once(tree):
             assert a.get(name) == files[name]
         assert len(calls) == len(small)
         assert all(path.endswith(".hpfp") for path, _, _ in calls)
+
+
+def test_later_commits_are_seen_and_open_streams_keep_their_generation(tmp_path, java_hpf):
+    src = tmp_path / "src"
+    (src / "d").mkdir(parents=True)
+    (src / "d" / "a.txt").write_bytes(b"first")
+    archive = tmp_path / "c.hpf"
+    java_hpf("create", archive, src)
+    now = HpfFileSystem(fo=str(archive), refresh_interval=0, skip_instance_cache=True)
+    never = HpfFileSystem(fo=str(archive), refresh_interval=None, skip_instance_cache=True)
+    assert now.cat_file("d/a.txt") == never.cat_file("d/a.txt") == b"first"
+    stream = now.open("d/a.txt")
+    (src / "d" / "a.txt").write_bytes(b"second")
+    (src / "d" / "b.txt").write_bytes(b"new")
+    java_hpf("add", "--replace", archive, src)
+    assert now.cat_file("d/a.txt") == b"second" and now.ls("d", detail=False) == ["d/a.txt", "d/b.txt"]
+    assert never.cat_file("d/a.txt") == b"first" and not never.exists("d/b.txt")
+    assert stream.read() == b"first"
+    never.invalidate_cache()
+    assert never.cat_file("d/b.txt") == b"new"

@@ -48,6 +48,7 @@ class Archive:
         if name is None:
             raise CorruptArchive(storage.describe(""), 0, "no manifest: not an archive")
         self.manifest = manifests.parse(storage.read(name, 0, listed[name]), storage.describe(name))
+        self.manifest_name = name
         m = self.manifest
         for part_id, committed in m.parts.items():
             self._present(listed, files.part(part_id), committed, at_least=True)
@@ -64,6 +65,10 @@ class Archive:
         self._dictionaries = {}
         self._verified = set()  # raw entries read whole with a matching checksum (stream.py)
         self._lock = threading.Lock()
+
+    def is_current(self):
+        """Whether this is still the archive's newest generation (one directory listing)."""
+        return manifests.newest_manifest_name(self.storage.list()) == self.manifest_name
 
     def _present(self, listed, name, length, at_least=False):
         have = listed.get(name)

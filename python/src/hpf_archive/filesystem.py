@@ -12,11 +12,13 @@ Two ways to name an entry, as in the issue and the Java `hpf://` file system:
 
 Directories are derived from names: an entry `2024/01/a.log` is file `a.log` in directory
 `2024/01`. Sizes are raw lengths, `mtime` the entry's (seconds). Every change raises ReadOnly.
-Each archive is read at the generation it had when first used; `invalidate_cache()` opens it
-again at its newest."""
+As the Java `hpf://` does, an archive in use is looked at again for a newer generation at most
+once a `refresh_interval` (1 s by default; one directory listing): later calls see later
+commits, while a stream already open keeps reading the generation it was opened in."""
 
 import datetime
 import threading
+import time
 
 from fsspec import AbstractFileSystem
 
@@ -30,13 +32,16 @@ class HpfFileSystem(AbstractFileSystem):
     protocol = "hpf"
     root_marker = ""
 
-    def __init__(self, fo=None, target_protocol=None, target_options=None, fs=None, **kwargs):
+    def __init__(self, fo=None, target_protocol=None, target_options=None, fs=None,
+                 refresh_interval=1.0, **kwargs):
         """fo: the archive to bind to (a local path or an fsspec URL; a path on `fs`, or on
         `target_protocol`'s file system with `target_options`, when given). Without it, paths
-        name their archive in the Java form."""
+        name their archive in the Java form. refresh_interval: seconds between looks for a newer
+        generation of an archive in use (None: never)."""
         super().__init__(**kwargs)
         self._fo, self._target = fo, (target_protocol, target_options, fs)
-        self._archives = {}  # archive location -> Archive
+        self._refresh = refresh_interval
+        self._archives = {}  # archive location -> (Archive, when it was last known current)
         self._lock = threading.Lock()
 
     # --- paths -----------------------------------------------------------------------------
@@ -60,14 +65,24 @@ class HpfFileSystem(AbstractFileSystem):
         raise FileNotFoundError(f"hpf://{path}: names no archive (no path component ends in {SUFFIX})")
 
     def _archive(self, location):
-        archive = self._archives.get(location)
-        if archive is None:
-            with self._lock:
-                archive = self._archives.get(location)
-                if archive is None:
-                    archive = self._open_archive(location)
-                    self._archives[location] = archive
-        return archive
+        known = self._archives.get(location)
+        if known is not None and not self._due(known):
+            return known[0]
+        with self._lock:
+            known = self._archives.get(location)
+            if known is None or (self._due(known) and not known[0].is_current()):
+                # The generation it replaces is not closed: streams may still read it, and its
+                # files are let go when the last of them is.
+                archive = self._open_archive(location)
+            elif self._due(known):
+                archive = known[0]
+            else:
+                return known[0]
+            self._archives[location] = (archive, time.monotonic())
+            return archive
+
+    def _due(self, known):
+        return self._refresh is not None and time.monotonic() - known[1] >= self._refresh
 
     def _open_archive(self, location):
         if location is not None:
@@ -80,11 +95,10 @@ class HpfFileSystem(AbstractFileSystem):
         return open_archive(self._fo, fs=fs, storage_options=None if fs else options)
 
     def invalidate_cache(self, path=None):
-        """Forgets the archives opened so far: the next use opens each at its newest generation."""
+        """Forgets the archives opened so far: the next use opens each at its newest generation.
+        Streams already open go on reading theirs."""
         with self._lock:
-            archives, self._archives = self._archives, {}
-        for a in archives.values():
-            a.close()
+            self._archives = {}
 
     # --- metadata --------------------------------------------------------------------------
 
