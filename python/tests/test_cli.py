@@ -28,6 +28,9 @@ def test_ls_cat_get_info_verify(tmp_path):
     r = cli("get", archive, "unicode/日本語/ファイル.txt", "one", "-o", tmp_path)
     assert r.returncode == 0
     assert (tmp_path / "unicode" / "日本語" / "ファイル.txt").read_bytes() == "こんにちは".encode()
+    out = tmp_path / "refused"
+    r = cli("get", archive, "one", "../escape", "-o", out)  # checked before anything is written
+    assert r.returncode == 1 and "../escape" in r.stderr.decode() and not out.exists()
     assert f'"entries": {len(names)}' in cli("info", archive).stdout.decode()
     assert cli("verify", archive).stdout.decode().strip() == f"ok: {len(names)} entries checked"
     r = cli("cat", archive, "nope")

@@ -11,6 +11,7 @@ import sys
 
 from . import open as open_archive
 from .errors import HpfError, NotFound
+from .names import normalize
 
 
 def main(argv=None):
@@ -52,11 +53,15 @@ def run(a, args):
         with a.open(args.name) as f:
             shutil.copyfileobj(f, sys.stdout.buffer, 1 << 20)
     elif args.command == "get":
-        for name in args.names:
-            target = os.path.join(args.output, *name.split("/"))
-            if ".." in name.split("/") or os.path.isabs(name):
+        # Every name is checked before anything is written (FORMAT.md "Entry names"): a name
+        # that does not normalize ('..', absolute, a drive letter, NUL) could write outside.
+        normal = [normalize(name) for name in args.names]
+        for name, n in zip(args.names, normal):
+            if n is None:
                 print(f"hpf_archive: refusing unsafe name '{name}'", file=sys.stderr)
                 return 1
+        for name in normal:
+            target = os.path.join(args.output, *name.split("/"))
             os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
             with a.open(name) as f, open(target, "wb") as w:
                 shutil.copyfileobj(f, w, 1 << 20)
