@@ -82,8 +82,7 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
     Written for the common case, an entry without attributes whose every check passes, in as
     few Python operations as the checks allow; anything else goes through _header, which names
     the rule broken."""
-    if off < 16 or length < MIN_HEADER + 4 or off + length > committed:
-        _place_checked(storage, part_name, committed, off, length)
+    _place_checked(storage, part_name, committed, off, length)
     data = storage.read(part_name, off, length)
     (magic, h, codec, flags, name_length, dictionary, raw_length, stored_length, _, _,
      attribute_count) = _FIXED.unpack_from(data)
@@ -100,9 +99,8 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
     if codec == CODEC_NONE and raw_length == stored_length:
         out = stored
     else:
-        header = _Header()
-        header.codec, header.raw_length, header.dictionary = codec, raw_length, dictionary
-        out = decode(storage, part_name, off + h, key, header, stored, dictionaries)
+        out = decode(storage, part_name, off + h, key, codec, raw_length, dictionary, stored,
+                     dictionaries)
     if crc32c(out) != _U32.unpack_from(data, length - 4)[0]:
         raise CorruptArchive(storage.describe(part_name), off + h,
                              f"entry '{key.decode()}': content checksum mismatch")
@@ -153,8 +151,9 @@ def read_checked(storage, part_name, committed, info, dictionaries):
     return out
 
 
-def decode(storage, part_name, at, key, header, stored, dictionaries):
-    codec, raw_length = header.codec, header.raw_length
+def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored, dictionaries):
+    """The raw content of an entry's stored bytes, decoded by its codec and bounded by its raw
+    length; `dictionaries(id)` gives a zstd dictionary or None."""
     if codec == CODEC_NONE:
         if raw_length != len(stored):
             raise CorruptArchive(storage.describe(part_name), at,
@@ -168,11 +167,11 @@ def decode(storage, part_name, at, key, header, stored, dictionaries):
         out = codecs.lz4_decompress(bytes(stored), raw_length)
     elif codec == CODEC_ZSTD:
         d = None
-        if header.dictionary:
-            d = dictionaries(header.dictionary)
+        if dictionary_id:
+            d = dictionaries(dictionary_id)
             if d is None:
                 raise CorruptArchive(path, at,
-                                     f"entry '{name}' names dictionary {header.dictionary}, not listed")
+                                     f"entry '{name}' names dictionary {dictionary_id}, not listed")
         # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
         out = codecs.zstd_decompress(bytes(stored), raw_length, d)
     else:

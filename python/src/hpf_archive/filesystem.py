@@ -22,7 +22,7 @@ import time
 
 from fsspec import AbstractFileSystem
 
-from .archive import WHOLE_BYTES, open as open_archive
+from .archive import open as open_archive
 from .errors import ReadOnly
 
 SUFFIX = ".hpf"
@@ -118,7 +118,7 @@ class HpfFileSystem(AbstractFileSystem):
             e = archive.stat(inner)
             if e is not None:
                 return self._file(prefix, e)
-            if next(iter(archive.list(inner + "/")), None) is None:
+            if not _is_directory(archive, inner):
                 raise FileNotFoundError(f"{path}: no such entry or directory")
         return self._directory((prefix + inner).rstrip("/"))
 
@@ -178,23 +178,20 @@ class HpfFileSystem(AbstractFileSystem):
         archive, inner, _ = self._resolve(path)
         e = archive.stat(inner) if inner else None
         if e is None:
-            if not inner or next(iter(archive.list(inner + "/")), None) is not None:
+            if _is_directory(archive, inner):
                 raise IsADirectoryError(f"{path}: a directory")
             raise FileNotFoundError(f"{path}: no such entry")
         return archive, e
 
     def cat_file(self, path, start=None, end=None, **kwargs):
-        """The entry's bytes [start, end) (negative: from its end), checked against its CRC32C:
-        small entries are read whole, large ones streamed to the range (stream.py)."""
+        """The entry's bytes [start, end) (negative: from its end), checked against its CRC32C
+        (Archive.open_entry: small entries read whole, large ones streamed to the range)."""
         archive, e = self._entry(path)
         size = e.raw_length
         start = 0 if start is None else (max(0, size + start) if start < 0 else min(start, size))
         end = size if end is None else (max(0, size + end) if end < 0 else min(end, size))
         if end <= start:
             return b""
-        if e.raw_length <= WHOLE_BYTES and e.stored_length <= WHOLE_BYTES:
-            data = archive.read(e)
-            return data if (start, end) == (0, size) else data[start:end]
         with archive.open_entry(e) as f:
             f.seek(start)
             return f.read(end - start)
@@ -205,6 +202,11 @@ class HpfFileSystem(AbstractFileSystem):
             _refuse(self, path)
         archive, e = self._entry(path)
         return archive.open_entry(e)
+
+
+def _is_directory(archive, inner):
+    """Whether a name inside an archive is a directory: the root, or a prefix of live names."""
+    return not inner or next(iter(archive.list(inner + "/")), None) is not None
 
 
 def _location(authority, archive_path, path):

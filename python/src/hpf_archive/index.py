@@ -106,9 +106,10 @@ class SlotTables:
     """For buckets looked up often, a dict from a name's full 64-bit hash to its record's place
     (or DELETED), built from the bucket's records (each record's CRC32C checked as it is read),
     so that a lookup is a dict probe instead of a perfect-hash evaluation (microseconds of
-    big-integer arithmetic in CPython) and a record read. About 150 bytes a key. Shared by an archive's segments; bounded by the keys held, oldest
-    table dropped first. A bucket whose records do not all check out, or hold a hash twice, keeps
-    the perfect-hash path, which names the damaged record when a lookup reaches it."""
+    big-integer arithmetic in CPython) and a record read. About 150 bytes a key. Shared by an
+    archive's segments; bounded by the keys held, oldest table dropped first. A bucket whose
+    records do not all check out, or hold a hash twice, keeps the perfect-hash path, which names
+    the damaged record when a lookup reaches it."""
 
     HOT_AFTER = 16  # lookups in a bucket before its table is built: one-off lookups stay cheap
     PERFECT_HASH_ONLY = {}  # the table of a bucket that keeps the perfect-hash path

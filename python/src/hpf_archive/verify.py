@@ -39,14 +39,17 @@ def verify(archive, whole_bytes, chunk_bytes):
         _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes)
     live = 0
     for row in archive.list():
-        part, committed = archive._part(row.part_id, "catalog")
-        at = info_at(storage, part, committed, row.part_id, row.offset, row.entry_length,
-                     row.name.encode("utf-8"))
-        if at is None:
-            raise CorruptArchive(storage.describe(part), row.offset,
-                                 f"the catalog places '{row.name}' here, the entry names another")
-        found = archive.stat(row.name)  # through the hash index
-        if found is None or (found.part_id, found.offset) != (row.part_id, row.offset):
+        # The hash index's answer reads and checks the entry's header at its place: where it
+        # is the row's place, the row is right. Only a disagreement reads the row's place too,
+        # to say which side is wrong.
+        found = archive.stat(row.name)
+        if found is None or (found.part_id, found.offset, found.entry_length) != (
+                row.part_id, row.offset, row.entry_length):
+            part, committed = archive._part(row.part_id, "catalog")
+            if info_at(storage, part, committed, row.part_id, row.offset, row.entry_length,
+                       row.name.encode("utf-8")) is None:
+                raise CorruptArchive(storage.describe(part), row.offset,
+                                     f"the catalog places '{row.name}' here, the entry names another")
             raise CorruptArchive(storage.describe(""), 0,
                                  f"the index and the catalogs disagree on '{row.name}'")
         live += 1
@@ -60,14 +63,14 @@ def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):
     check_header(storage.read(part, 0, HEADER_BYTES), path, b"PART")
     p = HEADER_BYTES
     while p < committed:
-        ahead = storage.read(part, p, min(PADDING_CHUNK, committed - p))
-        zeros = len(ahead) - len(ahead.lstrip(b"\0"))
-        if zeros:
-            p += zeros  # padding: an entry never starts with a zero byte
+        head = storage.read(part, p, min(MIN_HEADER, committed - p))
+        if head[0] == 0:  # padding: an entry never starts with a zero byte
+            ahead = storage.read(part, p, min(PADDING_CHUNK, committed - p))
+            p += len(ahead) - len(ahead.lstrip(b"\0"))
             continue
         if committed - p < MIN_HEADER + 4:
             raise CorruptArchive(path, p, "bytes before the committed length that hold no entry")
-        magic, h, stored = _FIXED_PREFIX.unpack_from(ahead)
+        magic, h, stored = _FIXED_PREFIX.unpack_from(head)
         length = h + stored + 4
         if magic != ENTRY_MAGIC:
             raise CorruptArchive(path, p, "no entry here (bad magic)")
