@@ -186,3 +186,26 @@ def test_missing_files_are_named(pristine, tmp_path):
                 hpf.open(copy)
         else:
             assert_right_bytes_or_named(copy, f, files)
+
+
+def test_a_streamed_lz4_entry_claiming_gigabytes_is_refused_before_decoding(tmp_path):
+    """A header whose checksum holds but whose LZ4 raw length is 3 GiB: an LZ4 block is decoded
+    whole, so the 64 MiB limit must refuse it before anything is allocated."""
+    import crc32c
+
+    copy = tmp_path / "lz4.hpf"
+    shutil.copytree(GOLDEN / "v2" / "lz4.hpf", copy)
+    name = "logs/2026/11/app-59.log"
+    with hpf.open(copy) as a:
+        info = a.stat(name)
+    assert info.codec == 1
+    part = copy / ("part-%08d.hpfp" % info.part_id)
+    data = bytearray(part.read_bytes())
+    at = info.offset
+    h = struct.unpack_from("<I", data, at + 4)[0]
+    struct.pack_into("<Q", data, at + 16, 3 << 30)
+    struct.pack_into("<I", data, at + h - 4, crc32c.crc32c(bytes(data[at:at + h - 4])))
+    part.write_bytes(bytes(data))
+    with hpf.open(copy) as a:
+        with pytest.raises(hpf.CorruptArchive, match="lz4 content over 64 MiB"):
+            a.open(name)

@@ -151,21 +151,31 @@ def read_checked(storage, part_name, committed, info, dictionaries):
     return out
 
 
+def check_codec(storage, part_name, at, name, codec, raw_length, stored_length):
+    """The codec rules a reader checks before it decodes anything, whole or streamed (FORMAT.md
+    "Entry"): a known codec; raw = stored for none; an LZ4 block, decoded whole, at most 64 MiB."""
+    problem = None
+    if codec == CODEC_NONE and raw_length != stored_length:
+        problem = "raw and stored lengths differ"
+    elif codec == CODEC_LZ4 and raw_length > MAX_LZ4_RAW:
+        problem = "lz4 content over 64 MiB"
+    elif codec not in (CODEC_NONE, CODEC_LZ4, CODEC_ZSTD):
+        problem = f"unknown codec {codec}"
+    if problem:
+        raise CorruptArchive(storage.describe(part_name), at, f"entry '{name}': {problem}")
+
+
 def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored, dictionaries):
     """The raw content of an entry's stored bytes, decoded by its codec and bounded by its raw
     length; `dictionaries(id)` gives a zstd dictionary or None."""
+    name = key.decode()
+    check_codec(storage, part_name, at, name, codec, raw_length, len(stored))
     if codec == CODEC_NONE:
-        if raw_length != len(stored):
-            raise CorruptArchive(storage.describe(part_name), at,
-                                 f"entry '{key.decode()}': raw and stored lengths differ")
         return stored
     path = storage.describe(part_name)
-    name = key.decode()
     if codec == CODEC_LZ4:
-        if raw_length > MAX_LZ4_RAW:
-            raise CorruptArchive(path, at, f"entry '{name}': lz4 content over 64 MiB")
         out = codecs.lz4_decompress(bytes(stored), raw_length)
-    elif codec == CODEC_ZSTD:
+    else:
         d = None
         if dictionary_id:
             d = dictionaries(dictionary_id)
@@ -174,8 +184,6 @@ def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored
                                      f"entry '{name}' names dictionary {dictionary_id}, not listed")
         # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
         out = codecs.zstd_decompress(bytes(stored), raw_length, d)
-    else:
-        raise CorruptArchive(path, at, f"entry '{name}': unknown codec {codec}")
     if out is None:
         raise CorruptArchive(path, at, f"entry '{name}': content does not decompress")
     if len(out) != raw_length:

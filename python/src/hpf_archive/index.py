@@ -34,6 +34,7 @@ def packed(words, i, width):
 class PerfectHash:
     def __init__(self, c, n):
         start = c.pos
+        self.path = c.path
         self.n, self.table, self.m = c.u32("n"), c.u32("T"), c.u32("m")
         self.encoding, self.w, self.r, reserved = c.u8(), c.u8(), c.u8(), c.u8()
         bad = None
@@ -86,7 +87,8 @@ class PerfectHash:
         v = packed(self.pilots, bucket, self.w)
         if self.encoding == 2:
             if v >= len(self.dictionary):
-                raise CorruptArchive("perfect hash", 0, "a pilot index out of the dictionary")
+                raise CorruptArchive(self.path, 0, f"perfect hash: pilot index {v} is not in "
+                                     f"its dictionary of {len(self.dictionary)}")
             v = self.dictionary[v]
         x = v ^ 0x9E3779B97F4A7C15
         x ^= x >> 33

@@ -10,6 +10,7 @@ as the Java server does with content it has checked once."""
 import io
 
 from . import codecs
+from .entry import check_codec
 from .errors import CorruptArchive
 
 CHUNK = 1 << 20
@@ -44,6 +45,9 @@ class EntryStream(io.RawIOBase):
         self._verified = verified
         self._key = (info.part_id, info.offset)
         self._path = storage.describe(part)
+        # Before any allocation: an LZ4 block is decoded whole, so its raw length is bounded.
+        check_codec(storage, part, content_offset, info.name, info.codec, info.raw_length,
+                    info.stored_length)
         self._restart(0)
 
     def _restart(self, pos):
