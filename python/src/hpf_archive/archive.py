@@ -140,7 +140,8 @@ class Archive:
                 found = content_at(self.storage, part[0], part[1], offset, length, key,
                                    self._dictionary)
             else:
-                found = info_at(self.storage, part[0], part[1], part_id, offset, length, key)
+                found = info_at(self.storage, part[0], part[1], part_id, offset, length, key,
+                                self._dictionary)
             if found is not None:
                 return found
         return None

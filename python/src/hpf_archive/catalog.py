@@ -30,6 +30,10 @@ class EntryInfo(NamedTuple):
     offset: int = 0
     entry_length: int = 0
     attributes: Optional[Dict[str, str]] = None  # None only on tombstones, which stay inside
+    # A member of a group (FORMAT.md "Group"): its index and the group's size; offset and
+    # entry_length are then the group's.
+    member: int = 0
+    members: int = 0
 
 
 class Catalog:
@@ -147,7 +151,7 @@ def _rows(raw, rows):
         name = previous[:shared] + suffix if shared else suffix
         previous = name
         flags = raw[pos]
-        if flags & ~1:
+        if flags > 2:
             raise _RowError("reserved row flag bits set")
         text = name.decode("utf-8")
         if flags & 1:
@@ -156,7 +160,14 @@ def _rows(raw, rows):
             continue
         (raw_len, stored_len), pos = _varints(raw, pos + 1, 2)
         codec_id = raw[pos]
-        (dictionary, mtime, mode, part, off, entry_len, count), pos = _varints(raw, pos + 1, 7)
+        member = members = 0
+        if flags == 2:  # in a group: its index and the group's size follow the entry length
+            (dictionary, mtime, mode, part, off, entry_len, member, members, count), pos = \
+                _varints(raw, pos + 1, 9)
+            if member >= members:
+                raise _RowError("a member index past its group")
+        else:
+            (dictionary, mtime, mode, part, off, entry_len, count), pos = _varints(raw, pos + 1, 7)
         attributes = {}
         for _ in range(count):
             (n,), pos = _varints(raw, pos, 1)
@@ -165,7 +176,8 @@ def _rows(raw, rows):
             value, pos = _take(raw, pos, n)
             attributes[key.decode("utf-8")] = value.decode("utf-8")
         yield name, EntryInfo(text, False, raw_len, stored_len, codec_id, dictionary,
-                              (mtime >> 1) ^ -(mtime & 1), mode, part, off, entry_len, attributes)
+                              (mtime >> 1) ^ -(mtime & 1), mode, part, off, entry_len, attributes,
+                              member, members)
 
 
 def merged(catalogs_newest_first, prefix_utf8, start_utf8):

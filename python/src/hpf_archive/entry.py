@@ -6,6 +6,7 @@ import struct
 from . import codecs
 from .catalog import EntryInfo
 from .errors import CorruptArchive
+from .group import MAX_GROUP_RAW, Group, GroupCache
 from .wire import Cursor, crc32c
 
 ENTRY_MAGIC = 0x45465048
@@ -13,6 +14,7 @@ MIN_HEADER = 52
 MAX_HEADER = 1 << 20
 MAX_LZ4_RAW = 64 << 20
 CODEC_NONE, CODEC_LZ4, CODEC_ZSTD = 0, 1, 2
+GROUP_FLAG = 1
 
 # magic, header length, codec, flags, name length, dictionary, raw, stored, mtime, mode,
 # attribute count: the fixed 46 bytes at the start of every header.
@@ -24,7 +26,7 @@ class _Header:
     """The fields of an entry header whose checksum, bounds and layout were checked."""
 
     __slots__ = ("length", "codec", "name", "dictionary", "raw_length", "stored_length", "mtime",
-                 "mode", "attributes")
+                 "mode", "attributes", "group")
 
 
 def _header(data, off, length, storage, part_name, parse_attributes):
@@ -42,9 +44,14 @@ def _header(data, off, length, storage, part_name, parse_attributes):
         raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
     if crc32c(data[:h - 4]) != _U32.unpack_from(data, h - 4)[0]:
         raise CorruptArchive(storage.describe(part_name), off, "entry header checksum mismatch")
-    if flags != 0:
+    if flags & ~GROUP_FLAG:
         raise CorruptArchive(storage.describe(part_name), off + 9, "reserved entry flags are not 0")
+    if flags and (name_length or attribute_count or mtime or mode or raw_length > MAX_GROUP_RAW
+                  or stored_length > MAX_GROUP_RAW):
+        raise CorruptArchive(storage.describe(part_name), off,
+                             "a group header with a name, metadata or over 1 MiB")
     out = _Header()
+    out.group = flags == GROUP_FLAG
     out.length, out.codec, out.dictionary = h, codec, dictionary
     out.raw_length, out.stored_length, out.mtime, out.mode = raw_length, stored_length, mtime, mode
     end = 48 + name_length
@@ -88,7 +95,11 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
      attribute_count) = _FIXED.unpack_from(data)
     if (magic != ENTRY_MAGIC or flags or attribute_count or h != 52 + name_length
             or h + 4 > length or crc32c(data[:h - 4]) != _U32.unpack_from(data, h - 4)[0]):
-        _header(data, off, length, storage, part_name, False)  # raises, or attributes are fine
+        header = _header(data, off, length, storage, part_name, False)  # raises, or it is good
+        if header.group:
+            g = group_at(storage, part_name, off, length, header, dictionaries, data)
+            m = g.by_name.get(key)
+            return None if m is None else g.content(m)
     if data[48:48 + name_length] != key:
         _check_name(data[48:48 + name_length], storage, part_name, off)
         return None
@@ -107,10 +118,11 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
     return out
 
 
-def info_at(storage, part_name, committed, part_id, off, length, key):
+def info_at(storage, part_name, committed, part_id, off, length, key, dictionaries):
     """The EntryInfo of the entry at a place an index gives, from its header alone (a stat, or
     a stream of a large entry, never copies the content), or None on a hash collision. With
-    key None, the entry of whatever name is there."""
+    key None, the entry of whatever name is there. A member of a group is found in its group,
+    which is read and decoded whole (a group is small)."""
     _place_checked(storage, part_name, committed, off, length)
     # The header's length first (bounded by the format), then the header.
     h = _U32.unpack_from(storage.read(part_name, off, 8), 4)[0]
@@ -118,6 +130,12 @@ def info_at(storage, part_name, committed, part_id, off, length, key):
         raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
     header = _header(storage.read(part_name, off, max(h, MIN_HEADER)), off, length, storage,
                      part_name, True)
+    if header.group:
+        if key is None:
+            raise CorruptArchive(storage.describe(part_name), off, "a group, not an entry")
+        g = group_at(storage, part_name, off, length, header, dictionaries)
+        m = g.by_name.get(key)
+        return None if m is None else member_info(g, m, header, part_id, off, length)
     if header.name != key:
         _check_name(header.name, storage, part_name, off)
         if key is not None:
@@ -129,6 +147,49 @@ def info_at(storage, part_name, committed, part_id, off, length, key):
     return EntryInfo(name, False, header.raw_length, header.stored_length, header.codec,
                      header.dictionary, header.mtime, header.mode, part_id, off, length,
                      header.attributes)
+
+
+def member_info(g, m, header, part_id, off, length):
+    """The EntryInfo of a member (FORMAT.md "Group"): its place is its group's; its codec and
+    dictionary are the group's; its stored length is its raw length."""
+    return EntryInfo(m.name.decode("utf-8"), False, m.raw_length, m.raw_length, header.codec,
+                     header.dictionary, m.mtime_millis, m.mode, part_id, off, length,
+                     m.attributes, m.index, len(g.members))
+
+
+def read_group(storage, part_name, committed, off, length, dictionaries):
+    """The group at a place a walk of the part found, or None if an entry on its own is there."""
+    _place_checked(storage, part_name, committed, off, length)
+    data = storage.read(part_name, off, length)
+    header = _header(data, off, length, storage, part_name, False)
+    if not header.group:
+        return None
+    return group_at(storage, part_name, off, length, header, dictionaries, data)
+
+
+def group_at(storage, part_name, off, length, header, dictionaries, data=None):
+    """The group at `off` of `length` bytes whose header was checked: its content decoded and
+    checked against its CRC32C, and its members parsed; kept among the storage's recent groups."""
+    cache = getattr(storage, "groups", None)
+    if cache is None:
+        cache = storage.groups = GroupCache()
+    found = cache.get((part_name, off, length))
+    if found is not None:
+        return found
+    if header.length + header.stored_length + 4 != length:
+        raise CorruptArchive(storage.describe(part_name), off,
+                             f"a group of {header.length + header.stored_length + 4} bytes, "
+                             f"indexed as {length}")
+    if data is None or len(data) < length:
+        data = storage.read(part_name, off, length)
+    raw = decode(storage, part_name, off + header.length, b"", header.codec, header.raw_length,
+                 header.dictionary, data[header.length:length - 4], dictionaries)
+    if crc32c(raw) != _U32.unpack_from(data, length - 4)[0]:
+        raise CorruptArchive(storage.describe(part_name), off + header.length,
+                             "group: content checksum mismatch")
+    g = Group(bytes(raw), storage.describe(part_name), off)
+    cache.put((part_name, off, length), g)
+    return g
 
 
 def _check_name(name, storage, part_name, off):
@@ -151,7 +212,7 @@ def read_checked(storage, part_name, committed, info, dictionaries):
     return out
 
 
-def check_codec(storage, part_name, at, name, codec, raw_length, stored_length):
+def check_codec(storage, part_name, at, label, codec, raw_length, stored_length):
     """The codec rules a reader checks before it decodes anything, whole or streamed (FORMAT.md
     "Entry"): a known codec; raw = stored for none; an LZ4 block, decoded whole, at most 64 MiB."""
     problem = None
@@ -162,14 +223,14 @@ def check_codec(storage, part_name, at, name, codec, raw_length, stored_length):
     elif codec not in (CODEC_NONE, CODEC_LZ4, CODEC_ZSTD):
         problem = f"unknown codec {codec}"
     if problem:
-        raise CorruptArchive(storage.describe(part_name), at, f"entry '{name}': {problem}")
+        raise CorruptArchive(storage.describe(part_name), at, f"{label}: {problem}")
 
 
 def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored, dictionaries):
     """The raw content of an entry's stored bytes, decoded by its codec and bounded by its raw
     length; `dictionaries(id)` gives a zstd dictionary or None."""
-    name = key.decode()
-    check_codec(storage, part_name, at, name, codec, raw_length, len(stored))
+    label = f"entry '{key.decode()}'" if key else "group"
+    check_codec(storage, part_name, at, label, codec, raw_length, len(stored))
     if codec == CODEC_NONE:
         return stored
     path = storage.describe(part_name)
@@ -181,11 +242,11 @@ def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored
             d = dictionaries(dictionary_id)
             if d is None:
                 raise CorruptArchive(path, at,
-                                     f"entry '{name}' names dictionary {dictionary_id}, not listed")
+                                     f"{label} names dictionary {dictionary_id}, not listed")
         # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
         out = codecs.zstd_decompress(bytes(stored), raw_length, d)
     if out is None:
-        raise CorruptArchive(path, at, f"entry '{name}': content does not decompress")
+        raise CorruptArchive(path, at, f"{label}: content does not decompress")
     if len(out) != raw_length:
-        raise CorruptArchive(path, at, f"entry '{name}': decodes to {len(out)} bytes, not {raw_length}")
+        raise CorruptArchive(path, at, f"{label}: decodes to {len(out)} bytes, not {raw_length}")
     return out

@@ -46,7 +46,7 @@ class EntryStream(io.RawIOBase):
         self._key = (info.part_id, info.offset)
         self._path = storage.describe(part)
         # Before any allocation: an LZ4 block is decoded whole, so its raw length is bounded.
-        check_codec(storage, part, content_offset, info.name, info.codec, info.raw_length,
+        check_codec(storage, part, content_offset, f"entry '{info.name}'", info.codec, info.raw_length,
                     info.stored_length)
         self._restart(0)
 

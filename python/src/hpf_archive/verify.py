@@ -4,7 +4,7 @@
 import struct
 
 from . import files
-from .entry import ENTRY_MAGIC, MIN_HEADER, info_at
+from .entry import ENTRY_MAGIC, GROUP_FLAG, MIN_HEADER, info_at, read_group
 from .errors import CorruptArchive
 from .names import normalize
 from .wire import check_footer, check_header, HEADER_BYTES
@@ -20,7 +20,8 @@ def verify(archive, whole_bytes, chunk_bytes):
        hash, empty buckets included.
     2. Each part from its header to its committed length, entry by entry (padding skipped):
        header checksum and layout, content decoded and checked, live or dead, streamed when
-       large. Names not in normal form are reported.
+       large; a group decoded whole and its members parsed. Names not in normal form are
+       reported.
     3. Each live catalog row: the entry at its place has its name and length, and the hash
        index finds the name at that same place."""
     storage, manifest = archive.storage, archive.manifest
@@ -47,7 +48,7 @@ def verify(archive, whole_bytes, chunk_bytes):
                 row.part_id, row.offset, row.entry_length):
             part, committed = archive._part(row.part_id, "catalog")
             if info_at(storage, part, committed, row.part_id, row.offset, row.entry_length,
-                       row.name.encode("utf-8")) is None:
+                       row.name.encode("utf-8"), archive._dictionary) is None:
                 raise CorruptArchive(storage.describe(part), row.offset,
                                      f"the catalog places '{row.name}' here, the entry names another")
             raise CorruptArchive(storage.describe(""), 0,
@@ -76,7 +77,17 @@ def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):
             raise CorruptArchive(path, p, "no entry here (bad magic)")
         if p + length > committed:
             raise CorruptArchive(path, p, f"an entry of {length} bytes runs past the committed length")
-        info = info_at(storage, part, committed, part_id, p, length, None)
+        if head[9] == GROUP_FLAG:  # a group: decoded and checked whole, then each member's name
+            for m in read_group(storage, part, committed, p, length, archive._dictionary).members:
+                try:
+                    name = m.name.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise CorruptArchive(path, p, "a member name is not UTF-8")
+                if normalize(name) != name:
+                    raise CorruptArchive(path, p, f"entry name '{name}' is not in normal form")
+            p += length
+            continue
+        info = info_at(storage, part, committed, part_id, p, length, None, archive._dictionary)
         if normalize(info.name) != info.name:
             raise CorruptArchive(path, p, f"entry name '{info.name}' is not in normal form")
         if info.raw_length <= whole_bytes and info.stored_length <= whole_bytes:

@@ -94,8 +94,7 @@ final class CreateCommand implements Callable<Integer> {
     StorageLocator locator = storage.locator(hdfs.options());
     SourceTree tree = locator.sourceTree(source);
     WriterOptions options =
-        WriterOptions.builder()
-            .codec(pack.codec())
+        pack.apply(WriterOptions.builder())
             .bucketCapacity(bucketCapacity)
             .maxPartBytes(partSizeMiB << 20)
             .build();

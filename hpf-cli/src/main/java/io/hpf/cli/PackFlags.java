@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.pack.PackOptions;
 import picocli.CommandLine.Option;
@@ -28,6 +29,27 @@ final class PackFlags {
       names = "--skip-unreadable",
       description = "Skip files that cannot be read and list them at the end, instead of failing.")
   boolean skipUnreadable;
+
+  @Option(
+      names = "--group-size",
+      paramLabel = "BYTES",
+      defaultValue = "32768",
+      description =
+          "Store small files together in compressed groups of about this many bytes (default:"
+              + " ${DEFAULT-VALUE}; 0: every file on its own). With --codec none, no groups.")
+  int groupBytes;
+
+  @Option(
+      names = "--group-max",
+      paramLabel = "BYTES",
+      defaultValue = "4096",
+      description = "Files up to this size go into groups (default: ${DEFAULT-VALUE}).")
+  int groupEntryMaxBytes;
+
+  /** The writer options these flags set, on top of {@code builder}. */
+  WriterOptions.Builder apply(WriterOptions.Builder builder) {
+    return builder.codec(codec()).groups(groupBytes, Math.min(groupEntryMaxBytes, groupBytes));
+  }
 
   Codec codec() {
     return Codec.parse(codec);

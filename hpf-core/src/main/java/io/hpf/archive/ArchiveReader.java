@@ -256,7 +256,10 @@ public final class ArchiveReader implements Closeable {
     while (all.hasNext()) {
       rows.add(all.next());
     }
-    rows.sort(Comparator.comparingInt(EntryInfo::partId).thenComparingLong(EntryInfo::offset));
+    rows.sort(
+        Comparator.comparingInt(EntryInfo::partId)
+            .thenComparingLong(EntryInfo::offset)
+            .thenComparingInt(EntryInfo::member));
     return rows;
   }
 
@@ -508,7 +511,9 @@ public final class ArchiveReader implements Closeable {
         h.attributes(),
         partId,
         entry.offset(),
-        entry.length());
+        entry.length(),
+        entry.member(),
+        entry.inGroup() ? entry.group().size() : 0);
   }
 
   @Override

@@ -255,6 +255,26 @@ public final class ArchiveVerifier {
     }
   }
 
+  /**
+   * The rows that place an entry where the walk found it, taken out of {@code live}: all rows at
+   * its offset for an entry on its own, those of its name for a member of a group. Null if none.
+   */
+  private static List<Row> rowsOf(TreeMap<Long, List<Row>> live, PartEntry entry) {
+    if (!entry.inGroup()) {
+      return live.remove(entry.offset());
+    }
+    List<Row> atGroup = live.get(entry.offset());
+    if (atGroup == null) {
+      return null;
+    }
+    List<Row> mine = new ArrayList<>(1);
+    atGroup.removeIf(r -> r.info().name().equals(entry.header().name()) && mine.add(r));
+    if (atGroup.isEmpty()) {
+      live.remove(entry.offset());
+    }
+    return mine.isEmpty() ? null : mine;
+  }
+
   /** A catalog row and whether it is live in the archive (no newer segment shadows it). */
   private record Row(EntryInfo info, boolean live) {}
 
@@ -302,8 +322,8 @@ public final class ArchiveVerifier {
           break;
         }
         position = entry.end();
-        List<Row> rows = live.remove(entry.offset());
         EntryHeader h = entry.header();
+        List<Row> rows = rowsOf(live, entry);
         if (rows == null) {
           String why = EntryNames.whyNotNormal(h.name());
           if (why != null) {
@@ -324,15 +344,28 @@ public final class ArchiveVerifier {
             } else if (h.rawLength() != row.rawLength()
                 || h.storedLength() != row.storedLength()
                 || h.codec() != row.codec()
-                || entry.length() != row.entryLength()) {
+                || entry.length() != row.entryLength()
+                || entry.member() != row.member()
+                || (entry.inGroup() ? entry.group().size() : 0) != row.members()) {
               problem(
                   name, entry.offset(), "entry '" + row.name() + "' differs from its catalog row");
             }
           }
         }
+        if (entry.inGroup() && entry.member() == entry.group().size() - 1) {
+          List<Row> missing = live.remove(entry.offset()); // rows naming no member of the group
+          for (Row r : missing == null ? List.<Row>of() : missing) {
+            problem(
+                name,
+                entry.offset(),
+                "catalog says '"
+                    + r.info().name()
+                    + "' is in the group here, which does not hold it");
+          }
+        }
         try {
           scanner.reader().check(entry);
-          bytesChecked += entry.length();
+          bytesChecked += entry.member() == 0 ? entry.length() : 0; // a group's bytes once
           if (rows != null && rows.stream().anyMatch(Row::live)) {
             entriesChecked++;
             progress.progress(entriesChecked, bytesChecked, total, -1);

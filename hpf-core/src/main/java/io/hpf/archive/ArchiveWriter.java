@@ -249,18 +249,17 @@ public final class ArchiveWriter implements Closeable {
   }
 
   /** Adds an entry held in memory. Thread-safe. */
-  public EntryInfo add(String name, byte[] content, EntryMetadata meta) throws IOException {
-    return add(name, content, content.length, meta);
+  public void add(String name, byte[] content, EntryMetadata meta) throws IOException {
+    add(name, content, content.length, meta);
   }
 
   /**
    * Adds an entry whose content is {@code content[0, length)}; the array is not kept, so a caller
    * may reuse one buffer for many entries. Thread-safe.
    */
-  public EntryInfo add(String name, byte[] content, int length, EntryMetadata meta)
-      throws IOException {
+  public void add(String name, byte[] content, int length, EntryMetadata meta) throws IOException {
     String normalized = admit(name);
-    return append(
+    append(
         normalized, (part, nameUtf8) -> part.append(normalized, nameUtf8, content, length, meta));
   }
 
@@ -270,11 +269,10 @@ public final class ArchiveWriter implements Closeable {
    *
    * @param source names the source in errors
    */
-  public EntryInfo addStream(
-      String name, InputStream in, long length, EntryMetadata meta, String source)
+  public void addStream(String name, InputStream in, long length, EntryMetadata meta, String source)
       throws IOException {
     String normalized = admit(name);
-    return append(
+    append(
         normalized,
         (part, nameUtf8) -> part.appendStream(normalized, nameUtf8, in, length, meta, source));
   }
@@ -283,17 +281,18 @@ public final class ArchiveWriter implements Closeable {
    * Adds a local file: read whole and compressed when it is at most the stream threshold, streamed
    * raw otherwise. Thread-safe.
    */
-  public EntryInfo addFile(String name, Path file, EntryMetadata meta) throws IOException {
+  public void addFile(String name, Path file, EntryMetadata meta) throws IOException {
     String normalized = admit(name); // before the file is read
     long size = Files.size(file);
     if (size <= options.streamThresholdBytes()) {
       byte[] content = Files.readAllBytes(file);
-      return append(
+      append(
           normalized,
           (part, nameUtf8) -> part.append(normalized, nameUtf8, content, content.length, meta));
+      return;
     }
     try (InputStream in = Files.newInputStream(file)) {
-      return append(
+      append(
           normalized,
           (part, nameUtf8) ->
               part.appendStream(normalized, nameUtf8, in, size, meta, file.toString()));
@@ -303,15 +302,15 @@ public final class ArchiveWriter implements Closeable {
   /** One append to a part file borrowed from the pool. */
   @FunctionalInterface
   private interface Append {
-    EntryInfo to(PartWriter part, byte[] nameUtf8) throws IOException;
+    void to(PartWriter part, byte[] nameUtf8) throws IOException;
   }
 
   /** Appends an admitted name's entry to a borrowed part file and gives the part back. */
-  private EntryInfo append(String normalized, Append append) throws IOException {
+  private void append(String normalized, Append append) throws IOException {
     byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
     PartWriter part = borrowPart();
     try {
-      return append.to(part, nameUtf8);
+      append.to(part, nameUtf8);
     } finally {
       pool.giveBack(part);
     }
@@ -585,7 +584,7 @@ public final class ArchiveWriter implements Closeable {
       parts.add(new Manifest.PartRef(part.partId(), part.committedLength()));
       for (EntryInfo row : part.rows()) {
         rows.add(SegmentBuilder.Row.of(row));
-        liveBytes += row.entryLength();
+        liveBytes += row.accountedBytes();
       }
     }
     SegmentBuilder.sortByName(rows);
@@ -638,13 +637,15 @@ public final class ArchiveWriter implements Closeable {
     }
     state = State.FAILED;
     long oldBytes = base.partBytes();
-    List<EntryInfo> moved = Compactor.copyLive(snapshot, pool);
+    Compactor.copyLive(snapshot, pool);
     List<PartWriter> parts = pool.finishAll();
     List<SegmentBuilder.Row> rows = new ArrayList<>();
     long liveBytes = 0;
-    for (EntryInfo row : moved) {
-      rows.add(SegmentBuilder.Row.of(row));
-      liveBytes += row.entryLength();
+    for (PartWriter part : parts) {
+      for (EntryInfo row : part.rows()) {
+        rows.add(SegmentBuilder.Row.of(row));
+        liveBytes += row.accountedBytes();
+      }
     }
     SegmentBuilder.sortByName(rows);
     int segmentId = base.maxSegmentId() + 1;

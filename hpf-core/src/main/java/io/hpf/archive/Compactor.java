@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;
 import io.hpf.read.MergedListing;
@@ -10,6 +11,7 @@ import io.hpf.write.PartWriter;
 import io.hpf.write.SegmentBuilder;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -85,24 +87,35 @@ final class Compactor {
 
   /**
    * Copies every live entry, in part order, into the pool's new parts, checking each entry's
-   * checksums on the way (a damaged entry stops the compaction; nothing is committed). Returns the
-   * rows in their new places.
+   * checksums on the way (a damaged entry stops the compaction; nothing is committed). An entry on
+   * its own is copied verbatim; the live members of a group join a new group (the dead ones are
+   * what is reclaimed). The rows in their new places are the parts' rows once they are finished.
    */
-  static List<EntryInfo> copyLive(ArchiveReader reader, PartPool pool) throws IOException {
-    List<EntryInfo> live = reader.entriesInPartOrder();
-    List<EntryInfo> moved = new ArrayList<>(live.size());
+  static void copyLive(ArchiveReader reader, PartPool pool) throws IOException {
     byte[] buffer = new byte[1 << 16];
     reader.walk(
-        live,
+        reader.entriesInPartOrder(),
         (row, part, entry) -> {
           part.check(entry); // the checksums hold before a byte is copied
           PartWriter out = pool.borrow();
-          try (InputStream bytes = part.openStored(entry)) {
-            moved.add(out.appendCopy(row, bytes, entry.length(), buffer));
+          try {
+            if (entry.inGroup()) {
+              byte[] content = part.content(entry);
+              EntryHeader h = entry.header();
+              out.append(
+                  row.name(),
+                  row.name().getBytes(StandardCharsets.UTF_8),
+                  content,
+                  content.length,
+                  new EntryMetadata(h.mtimeMillis(), h.mode(), h.attributes()));
+            } else {
+              try (InputStream bytes = part.openStored(entry)) {
+                out.appendCopy(row, bytes, entry.length(), buffer);
+              }
+            }
           } finally {
             pool.giveBack(out);
           }
         });
-    return moved;
   }
 }

@@ -1,5 +1,7 @@
 package io.hpf.archive;
 
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.EntryGroup;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryReader;
 import io.hpf.format.PartEntry;
@@ -27,13 +29,27 @@ public final class PartCursor implements Closeable {
   }
 
   /**
-   * Moves to the entry that starts at {@code offset} (an offset from the catalog) and returns its
-   * metadata.
+   * Moves to the entry of a catalog row and returns its metadata: the entry that starts at {@code
+   * offset}, or member {@code member} of the group that starts there (the last groups read are
+   * kept, so the members of a group cost one read and one decompression). The caller checks the
+   * name against the row's.
    *
-   * @throws io.hpf.format.CorruptArchiveException if no intact entry starts there
+   * @throws CorruptArchiveException if no intact entry starts there, or the group there has no such
+   *     member
    */
-  public EntryInfo entryAt(long offset) throws IOException {
-    current = entries.readAt(offset);
+  public EntryInfo entryAt(long offset, int member) throws IOException {
+    PartEntry entry = entries.readAt(offset);
+    if (entry.header().group()) {
+      EntryGroup group = entries.members(entry);
+      if (member < 0 || member >= group.size()) {
+        throw new CorruptArchiveException(
+            entries.path(),
+            offset,
+            "the group here has " + group.size() + " entries, the catalog names entry " + member);
+      }
+      entry = group.member(member);
+    }
+    current = entry;
     return ArchiveReader.info(current, partId);
   }
 

@@ -25,6 +25,10 @@ import io.hpf.format.Codec;
  *     their part file, by padding before them (FORMAT.md "Part file"): {@link
  *     #ALIGN_TO_STORAGE_BLOCKS} (the default) uses the storage's block size (an HDFS block; local
  *     disk has none), 0 never pads, a positive value is the block size to align to
+ * @param groupBytes small entries are stored together in groups (FORMAT.md "Group") of about this
+ *     many raw bytes, compressed as one; 0 stores every entry on its own. Only with a codec: stored
+ *     raw, a group would save nothing but headers and cost a lookup in the group
+ * @param groupEntryMaxBytes entries whose content is at most this long go into groups
  */
 public record WriterOptions(
     Codec codec,
@@ -38,7 +42,9 @@ public record WriterOptions(
     double reclaimRatio,
     long gracePeriodMillis,
     boolean autoCompact,
-    long blockAlignment) {
+    long blockAlignment,
+    int groupBytes,
+    int groupEntryMaxBytes) {
 
   /** {@link #blockAlignment()}: align to the block size the storage reports for each part file. */
   public static final long ALIGN_TO_STORAGE_BLOCKS = -1;
@@ -52,6 +58,14 @@ public record WriterOptions(
   public static final int DEFAULT_MAX_SEGMENTS = 8;
   public static final double DEFAULT_RECLAIM_RATIO = 0.5;
   public static final long DEFAULT_GRACE_PERIOD_MILLIS = 15 * 60 * 1000L;
+
+  /** Groups of 32 KiB of small entries: chosen by measurement (docs/BENCHMARKS.md, issue 14). */
+  public static final int DEFAULT_GROUP_BYTES = 32 << 10;
+
+  public static final int DEFAULT_GROUP_ENTRY_MAX_BYTES = 4 << 10;
+
+  /** The largest group size a writer takes: with one more member, a group stays under 1 MiB. */
+  public static final int MAX_GROUP_BYTES = 256 << 10;
 
   public WriterOptions {
     if (codec == null) {
@@ -78,7 +92,24 @@ public record WriterOptions(
       throw new IllegalArgumentException(
           "block alignment must be -1, 0 or a size: " + blockAlignment);
     }
+    if (groupBytes < 0
+        || groupBytes > MAX_GROUP_BYTES
+        || groupEntryMaxBytes < 0
+        || groupEntryMaxBytes > groupBytes) {
+      throw new IllegalArgumentException(
+          "group size must be 0 to "
+              + MAX_GROUP_BYTES
+              + " bytes and the largest grouped entry at most the group size: "
+              + groupBytes
+              + ", "
+              + groupEntryMaxBytes);
+    }
     dictionary = dictionary == null ? null : dictionary.clone();
+  }
+
+  /** Whether entries of {@code length} bytes go into groups. */
+  public boolean groups(int length) {
+    return groupBytes > 0 && codec != Codec.NONE && length <= groupEntryMaxBytes;
   }
 
   @Override
@@ -100,7 +131,9 @@ public record WriterOptions(
         reclaimRatio,
         gracePeriodMillis,
         autoCompact,
-        blockAlignment);
+        blockAlignment,
+        groupBytes,
+        groupEntryMaxBytes);
   }
 
   public static Builder builder() {
@@ -124,6 +157,17 @@ public record WriterOptions(
     private long gracePeriodMillis = DEFAULT_GRACE_PERIOD_MILLIS;
     private boolean autoCompact = true;
     private long blockAlignment = ALIGN_TO_STORAGE_BLOCKS;
+    private int groupBytes = DEFAULT_GROUP_BYTES;
+    private int groupEntryMaxBytes = DEFAULT_GROUP_ENTRY_MAX_BYTES;
+
+    /**
+     * Groups of about {@code bytes} raw bytes of entries of at most {@code entryMax}; 0, 0: none.
+     */
+    public Builder groups(int bytes, int entryMax) {
+      this.groupBytes = bytes;
+      this.groupEntryMaxBytes = entryMax;
+      return this;
+    }
 
     public Builder codec(Codec value) {
       codec = value;
@@ -198,7 +242,9 @@ public record WriterOptions(
           reclaimRatio,
           gracePeriodMillis,
           autoCompact,
-          blockAlignment);
+          blockAlignment,
+          groupBytes,
+          groupEntryMaxBytes);
     }
   }
 }

@@ -239,8 +239,10 @@ public final class CatalogReader {
       System.arraycopy(in.bytes(suffix, "name suffix"), 0, name, shared, suffix);
       String text = new ByteReader(in.file(), 0, name).utf8(name.length, "name");
       int flags = in.u8("flags");
-      if ((flags & ~CatalogWriter.FLAG_DELETED) != 0) {
-        throw in.corrupt("row flags " + flags + " (only bit 0 is defined)");
+      if (flags != 0
+          && flags != CatalogWriter.FLAG_DELETED
+          && flags != CatalogWriter.FLAG_IN_GROUP) {
+        throw in.corrupt("row flags " + flags + " (0, 1 or 2)");
       }
       if ((flags & CatalogWriter.FLAG_DELETED) != 0) {
         rows.add(EntryInfo.tombstone(text));
@@ -258,6 +260,15 @@ public final class CatalogReader {
         int partId = (int) in.varLong("part id");
         long offset = in.varLong("offset");
         long entryLength = in.varLong("entry length");
+        int member = 0;
+        int members = 0;
+        if (flags == CatalogWriter.FLAG_IN_GROUP) {
+          member = in.varInt("member index");
+          members = in.varInt("group members");
+          if (member >= members) {
+            throw in.corrupt("member " + member + " of a group of " + members);
+          }
+        }
         int attributeCount = in.varInt("attribute count");
         Map<String, String> attributes =
             attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
@@ -278,7 +289,9 @@ public final class CatalogReader {
                 attributes,
                 partId,
                 offset,
-                entryLength));
+                entryLength,
+                member,
+                members));
       }
       previous = name;
     }

@@ -29,6 +29,9 @@ public final class CatalogWriter {
   static final int TRAILER_BYTES = 32;
   static final int FLAG_DELETED = 1;
 
+  /** Row flag bit 1: the entry is a member of a group; its index and the group's size follow. */
+  static final int FLAG_IN_GROUP = 2;
+
   private enum State {
     WRITING,
     FINISHED
@@ -76,12 +79,15 @@ public final class CatalogWriter {
     }
     shared = Math.min(shared, Math.min(previousName.length, name.length));
     block.varLong(shared).varLong(name.length - shared).bytes(name, shared, name.length - shared);
-    block.u8(entry.deleted() ? FLAG_DELETED : 0);
+    block.u8(entry.deleted() ? FLAG_DELETED : entry.inGroup() ? FLAG_IN_GROUP : 0);
     if (!entry.deleted()) {
       block.varLong(entry.rawLength()).varLong(entry.storedLength()).u8(entry.codec().id());
       block.varLong(entry.dictionaryId() & 0xFFFFFFFFL).zigZag(entry.mtimeMillis());
       block.varLong(entry.mode() & 0xFFFFFFFFL).varLong(entry.partId() & 0xFFFFFFFFL);
       block.varLong(entry.offset()).varLong(entry.entryLength());
+      if (entry.inGroup()) {
+        block.varLong(entry.member()).varLong(entry.members());
+      }
       block.varLong(entry.attributes().size());
       for (Map.Entry<String, String> a : entry.attributes().entrySet()) {
         byte[] k = a.getKey().getBytes(StandardCharsets.UTF_8);

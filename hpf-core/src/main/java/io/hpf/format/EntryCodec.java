@@ -29,6 +29,38 @@ public final class EntryCodec {
       long mtimeMillis,
       int mode,
       Map<String, String> attributes) {
+    return encodeHeader(
+        nameUtf8, 0, codec, dictionaryId, rawLength, storedLength, mtimeMillis, mode, attributes);
+  }
+
+  /**
+   * Encodes the header of a group entry (FORMAT.md "Group"): no name, no metadata of its own; its
+   * raw content is its members.
+   */
+  public static ByteWriter encodeGroupHeader(
+      Codec codec, int dictionaryId, long rawLength, long storedLength) {
+    return encodeHeader(
+        new byte[0],
+        FormatConstants.ENTRY_FLAG_GROUP,
+        codec,
+        dictionaryId,
+        rawLength,
+        storedLength,
+        0,
+        0,
+        Map.of());
+  }
+
+  private static ByteWriter encodeHeader(
+      byte[] nameUtf8,
+      int flags,
+      Codec codec,
+      int dictionaryId,
+      long rawLength,
+      long storedLength,
+      long mtimeMillis,
+      int mode,
+      Map<String, String> attributes) {
     if (nameUtf8.length > FormatConstants.MAX_NAME_BYTES) {
       throw new IllegalArgumentException("name longer than 65535 bytes");
     }
@@ -39,7 +71,7 @@ public final class EntryCodec {
     out.u32(FormatConstants.ENTRY_MAGIC);
     out.u32(0); // header length, set below
     out.u8(codec.id());
-    out.u8(0);
+    out.u8(flags);
     out.u16(nameUtf8.length);
     out.u32(dictionaryId);
     out.u64(rawLength);
@@ -148,10 +180,11 @@ public final class EntryCodec {
       throw new CorruptArchiveException(file, entryOffset + 8, "unknown codec id " + codecId);
     }
     int flags = h.u8("flags");
-    if (flags != 0) {
+    if ((flags & ~FormatConstants.ENTRY_FLAG_GROUP) != 0) {
       throw new CorruptArchiveException(
-          file, entryOffset + 9, "entry flags " + flags + " (reserved, must be 0)");
+          file, entryOffset + 9, "entry flags " + flags + " (only bit 0 is defined)");
     }
+    boolean group = flags == FormatConstants.ENTRY_FLAG_GROUP;
     int nameLength = h.u16("name length");
     int dictionaryId = h.u32("dictionary id");
     long rawLength = h.u64("raw length");
@@ -186,7 +219,34 @@ public final class EntryCodec {
           entryOffset + 16,
           "impossible lengths: raw " + rawLength + ", stored " + storedLength + ", codec " + codec);
     }
+    if (group
+        && (nameLength != 0
+            || attributeCount != 0
+            || mtime != 0
+            || mode != 0
+            || rawLength > FormatConstants.MAX_GROUP_RAW_BYTES
+            || storedLength > FormatConstants.MAX_GROUP_RAW_BYTES)) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset,
+          "a group header with a name, metadata or over "
+              + FormatConstants.MAX_GROUP_RAW_BYTES
+              + " bytes (raw "
+              + rawLength
+              + ", stored "
+              + storedLength
+              + ")");
+    }
     return new EntryHeader(
-        name, codec, dictionaryId, rawLength, storedLength, mtime, mode, attributes, headerLength);
+        name,
+        codec,
+        dictionaryId,
+        rawLength,
+        storedLength,
+        mtime,
+        mode,
+        attributes,
+        headerLength,
+        group);
   }
 }

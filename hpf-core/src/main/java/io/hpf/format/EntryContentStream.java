@@ -90,13 +90,17 @@ final class EntryContentStream extends InputStream {
     }
     byte[] trailer = file.readFully(contentOffset + header.storedLength(), 4);
     EntryReader.checkCrc(
-        path, contentOffset, header.name(), (int) crc.getValue(), ByteReader.getU32(trailer, 0));
+        path,
+        contentOffset,
+        EntryReader.label(header),
+        (int) crc.getValue(),
+        ByteReader.getU32(trailer, 0));
     checked = true;
   }
 
   private CorruptArchiveException corrupt(String problem) {
     return new CorruptArchiveException(
-        path, contentOffset, "entry '" + header.name() + "': " + problem);
+        path, contentOffset, EntryReader.label(header) + ": " + problem);
   }
 
   @Override

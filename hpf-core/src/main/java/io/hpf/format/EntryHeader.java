@@ -14,7 +14,9 @@ import java.util.Map;
  * @param mtimeMillis modification time, milliseconds since the epoch
  * @param mode POSIX permission bits
  * @param attributes user attributes, UTF-8 keys and values, in stored order
- * @param headerLength bytes of the header, from the entry magic through the header CRC
+ * @param headerLength bytes of the header, from the entry magic through the header CRC; for a
+ *     member of a group, the bytes of its member header inside the group
+ * @param group true for a group entry (FORMAT.md "Group"): no name, its content holds members
  */
 public record EntryHeader(
     String name,
@@ -25,7 +27,8 @@ public record EntryHeader(
     long mtimeMillis,
     int mode,
     Map<String, String> attributes,
-    int headerLength) {
+    int headerLength,
+    boolean group) {
 
   /** Bytes of the whole entry: header, stored content and the content CRC trailer. */
   public long entryLength() {

@@ -16,8 +16,10 @@ import java.util.Map;
  * @param mode POSIX permission bits
  * @param attributes user attributes
  * @param partId the part file holding the entry
- * @param offset the entry's offset in the part file
- * @param entryLength bytes of the whole entry in the part file
+ * @param offset the entry's offset in the part file (for a member of a group, the group's)
+ * @param entryLength bytes of the whole entry in the part file (for a member, of its group)
+ * @param member for a member of a group, its index among the group's members; else 0
+ * @param members for a member of a group, how many members the group has; 0 for an entry on its own
  */
 public record EntryInfo(
     String name,
@@ -31,10 +33,60 @@ public record EntryInfo(
     Map<String, String> attributes,
     int partId,
     long offset,
-    long entryLength) {
+    long entryLength,
+    int member,
+    int members) {
 
   public EntryInfo {
     attributes = Attributes.sorted(attributes);
+  }
+
+  /** An entry on its own in its part file. */
+  public EntryInfo(
+      String name,
+      boolean deleted,
+      long rawLength,
+      long storedLength,
+      Codec codec,
+      int dictionaryId,
+      long mtimeMillis,
+      int mode,
+      Map<String, String> attributes,
+      int partId,
+      long offset,
+      long entryLength) {
+    this(
+        name,
+        deleted,
+        rawLength,
+        storedLength,
+        codec,
+        dictionaryId,
+        mtimeMillis,
+        mode,
+        attributes,
+        partId,
+        offset,
+        entryLength,
+        0,
+        0);
+  }
+
+  /** Whether the entry is a member of a group (FORMAT.md "Group"). */
+  public boolean inGroup() {
+    return members > 0;
+  }
+
+  /**
+   * The part-file bytes this entry accounts for (FORMAT.md "Manifest", live entry bytes): its
+   * length, or for a member an equal share of its group, the remainder going to the first members,
+   * so that the shares of a group sum to its length exactly.
+   */
+  public long accountedBytes() {
+    if (members == 0) {
+      return entryLength;
+    }
+    return entryLength / members + (member < entryLength % members ? 1 : 0);
   }
 
   /** This row with the entry in another part at the same offset (a part file moved in). */
@@ -51,7 +103,9 @@ public record EntryInfo(
         attributes,
         newPartId,
         offset,
-        entryLength);
+        entryLength,
+        member,
+        members);
   }
 
   /** A tombstone row for a deleted name. */

@@ -46,6 +46,11 @@ public final class EntryReader {
   private final long limit;
   private final DictionarySource dictionaries;
 
+  /** The last groups decoded, newest first: neighbours in a group cost no second decompression. */
+  private final EntryGroup[] recentGroups = new EntryGroup[RECENT_GROUPS];
+
+  private static final int RECENT_GROUPS = 4;
+
   /**
    * @param path the part file's location, for messages
    * @param limit entries end at or before this offset (the committed length)
@@ -72,6 +77,10 @@ public final class EntryReader {
   public PartEntry find(long offset, long entryLength, String name, byte[] nameUtf8)
       throws IOException {
     checkPlace(offset, entryLength);
+    EntryGroup cached = recentGroup(offset, entryLength);
+    if (cached != null) {
+      return cached.find(utf8(name, nameUtf8));
+    }
     int probe = (int) Math.min(entryLength, HEADER_PROBE_BYTES);
     byte[] bytes = file.readFully(offset, probe);
     int headerLength = probe >= 8 ? ByteReader.getU32(bytes, 4) : 0;
@@ -82,6 +91,10 @@ public final class EntryReader {
     }
     EntryHeader header =
         EntryCodec.parseHeader(path, offset, bytes, 0, bytes.length, name, nameUtf8);
+    if (header.group()) {
+      checkLength(offset, entryLength, header);
+      return group(new PartEntry(offset, header), null).find(utf8(name, nameUtf8));
+    }
     return matching(offset, entryLength, name, header);
   }
 
@@ -115,6 +128,10 @@ public final class EntryReader {
       long offset, long entryLength, String name, byte[] nameUtf8, int maxWhole, int maxWholeRaw)
       throws IOException {
     checkPlace(offset, entryLength);
+    EntryGroup cached = recentGroup(offset, entryLength);
+    if (cached != null) {
+      return checkedMember(cached.find(utf8(name, nameUtf8)));
+    }
     int whole = Math.min(maxWhole, MAX_WHOLE_BYTES);
     int wholeRaw = Math.min(maxWholeRaw, whole);
     if (entryLength <= Math.min(ONE_READ_MAX_BYTES, (long) wholeRaw + HEADER_PROBE_BYTES)) {
@@ -122,12 +139,17 @@ public final class EntryReader {
       byte[] bytes = length <= SCRATCH_MAX_BYTES ? scratch(length) : new byte[length];
       file.readFully(offset, bytes, 0, length);
       EntryHeader header = EntryCodec.parseHeader(path, offset, bytes, 0, length, name, nameUtf8);
+      if (header.group()) {
+        checkLength(offset, entryLength, header);
+        EntryGroup group = group(new PartEntry(offset, header), bytes);
+        return checkedMember(group.find(utf8(name, nameUtf8)));
+      }
       PartEntry entry = matching(offset, entryLength, name, header);
       return entry == null ? null : checked(entry, bytes, whole, wholeRaw);
     }
     PartEntry entry = find(offset, entryLength, name, nameUtf8);
-    if (entry == null) {
-      return null;
+    if (entry == null || entry.inGroup()) {
+      return checkedMember(entry);
     }
     if (isSmall(entry.header(), whole, wholeRaw)) {
       return checked(entry, file.readFully(entry.offset(), (int) entry.length()), whole, wholeRaw);
@@ -136,6 +158,15 @@ public final class EntryReader {
         file.readFully(
             entry.end() - FormatConstants.ENTRY_TRAILER_BYTES, FormatConstants.ENTRY_TRAILER_BYTES);
     return new CheckedEntry(entry, ByteReader.getU32(trailer, 0), null);
+  }
+
+  /** A member found in its group (or null), with its content: a group is always small. */
+  private static CheckedEntry checkedMember(PartEntry member) {
+    if (member == null) {
+      return null;
+    }
+    EntryGroup g = member.group();
+    return new CheckedEntry(member, g.contentCrc(member.member()), g.content(member.member()));
   }
 
   /** The entry held whole in {@code bytes} (from index 0), decoded when it is small. */
@@ -180,12 +211,7 @@ public final class EntryReader {
       throw new CorruptArchiveException(
           path,
           offset,
-          "entry '"
-              + header.name()
-              + "' of "
-              + header.entryLength()
-              + " bytes runs past the end at "
-              + limit);
+          label(header) + " of " + header.entryLength() + " bytes runs past the end at " + limit);
     }
     return new PartEntry(offset, header);
   }
@@ -217,6 +243,10 @@ public final class EntryReader {
    * @throws IllegalStateException if it is over {@link #MAX_WHOLE_BYTES} (stream it instead)
    */
   public byte[] content(PartEntry entry) throws IOException {
+    if (entry.inGroup()) {
+      return entry.group().content(entry.member());
+    }
+    checkGroupNotContent(entry);
     checkWhole(entry.header());
     byte[] bytes = file.readFully(entry.offset(), (int) entry.length());
     return decode(entry.offset(), entry.header(), bytes);
@@ -229,7 +259,8 @@ public final class EntryReader {
    */
   public InputStream openContent(PartEntry entry) throws IOException {
     EntryHeader h = entry.header();
-    if ((h.rawLength() <= STREAM_WHOLE_MAX_BYTES && h.storedLength() <= STREAM_WHOLE_MAX_BYTES)
+    if (entry.inGroup()
+        || (h.rawLength() <= STREAM_WHOLE_MAX_BYTES && h.storedLength() <= STREAM_WHOLE_MAX_BYTES)
         || h.codec() == Codec.LZ4) {
       return new ByteArrayInputStream(content(entry));
     }
@@ -238,6 +269,9 @@ public final class EntryReader {
 
   /** Reads the content to its end and checks it (verify, recovery, compaction). */
   public void check(PartEntry entry) throws IOException {
+    if (entry.inGroup()) {
+      return; // its group was checked whole when it was decoded
+    }
     try (InputStream in = openContent(entry)) {
       in.transferTo(OutputStream.nullOutputStream());
     }
@@ -245,7 +279,66 @@ public final class EntryReader {
 
   /** The entry's bytes exactly as stored, for a verbatim copy; checked by {@link #check} first. */
   public InputStream openStored(PartEntry entry) {
+    if (entry.inGroup()) {
+      throw new IllegalStateException("a member of a group has no bytes of its own to copy");
+    }
     return new RangeInputStream(file, entry.offset(), entry.length());
+  }
+
+  /**
+   * The members of the group entry {@code group} (as {@link #readAt} returns it), its content read,
+   * decompressed and checked against its CRC32C.
+   */
+  public EntryGroup members(PartEntry group) throws IOException {
+    EntryGroup cached = recentGroup(group.offset(), group.length());
+    return cached != null ? cached : group(group, null);
+  }
+
+  /** Reads (unless {@code bytes} holds it from index 0), decodes and caches a group. */
+  private EntryGroup group(PartEntry entry, byte[] bytes) throws IOException {
+    EntryHeader h = entry.header();
+    int length = (int) entry.length(); // a group header bounds both lengths to 1 MiB
+    if (bytes == null || bytes.length < length) {
+      bytes = file.readFully(entry.offset(), length);
+    }
+    EntryGroup group = EntryGroup.decode(path, entry.offset(), h, decode(entry.offset(), h, bytes));
+    synchronized (recentGroups) {
+      System.arraycopy(recentGroups, 0, recentGroups, 1, RECENT_GROUPS - 1);
+      recentGroups[0] = group;
+    }
+    return group;
+  }
+
+  /** The decoded group at {@code offset} if it is among the last ones read. */
+  private EntryGroup recentGroup(long offset, long entryLength) {
+    synchronized (recentGroups) {
+      for (EntryGroup g : recentGroups) {
+        if (g != null && g.offset() == offset && g.length() == entryLength) {
+          return g;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static byte[] utf8(String name, byte[] nameUtf8) {
+    return nameUtf8 != null ? nameUtf8 : name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static void checkGroupNotContent(PartEntry entry) {
+    if (entry.header().group()) {
+      throw new IllegalStateException("a group is read through its members");
+    }
+  }
+
+  private void checkLength(long offset, long entryLength, EntryHeader header)
+      throws CorruptArchiveException {
+    if (header.entryLength() != entryLength) {
+      throw new CorruptArchiveException(
+          path,
+          offset,
+          label(header) + " is " + header.entryLength() + " bytes, index says " + entryLength);
+    }
   }
 
   private void checkPlace(long offset, long entryLength) throws CorruptArchiveException {
@@ -268,12 +361,7 @@ public final class EntryReader {
     if (!header.name().equals(name)) {
       return null;
     }
-    if (header.entryLength() != entryLength) {
-      throw new CorruptArchiveException(
-          path,
-          offset,
-          "entry '" + name + "' is " + header.entryLength() + " bytes, index says " + entryLength);
-    }
+    checkLength(offset, entryLength, header);
     return new PartEntry(offset, header);
   }
 
@@ -322,20 +410,25 @@ public final class EntryReader {
       throw new CorruptArchiveException(
           path,
           offset + contentAt,
-          "entry '" + header.name() + "': content does not decompress: " + e.getMessage(),
+          label(header) + ": content does not decompress: " + e.getMessage(),
           e);
     }
     int expected = ByteReader.getU32(bytes, contentAt + stored);
     checkCrc(
         path,
         offset + contentAt,
-        header.name(),
+        label(header),
         EntryCodec.crc32c(content, 0, content.length),
         expected);
     return content;
   }
 
-  static void checkCrc(String path, long offset, String name, int actual, int expected)
+  /** How messages name an entry: by its name, or as a group. */
+  static String label(EntryHeader header) {
+    return header.group() ? "group" : "entry '" + header.name() + "'";
+  }
+
+  static void checkCrc(String path, long offset, String label, int actual, int expected)
       throws CorruptArchiveException {
     if (actual != expected) {
       throw new CorruptArchiveException(
@@ -343,8 +436,8 @@ public final class EntryReader {
           offset,
           String.format(
               Locale.ROOT,
-              "entry '%s': content checksum mismatch (CRC32C %08x, stored %08x)",
-              name,
+              "%s: content checksum mismatch (CRC32C %08x, stored %08x)",
+              label,
               actual,
               expected));
     }

@@ -9,7 +9,7 @@ public final class FormatConstants {
   private FormatConstants() {}
 
   /** FORMAT.md "Versions": the version this code writes. */
-  public static final int VERSION_CURRENT = 2;
+  public static final int VERSION_CURRENT = 3;
 
   /** FORMAT.md "Versions": the oldest version this code reads. */
   public static final int VERSION_MIN_READABLE = 1;
@@ -36,6 +36,9 @@ public final class FormatConstants {
   /** The CRC32C of the raw content that follows the stored content. */
   public static final int ENTRY_TRAILER_BYTES = 4;
 
+  /** Entry flag bit 0: the entry is a group whose content holds several small entries. */
+  public static final int ENTRY_FLAG_GROUP = 1;
+
   public static final int MAX_NAME_BYTES = 0xFFFF;
   public static final int MAX_ATTRIBUTES = 0xFFFF;
 
@@ -45,6 +48,9 @@ public final class FormatConstants {
 
   /** An lz4 entry's raw length is at most 64 MiB: an LZ4 block can only be decoded whole. */
   public static final int MAX_LZ4_RAW_BYTES = 64 << 20;
+
+  /** A group's raw content is at most 1 MiB: readers decompress a group whole. */
+  public static final int MAX_GROUP_RAW_BYTES = 1 << 20;
 
   /** A zstd dictionary is at most 16 MiB. */
   public static final int MAX_DICTIONARY_BYTES = 16 << 20;

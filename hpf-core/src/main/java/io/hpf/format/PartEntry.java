@@ -2,19 +2,32 @@ package io.hpf.format;
 
 /**
  * An entry found in a part file: where it starts and its checked header. Its content is read
- * through the {@link EntryReader} that found it.
+ * through the {@link EntryReader} that found it. An entry inside a group (FORMAT.md "Group") is
+ * found at its group's offset, and carries the group, already decompressed and checked.
  *
- * @param offset the entry's first byte in the part file
- * @param header the parsed header, its checksum checked
+ * @param offset the first byte in the part file of the entry, or of the group holding it
+ * @param header the parsed header, its checksum checked (a member's header is its member header)
+ * @param group the group holding the entry, or null for an entry on its own
+ * @param member the entry's index among the group's members (0 when on its own)
  */
-public record PartEntry(long offset, EntryHeader header) {
-  /** Bytes of the whole entry. */
-  public long length() {
-    return header.entryLength();
+public record PartEntry(long offset, EntryHeader header, EntryGroup group, int member) {
+  /** An entry on its own. */
+  public PartEntry(long offset, EntryHeader header) {
+    this(offset, header, null, 0);
   }
 
-  /** The offset just past the entry. */
+  /** Whether the entry is a member of a group. */
+  public boolean inGroup() {
+    return group != null;
+  }
+
+  /** Bytes of the whole entry in the part file; for a member, of its whole group. */
+  public long length() {
+    return group != null ? group.length() : header.entryLength();
+  }
+
+  /** The offset just past the entry (or its group). */
   public long end() {
-    return offset + header.entryLength();
+    return offset + length();
   }
 }

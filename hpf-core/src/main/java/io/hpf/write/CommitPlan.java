@@ -69,7 +69,7 @@ public record CommitPlan(
             archive + ": '" + name + "' is both added and deleted in one commit");
       }
       EntryInfo old = lastCommit.stat(name);
-      liveBytes += row.info().entryLength();
+      liveBytes += row.info().accountedBytes();
       if (old == null) {
         liveEntries++;
       } else if (!replace) {
@@ -78,7 +78,7 @@ public record CommitPlan(
           existing.add(old.name());
         }
       } else {
-        liveBytes -= old.entryLength();
+        liveBytes -= old.accountedBytes();
       }
     }
     if (existingCount > 0) {
@@ -90,7 +90,7 @@ public record CommitPlan(
         throw new EntryNotFoundException(archive, name);
       }
       liveEntries--;
-      liveBytes -= old.entryLength();
+      liveBytes -= old.accountedBytes();
       rows.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
     }
     if (!deletes.isEmpty()) {

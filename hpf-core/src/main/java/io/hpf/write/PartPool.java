@@ -39,10 +39,7 @@ public final class PartPool {
     int partId = nextPartId.getAndIncrement();
     part =
         new PartWriter(
-            storage,
-            partId,
-            new ContentCompressor(options.codec(), dictionary),
-            options.blockAlignment());
+            storage, partId, new ContentCompressor(options.codec(), dictionary), options);
     synchronized (all) {
       all.add(part);
     }
@@ -95,7 +92,7 @@ public final class PartPool {
     synchronized (all) {
       long n = 0;
       for (PartWriter part : all) {
-        n += part.rows().size();
+        n += part.entryCount();
       }
       return n;
     }

@@ -24,6 +24,10 @@ import java.util.zip.CRC32C;
  * Appends entries to one part file (FORMAT.md "Part file"). Owned by one thread at a time (the
  * archive writer lends it out), so not thread-safe. Keeps the rows of the entries it wrote.
  *
+ * <p>Small entries wait in a group (FORMAT.md "Group") until it has about {@link
+ * WriterOptions#groupBytes()} raw bytes, then go out compressed as one entry; {@link #finish()}
+ * writes the last group. Their rows exist once their group is written.
+ *
  * <p>Only complete entries count: {@link #committedLength()} is the end of the last entry written
  * whole. If a write fails midway the part is marked broken and gets no more entries; the bytes past
  * the committed length are an uncommitted tail that no reader looks at.
@@ -35,16 +39,21 @@ public final class PartWriter {
   private final ContentCompressor compressor;
   private final List<EntryInfo> rows = new ArrayList<>();
   private final long blockSize;
+  private final WriterOptions options;
+  private final GroupBuilder group = new GroupBuilder();
   private long paddingBytes;
   private long committedLength;
   private boolean broken;
   private boolean finished;
 
   /**
-   * @param blockAlignment {@link WriterOptions#blockAlignment()}
+   * @param options the block alignment and group sizes
    */
-  public PartWriter(Storage storage, int partId, ContentCompressor compressor, long blockAlignment)
+  public PartWriter(
+      Storage storage, int partId, ContentCompressor compressor, WriterOptions options)
       throws IOException {
+    long blockAlignment = options.blockAlignment();
+    this.options = options;
     this.partId = partId;
     this.fileName = FileNames.partFileName(partId);
     this.file = storage.create(fileName, FileUse.CONTENT);
@@ -71,8 +80,14 @@ public final class PartWriter {
     return broken;
   }
 
+  /** Rows of the entries written so far (not of those waiting in a group). */
   public List<EntryInfo> rows() {
     return rows;
+  }
+
+  /** Entries added: written, and waiting in a group. */
+  public int entryCount() {
+    return rows.size() + group.members().size();
   }
 
   /** Zero bytes written so far to keep entries from straddling block boundaries. */
@@ -102,10 +117,22 @@ public final class PartWriter {
     committedLength += pad;
   }
 
-  /** Compresses (if it shrinks) and appends {@code content[0, length)}, held in memory. */
-  public EntryInfo append(
-      String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
+  /**
+   * Compresses (if it shrinks) and appends {@code content[0, length)}, held in memory; a small
+   * entry joins the group being filled (the array is not kept either way).
+   */
+  public void append(String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
       throws IOException {
+    if (broken) {
+      throw new IllegalStateException("part " + partId + " failed earlier");
+    }
+    if (options.groups(length) && GroupBuilder.fits(nameUtf8, meta)) {
+      group.add(name, nameUtf8, content, length, meta);
+      if (group.rawBytes() >= options.groupBytes()) {
+        writeGroup();
+      }
+      return;
+    }
     byte[] compressed = compressor.compress(content, length);
     Codec codec = compressed == null ? Codec.NONE : compressor.codec();
     int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
@@ -137,7 +164,55 @@ public final class PartWriter {
       broken = true;
       throw e;
     }
-    return record(name, codec, dictionaryId, length, storedLength, meta, offset);
+    record(name, codec, dictionaryId, length, storedLength, meta, offset);
+  }
+
+  /** Writes the group being filled as one entry, compressed if that shrinks it, and its rows. */
+  private void writeGroup() throws IOException {
+    if (group.isEmpty()) {
+      return;
+    }
+    int rawLength = group.rawBytes();
+    byte[] raw = group.rawArray();
+    byte[] compressed = compressor.compress(raw, rawLength);
+    Codec codec = compressed == null ? Codec.NONE : compressor.codec();
+    int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
+    int storedLength = compressed == null ? rawLength : compressed.length;
+    ByteWriter header = EntryCodec.encodeGroupHeader(codec, dictionaryId, rawLength, storedLength);
+    long length = (long) header.size() + storedLength + EntryCodec.TRAILER_BYTES;
+    long offset;
+    try {
+      alignFor(length);
+      offset = committedLength;
+      file.write(header.array(), 0, header.size());
+      file.write(compressed == null ? raw : compressed, 0, storedLength);
+      file.write(EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+    List<GroupBuilder.Member> members = group.members();
+    for (int i = 0; i < members.size(); i++) {
+      GroupBuilder.Member m = members.get(i);
+      rows.add(
+          new EntryInfo(
+              m.name(),
+              false,
+              m.length(),
+              m.length(),
+              codec,
+              dictionaryId,
+              m.meta().mtimeMillis(),
+              m.meta().mode(),
+              m.meta().attributes(),
+              partId,
+              offset,
+              length,
+              i,
+              members.size()));
+    }
+    committedLength = file.position();
+    group.clear();
   }
 
   /**
@@ -146,7 +221,7 @@ public final class PartWriter {
    *
    * @throws EOFException if the stream ends early (the source shrank while being read)
    */
-  public EntryInfo appendStream(
+  public void appendStream(
       String name, byte[] nameUtf8, InputStream in, long length, EntryMetadata meta, String source)
       throws IOException {
     ByteWriter header =
@@ -194,7 +269,7 @@ public final class PartWriter {
       broken = true;
       throw e;
     }
-    return record(name, Codec.NONE, 0, length, length, meta, offset);
+    record(name, Codec.NONE, 0, length, length, meta, offset);
   }
 
   /**
@@ -239,7 +314,7 @@ public final class PartWriter {
     return row;
   }
 
-  private EntryInfo record(
+  private void record(
       String name,
       Codec codec,
       int dictionaryId,
@@ -264,7 +339,6 @@ public final class PartWriter {
             end - offset);
     rows.add(row);
     committedLength = end;
-    return row;
   }
 
   /** Flushes, syncs and closes the file. After a failure the file is closed all the same. */
@@ -274,6 +348,9 @@ public final class PartWriter {
     }
     finished = true;
     try {
+      if (!broken) {
+        writeGroup();
+      }
       file.sync();
     } finally {
       file.close();

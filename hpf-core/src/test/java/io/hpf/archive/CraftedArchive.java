@@ -76,13 +76,53 @@ public final class CraftedArchive {
     return this;
   }
 
-  /** Writes the segment and commits the manifest; returns the archive's storage. */
+  /**
+   * Appends a group stored raw whose content is {@code raw} (members as the caller encoded them,
+   * right or not) with a matching CRC32C, and indexes {@code names} as its members.
+   */
+  public CraftedArchive addGroup(byte[] raw, String... names) throws IOException {
+    return addGroup(Codec.NONE, raw.length, raw, EntryCodec.crc32c(raw, 0, raw.length), names);
+  }
+
+  /** As {@link #addGroup(byte[], String...)}, with whatever header and trailer are asked for. */
+  public CraftedArchive addGroup(
+      Codec codec, long rawLength, byte[] stored, int rawCrc, String... names) throws IOException {
+    ByteWriter header = EntryCodec.encodeGroupHeader(codec, 0, rawLength, stored.length);
+    long entryLength = header.size() + stored.length + 4L;
+    long offset = part.position();
+    part.write(header.toByteArray());
+    part.write(stored);
+    part.write(EntryCodec.trailer(rawCrc));
+    for (int i = 0; i < names.length; i++) {
+      rows.add(
+          SegmentBuilder.Row.of(
+              new EntryInfo(
+                  names[i],
+                  false,
+                  1,
+                  1,
+                  Codec.NONE,
+                  0,
+                  1_700_000_000_000L,
+                  0644,
+                  Map.of(),
+                  1,
+                  offset,
+                  entryLength,
+                  i,
+                  names.length)));
+    }
+    liveBytes += entryLength;
+    return this;
+  }
+
   /** Adds an uncompressed entry holding {@code content}. */
   public CraftedArchive addPlain(String name, byte[] content) throws IOException {
     return add(
         name, Codec.NONE, content.length, content, EntryCodec.crc32c(content, 0, content.length));
   }
 
+  /** Writes the segment and commits the manifest; returns the archive's storage. */
   public LocalStorage commit() throws IOException {
     long committed = part.position();
     part.sync();

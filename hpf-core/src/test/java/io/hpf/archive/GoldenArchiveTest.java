@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,7 +27,12 @@ class GoldenArchiveTest {
         "v2/lz4.hpf",
         "v2/zstd-dictionary.hpf",
         "v2/none.hpf",
-        "v2/none-aligned-1k.hpf"
+        "v2/none-aligned-1k.hpf",
+        "v3/lz4.hpf",
+        "v3/zstd-dictionary.hpf",
+        "v3/none.hpf",
+        "v3/none-aligned-1k.hpf",
+        "v3/lz4-small-groups.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
@@ -42,5 +50,26 @@ class GoldenArchiveTest {
     }
     VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
     assertTrue(report.ok(), report.problems().toString());
+  }
+
+  /** Version 3's archives with a codec hold groups, as many as their group size makes. */
+  @ParameterizedTest
+  @ValueSource(strings = {"v3/lz4.hpf:1", "v3/zstd-dictionary.hpf:1", "v3/lz4-small-groups.hpf:3"})
+  void versionThreeArchivesHoldGroups(String archiveAndLeast) throws Exception {
+    String[] a = archiveAndLeast.split(":");
+    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(GOLDEN.resolve(a[0])))) {
+      Set<Long> groups = new HashSet<>();
+      long members = 0;
+      for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
+        EntryInfo row = it.next();
+        if (row.inGroup()) {
+          groups.add(row.offset());
+          members++;
+          assertEquals(row, reader.stat(row.name()), "the index finds the catalog's member");
+        }
+      }
+      assertTrue(groups.size() >= Integer.parseInt(a[1]), groups.size() + " groups");
+      assertTrue(members > groups.size(), members + " members in " + groups.size() + " groups");
+    }
   }
 }

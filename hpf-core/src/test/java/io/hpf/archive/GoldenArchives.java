@@ -18,15 +18,22 @@ import java.util.SplittableRandom;
  * <pre>
  * mvn -q -pl hpf-core test-compile exec:java ... or from an IDE:
  * java -cp hpf-core/target/classes:hpf-core/target/test-classes:DEPS \
- *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v2
+ *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v3
  * </pre>
  */
 public final class GoldenArchives {
-  /** The golden archives of each version: version 2 added padding before entries. */
+  /**
+   * The golden archives of each version: version 2 added padding before entries, version 3 groups
+   * of small entries (in every archive with a codec, and many small groups in one).
+   */
   static final String[] ARCHIVES_V1 = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
 
-  static final String[] ARCHIVES = {
+  static final String[] ARCHIVES_V2 = {
     "lz4.hpf", "zstd-dictionary.hpf", "none.hpf", "none-aligned-1k.hpf"
+  };
+
+  static final String[] ARCHIVES = {
+    "lz4.hpf", "zstd-dictionary.hpf", "none.hpf", "none-aligned-1k.hpf", "lz4-small-groups.hpf"
   };
 
   private GoldenArchives() {}
@@ -60,6 +67,9 @@ public final class GoldenArchives {
     WriterOptions.Builder b = WriterOptions.builder().bucketCapacity(16);
     if (archive.equals("lz4.hpf")) {
       return b.codec(Codec.LZ4).build();
+    }
+    if (archive.equals("lz4-small-groups.hpf")) {
+      return b.codec(Codec.LZ4).groups(1024, 512).build();
     }
     if (archive.equals("none-aligned-1k.hpf")) {
       return b.codec(Codec.NONE).blockAlignment(1024).build();

@@ -61,10 +61,13 @@ class VerifyByPlaceTest {
     LocalStorage storage = LocalStorage.createDirectories(dir);
     EntryInfo old;
     try (ArchiveWriter writer = ArchiveWriter.create(storage, raw())) {
-      old = writer.add("big.bin", random(BIG, 1), EntryMetadata.of(0));
+      writer.add("big.bin", random(BIG, 1), EntryMetadata.of(0));
       writer.add("other.bin", random(BIG, 2), EntryMetadata.of(0));
       writer.add("third.bin", random(BIG, 3), EntryMetadata.of(0));
       writer.commit();
+    }
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      old = reader.stat("big.bin");
     }
     try (ArchiveWriter writer =
         ArchiveWriter.open(

@@ -103,7 +103,12 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
       for (EntryRun run : PartRuns.plan(reader, storage, selected, splitSize)) {
         splits.add(
             new HpfSplit(
-                scope.archive().toString(), run.partId(), run.offsets(), run.bytes(), run.hosts()));
+                scope.archive().toString(),
+                run.partId(),
+                run.offsets(),
+                run.members(),
+                run.bytes(),
+                run.hosts()));
       }
     }
     return splits;

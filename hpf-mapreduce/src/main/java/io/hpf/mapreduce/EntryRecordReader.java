@@ -21,6 +21,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 abstract class EntryRecordReader<V> extends RecordReader<EntryKey, V> {
   private HpfSplit split;
   private long[] offsets;
+  private int[] members;
   private int next;
   private long bytesRead;
   private Storage storage;
@@ -32,6 +33,7 @@ abstract class EntryRecordReader<V> extends RecordReader<EntryKey, V> {
   public void initialize(InputSplit genericSplit, TaskAttemptContext context) throws IOException {
     split = (HpfSplit) genericSplit;
     offsets = split.offsets();
+    members = split.members();
     storage = HadoopArchives.open(URI.create(split.archive()), context.getConfiguration());
     reader = ArchiveReader.open(storage);
     if (PartRuns.committedLength(reader.manifest(), split.partId()) < 0) {
@@ -50,10 +52,11 @@ abstract class EntryRecordReader<V> extends RecordReader<EntryKey, V> {
     if (next >= offsets.length) {
       return false;
     }
-    EntryInfo entry = cursor.entryAt(offsets[next++]);
+    EntryInfo entry = cursor.entryAt(offsets[next], members[next]);
+    next++;
     key.set(split.archive(), entry);
     setValue(entry, cursor);
-    bytesRead += entry.entryLength();
+    bytesRead += entry.accountedBytes();
     return true;
   }
 

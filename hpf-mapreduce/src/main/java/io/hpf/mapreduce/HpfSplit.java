@@ -9,9 +9,10 @@ import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
 
 /**
- * Whole entries of one part file, by offset (ascending): the offsets are those of the catalog when
- * the job started, so a task reads the snapshot the splits were made from. Hosts are where most of
- * the split's bytes lie; like a {@code FileSplit}'s they are not serialized.
+ * Whole entries of one part file, by offset (ascending) and index in their group: the places are
+ * those of the catalog when the job started, so a task reads the snapshot the splits were made
+ * from. Hosts are where most of the split's bytes lie; like a {@code FileSplit}'s they are not
+ * serialized.
  */
 public final class HpfSplit extends InputSplit implements Writable {
   /** Offsets in a split: a bound for reading one back (a split of 1-byte entries of 1 GiB). */
@@ -20,16 +21,18 @@ public final class HpfSplit extends InputSplit implements Writable {
   private String archive;
   private int partId;
   private long[] offsets;
+  private int[] members;
   private long length;
   private String[] hosts;
 
   /** For deserialization. */
   public HpfSplit() {}
 
-  HpfSplit(String archive, int partId, long[] offsets, long length, String[] hosts) {
+  HpfSplit(String archive, int partId, long[] offsets, int[] members, long length, String[] hosts) {
     this.archive = archive;
     this.partId = partId;
     this.offsets = offsets;
+    this.members = members;
     this.length = length;
     this.hosts = hosts;
   }
@@ -46,6 +49,11 @@ public final class HpfSplit extends InputSplit implements Writable {
   /** The entries' offsets in the part, ascending. */
   public long[] offsets() {
     return offsets.clone();
+  }
+
+  /** Each entry's index in its group (0 for an entry on its own), in the order of the offsets. */
+  public int[] members() {
+    return members.clone();
   }
 
   public int entryCount() {
@@ -70,9 +78,10 @@ public final class HpfSplit extends InputSplit implements Writable {
     WritableUtils.writeVLong(out, length);
     WritableUtils.writeVInt(out, offsets.length);
     long previous = 0;
-    for (long offset : offsets) {
-      WritableUtils.writeVLong(out, offset - previous); // ascending: small deltas
-      previous = offset;
+    for (int i = 0; i < offsets.length; i++) {
+      WritableUtils.writeVLong(out, offsets[i] - previous); // ascending: small deltas
+      WritableUtils.writeVInt(out, members[i]);
+      previous = offsets[i];
     }
   }
 
@@ -86,10 +95,12 @@ public final class HpfSplit extends InputSplit implements Writable {
       throw new IOException("a split of " + n + " entries");
     }
     offsets = new long[n];
+    members = new int[n];
     long previous = 0;
     for (int i = 0; i < n; i++) {
       previous += WritableUtils.readVLong(in);
       offsets[i] = previous;
+      members[i] = WritableUtils.readVInt(in);
     }
     hosts = null;
   }

@@ -10,7 +10,13 @@ class HpfSplitTest {
   @Test
   void aSplitSerializesAndReadsBack() throws Exception {
     HpfSplit split =
-        new HpfSplit("hdfs://nn:1/a.hpf", 7, new long[] {64, 100, 1L << 40}, 999, new String[0]);
+        new HpfSplit(
+            "hdfs://nn:1/a.hpf",
+            7,
+            new long[] {64, 100, 100, 1L << 40},
+            new int[] {0, 0, 1, 0},
+            999,
+            new String[0]);
     var bytes = new java.io.ByteArrayOutputStream();
     split.write(new java.io.DataOutputStream(bytes));
     HpfSplit back = new HpfSplit();
@@ -20,5 +26,6 @@ class HpfSplitTest {
     assertEquals(7, back.partId());
     assertEquals(999, back.getLength());
     assertArrayEquals(split.offsets(), back.offsets());
+    assertArrayEquals(new int[] {0, 0, 1, 0}, back.members());
   }
 }

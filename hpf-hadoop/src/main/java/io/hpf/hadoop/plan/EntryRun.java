@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param partId the part file holding the entries
  * @param rows the entries' catalog rows, ascending by offset
- * @param bytes the entries' bytes as stored (headers included)
+ * @param bytes the entries' bytes as stored (headers included; a group's once)
  * @param hosts where most of those bytes are, most first
  */
 public record EntryRun(int partId, List<EntryInfo> rows, long bytes, String[] hosts) {
@@ -25,6 +25,15 @@ public record EntryRun(int partId, List<EntryInfo> rows, long bytes, String[] ho
       offsets[i] = rows.get(i).offset();
     }
     return offsets;
+  }
+
+  /** Each entry's index in its group (0 for an entry on its own), in the order of the offsets. */
+  public int[] members() {
+    int[] members = new int[rows.size()];
+    for (int i = 0; i < members.length; i++) {
+      members[i] = rows.get(i).member();
+    }
+    return members;
   }
 
   @Override

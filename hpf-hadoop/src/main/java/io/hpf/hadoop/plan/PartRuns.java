@@ -37,7 +37,7 @@ public final class PartRuns {
     List<EntryRun> runs = new ArrayList<>();
     for (var part : byPart.entrySet()) {
       List<EntryInfo> entries = part.getValue();
-      entries.sort(Comparator.comparingLong(EntryInfo::offset));
+      entries.sort(Comparator.comparingLong(EntryInfo::offset).thenComparingInt(EntryInfo::member));
       long committed = committedLength(reader.manifest(), part.getKey());
       BlockLocation[] blocks =
           HadoopArchives.partBlocks(storage, part.getKey(), 0, Math.max(1, committed));

@@ -35,8 +35,10 @@ public final class SplitPlanner {
     for (int i = 0; i < rows.size(); i++) {
       EntryInfo row = rows.get(i);
       long rowGroup = blockIndex(blocks, row.offset()) / blocksPerGroup;
-      boolean full = bytes > 0 && bytes + row.entryLength() > splitSize;
-      if (i > first && (full || rowGroup != group)) {
+      boolean full = bytes > 0 && bytes + row.accountedBytes() > splitSize;
+      // The members of a group stay in one split: a group is read and decompressed whole.
+      boolean sameGroup = i > 0 && row.inGroup() && rows.get(i - 1).offset() == row.offset();
+      if (i > first && !sameGroup && (full || rowGroup != group)) {
         splits.add(run(partId, rows.subList(first, i), blocks));
         first = i;
         bytes = 0;
@@ -44,7 +46,7 @@ public final class SplitPlanner {
       if (i == first) {
         group = rowGroup;
       }
-      bytes += row.entryLength();
+      bytes += row.accountedBytes();
     }
     if (first < rows.size()) {
       splits.add(run(partId, rows.subList(first, rows.size()), blocks));
@@ -71,7 +73,7 @@ public final class SplitPlanner {
       throws IOException {
     long length = 0;
     for (EntryInfo row : rows) {
-      length += row.entryLength();
+      length += row.accountedBytes();
     }
     EntryInfo first = rows.get(0);
     EntryInfo last = rows.get(rows.size() - 1);

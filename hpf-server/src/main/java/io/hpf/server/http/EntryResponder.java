@@ -122,7 +122,7 @@ final class EntryResponder {
       ex.send(head.status(), null, Unpooled.EMPTY_BUFFER, head);
       return;
     }
-    if (local && info.codec() == Codec.NONE) {
+    if (local && info.codec() == Codec.NONE && !info.inGroup()) {
       java.nio.file.Path partFile =
           ((LocalStorage) reader.storage())
               .directory()
@@ -214,7 +214,10 @@ final class EntryResponder {
         }
       }
       ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
-      if (full && info.codec() == Codec.NONE && reader.storage() instanceof LocalStorage disk) {
+      if (full
+          && info.codec() == Codec.NONE
+          && !info.inGroup()
+          && reader.storage() instanceof LocalStorage disk) {
         verified.add(
             disk.directory().resolve(FileNames.partFileName(info.partId())), info.offset());
       }

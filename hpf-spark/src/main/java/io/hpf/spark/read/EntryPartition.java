@@ -19,6 +19,10 @@ final class EntryPartition implements InputPartition {
   final String archive;
   final int partId;
   final long[] offsets;
+
+  /** Each entry's index in its group, 0 for an entry on its own. */
+  final int[] members;
+
   final String[] names;
   final long[] lengths;
   final long[] mtimeMillis;
@@ -41,6 +45,7 @@ final class EntryPartition implements InputPartition {
     List<EntryInfo> rows = run.rows();
     int n = rows.size();
     offsets = new long[n];
+    members = new int[n];
     names = new String[n];
     lengths = new long[n];
     mtimeMillis = new long[n];
@@ -48,6 +53,7 @@ final class EntryPartition implements InputPartition {
     for (int i = 0; i < n; i++) {
       EntryInfo row = rows.get(i);
       offsets[i] = row.offset();
+      members[i] = row.member();
       names[i] = row.name();
       lengths[i] = row.rawLength();
       mtimeMillis[i] = row.mtimeMillis();

@@ -101,7 +101,7 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
 
   private byte[] content(String name) throws IOException {
     long offset = partition.offsets[next];
-    EntryInfo entry = cursor().entryAt(offset);
+    EntryInfo entry = cursor().entryAt(offset, partition.members[next]);
     if (!entry.name().equals(name)) {
       throw new IOException(
           partition.archive

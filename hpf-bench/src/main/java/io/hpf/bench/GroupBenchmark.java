@@ -1,0 +1,147 @@
+package io.hpf.bench;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ProgressListener;
+import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
+import io.hpf.pack.LocalSourceTree;
+import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
+import io.hpf.pack.SourceFile;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+/**
+ * Group sizes measured (FORMAT.md "Group"): for each setting, a tree is packed as {@code hpf
+ * create} packs it (zstd with a trained dictionary, all cores), and the archive's bytes, the pack
+ * time and warm random gets are measured, with plain-file gets of the same names in the same round
+ * as the reference. Settings and plain files alternate within each round; medians over rounds.
+ *
+ * <p>Usage: {@code GroupBenchmark OUT.jsonl WORK_DIR SETTINGS ROUNDS DIR...}, SETTINGS a
+ * ';'-separated list of {@code groupBytes,entryMaxBytes} (0,0: no groups).
+ */
+public final class GroupBenchmark {
+  private static final int GETS_PER_ROUND = 100_000;
+
+  private GroupBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    BenchOutput out = new BenchOutput(Path.of(args[0]), "GroupBenchmark " + String.join(" ", args));
+    Path work = Path.of(args[1]);
+    String[] settings = args[2].split(";");
+    int rounds = Integer.parseInt(args[3]);
+    for (int d = 4; d < args.length; d++) {
+      Path tree = Path.of(args[d]);
+      List<SourceFile> files = new ArrayList<>();
+      LocalSourceTree.of(tree)
+          .walk("", PackOptions.defaults(), new ArrayList<>(), files::add, () -> false);
+      List<String> names = files.stream().map(SourceFile::name).sorted().toList();
+      long rawBytes = files.stream().mapToLong(SourceFile::size).sum();
+      Map<String, List<double[]>> results = new LinkedHashMap<>();
+      Map<String, Long> archiveBytes = new LinkedHashMap<>();
+      for (int round = 0; round <= rounds; round++) {
+        double plain = gets(n -> Files.readAllBytes(tree.resolve(n)), names, round);
+        for (String setting : settings) {
+          String[] p = setting.split(",");
+          WriterOptions options =
+              WriterOptions.builder()
+                  .codec(Codec.ZSTD)
+                  .groups(Integer.parseInt(p[0]), Integer.parseInt(p[1]))
+                  .build();
+          Path archive = work.resolve("g-" + p[0] + "-" + p[1] + ".hpf");
+          delete(archive);
+          long t0 = System.nanoTime();
+          try (LocalStorage target = LocalStorage.createDirectories(archive)) {
+            Packer.pack(
+                LocalSourceTree.of(tree),
+                target,
+                options,
+                PackOptions.defaults(),
+                ProgressListener.NONE);
+          }
+          double packSeconds = (System.nanoTime() - t0) / 1e9;
+          long bytes = 0;
+          try (LocalStorage written = LocalStorage.open(archive)) {
+            for (StoredFile f : written.list()) {
+              bytes += f.lengthBytes();
+            }
+          }
+          archiveBytes.put(setting, bytes);
+          double hpf;
+          try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
+            for (String n : names) {
+              reader.get(n); // the warm state: every bucket loaded, pages cached
+            }
+            hpf = gets(reader::get, names, round);
+          }
+          if (round > 0) { // round 0 warms up the page cache and the JIT
+            results
+                .computeIfAbsent(setting, k -> new ArrayList<>())
+                .add(new double[] {packSeconds, hpf, plain, hpf / plain});
+          }
+        }
+      }
+      for (String setting : settings) {
+        List<double[]> r = results.get(setting);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("benchmark", "groups");
+        m.put("tree", tree.getFileName().toString());
+        m.put("files", names.size());
+        m.put("rawBytes", rawBytes);
+        m.put("setting", setting);
+        m.put("archiveBytes", archiveBytes.get(setting));
+        m.put("archivePercent", 100.0 * archiveBytes.get(setting) / rawBytes);
+        m.put("packSecondsMedian", median(r, 0));
+        m.put("getsPerSecondMedian", median(r, 1));
+        m.put("plainGetsPerSecondMedian", median(r, 2));
+        m.put("getsVersusPlainMedian", median(r, 3));
+        m.put("rounds", rounds);
+        out.write(m);
+      }
+    }
+  }
+
+  private static double median(List<double[]> rows, int column) {
+    return Stats.median(rows.stream().mapToDouble(x -> x[column]).toArray());
+  }
+
+  interface Getter {
+    byte[] get(String name) throws IOException;
+  }
+
+  /** Random gets of one thread, uniform over the names: gets per second. */
+  private static double gets(Getter getter, List<String> names, long seed) throws IOException {
+    SplittableRandom random = new SplittableRandom(seed);
+    long sum = 0;
+    long t0 = System.nanoTime();
+    for (int i = 0; i < GETS_PER_ROUND; i++) {
+      sum += getter.get(names.get(random.nextInt(names.size()))).length;
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    if (sum < 0) {
+      throw new AssertionError();
+    }
+    return GETS_PER_ROUND / seconds;
+  }
+
+  private static void delete(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+"""Groups: small entries stored together in one compressed entry, so that a few hundred bytes
+of content do not each pay a frame and a header (FORMAT.md "Group"). A group is read, decoded
+and checked whole; the last ones decoded are kept, so neighbours cost no second decompression."""
+
+import collections
+import threading
+from typing import Dict, NamedTuple
+
+from .errors import CorruptArchive
+from .wire import Cursor
+
+MAX_GROUP_RAW = 1 << 20
+MAX_NAME = 0xFFFF
+RECENT_GROUPS = 8
+
+
+class Member(NamedTuple):
+    name: bytes
+    index: int
+    content_at: int
+    raw_length: int
+    mtime_millis: int
+    mode: int
+    attributes: Dict[str, str]
+
+
+class Group:
+    """A group's raw content (its CRC32C checked by the caller) and its members."""
+
+    __slots__ = ("raw", "members", "by_name")
+
+    def __init__(self, raw, path, offset):
+        self.raw = raw
+        c = Cursor(raw, f"{path} (group at {offset})")
+        members = []
+        while not c.done():
+            n = c.varint("member name length")
+            if n > MAX_NAME:
+                raise CorruptArchive(c.path, c.pos, f"a member name of {n} bytes (at most 65535)")
+            name = c.raw(n, "member name")
+            length = c.varint("member raw length")
+            mtime = c.zigzag("member mtime")
+            mode = c.varint("member mode")
+            attributes = {}
+            for _ in range(c.varint("member attribute count")):
+                key = c.utf8(c.varint("attribute key length"), "attribute key")
+                attributes[key] = c.utf8(c.varint("attribute value length"), "attribute value")
+            start = c.pos
+            c._take(length, "member content")
+            members.append(Member(name, len(members), start, length, mtime, mode, attributes))
+        if not members:
+            raise CorruptArchive(path, offset, "a group with no members")
+        self.members = members
+        self.by_name = {}
+        for m in reversed(members):  # the first member of a name wins, as in the Java reader
+            self.by_name[m.name] = m
+
+    def content(self, member):
+        return self.raw[member.content_at:member.content_at + member.raw_length]
+
+
+class GroupCache:
+    """The last groups decoded, by (part file, offset): a storage keeps one."""
+
+    def __init__(self, size=RECENT_GROUPS):
+        self._groups = collections.OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            g = self._groups.get(key)
+            if g is not None:
+                self._groups.move_to_end(key)
+            return g
+
+    def put(self, key, group):
+        with self._lock:
+            self._groups[key] = group
+            while len(self._groups) > self._size:
+                self._groups.popitem(last=False)
