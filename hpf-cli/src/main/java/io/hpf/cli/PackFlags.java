@@ -33,16 +33,18 @@ final class PackFlags {
   @Option(
       names = "--group-size",
       paramLabel = "BYTES",
-      defaultValue = "32768",
+      defaultValue = "2048",
       description =
           "Store small files together in compressed groups of about this many bytes (default:"
-              + " ${DEFAULT-VALUE}; 0: every file on its own). With --codec none, no groups.")
+              + " ${DEFAULT-VALUE}; 0: every file on its own; at most 262144). Larger groups make"
+              + " archives of tiny files smaller and random reads of them slower. With --codec"
+              + " none, no groups.")
   int groupBytes;
 
   @Option(
       names = "--group-max",
       paramLabel = "BYTES",
-      defaultValue = "4096",
+      defaultValue = "512",
       description = "Files up to this size go into groups (default: ${DEFAULT-VALUE}).")
   int groupEntryMaxBytes;
 

@@ -138,6 +138,39 @@ class CliTest {
     assertFalse(notArchive.err().contains("Exception"), "no stack trace: " + notArchive.err());
   }
 
+  /** Small files share groups by default, none with --group-size 0; a bad size is one line. */
+  @Test
+  void groupSizesAreChosenOnTheCommandLine() throws IOException {
+    long smallFiles = model.values().stream().filter(v -> v.length <= 512).count();
+    assertTrue(smallFiles > 10, smallFiles + " small files");
+    assertEquals(smallFiles, membersOfGroups(archive));
+    Path plain = temp.resolve("plain.hpf");
+    assertEquals(0, hpf("create", "--group-size", 0, plain, source).code());
+    assertEquals(0, membersOfGroups(plain));
+    Path large = temp.resolve("large.hpf");
+    CliRun create = hpf("create", "--group-size", 65536, "--group-max", 8192, large, source);
+    assertEquals(0, create.code(), create.err());
+    long under8k = model.values().stream().filter(v -> v.length <= 8192).count();
+    assertEquals(under8k, membersOfGroups(large));
+    for (String name : List.of(model.firstKey(), model.lastKey())) {
+      assertArrayEquals(model.get(name), hpf("cat", large, name).out());
+    }
+    CliRun tooLarge = hpf("create", "--group-size", 1 << 20, temp.resolve("x.hpf"), source);
+    assertEquals(1, tooLarge.code());
+    assertTrue(tooLarge.err().contains("group size must be 0 to 262144"), tooLarge.err());
+    assertEquals(1, tooLarge.err().strip().lines().count(), tooLarge.err());
+  }
+
+  private static long membersOfGroups(Path archive) throws IOException {
+    try (var reader = io.hpf.archive.ArchiveReader.open(io.hpf.store.LocalStorage.open(archive))) {
+      long members = 0;
+      for (var it = reader.list(""); it.hasNext(); ) {
+        members += it.next().inGroup() ? 1 : 0;
+      }
+      return members;
+    }
+  }
+
   @Test
   void addRmCompactRecoverAndLog() throws IOException {
     Path more = temp.resolve("more");

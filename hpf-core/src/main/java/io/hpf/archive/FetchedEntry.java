@@ -13,8 +13,16 @@ import io.hpf.format.FormatConstants;
  * @param content the checked raw content, or null when larger than asked for whole
  */
 public record FetchedEntry(EntryInfo info, int crc32c, byte[] content) {
-  /** Where the stored content starts in its part file: after the entry's header. */
+  /**
+   * Where the stored content starts in its part file: after the entry's header.
+   *
+   * @throws IllegalStateException for a member of a group, whose content is only in its group's
+   *     decompressed bytes
+   */
   public long contentOffset() {
+    if (info.inGroup()) {
+      throw new IllegalStateException("'" + info.name() + "' is in a group: no content offset");
+    }
     return info.offset()
         + info.entryLength()
         - info.storedLength()

@@ -59,10 +59,15 @@ public record WriterOptions(
   public static final double DEFAULT_RECLAIM_RATIO = 0.5;
   public static final long DEFAULT_GRACE_PERIOD_MILLIS = 15 * 60 * 1000L;
 
-  /** Groups of 32 KiB of small entries: chosen by measurement (docs/BENCHMARKS.md, issue 14). */
-  public static final int DEFAULT_GROUP_BYTES = 32 << 10;
+  /**
+   * Groups of about 2 KiB of entries up to 512 bytes, chosen by measurement (docs/BENCHMARKS.md,
+   * "Issue 14"): a get of a member decompresses its whole group, about 1.8 µs a KiB with zstd here,
+   * so larger groups trade random gets for bytes (32 KiB groups of entries up to 4 KiB made the
+   * kernel's tiny files 40% of their size instead of 57%, and their gets 10× slower).
+   */
+  public static final int DEFAULT_GROUP_BYTES = 2 << 10;
 
-  public static final int DEFAULT_GROUP_ENTRY_MAX_BYTES = 4 << 10;
+  public static final int DEFAULT_GROUP_ENTRY_MAX_BYTES = 512;
 
   /** The largest group size a writer takes: with one more member, a group stays under 1 MiB. */
   public static final int MAX_GROUP_BYTES = 256 << 10;

@@ -39,10 +39,17 @@ class ReadmeExampleTest {
             conf,
             new org.apache.hadoop.fs.Path(in.toUri()),
             new org.apache.hadoop.fs.Path(out.toUri())));
+    StringBuilder expected = new StringBuilder(); // the job sees entries as they lie in parts
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(in))) {
+      for (var row : r.entriesInPartOrder()) {
+        if (row.name().startsWith("logs/")) {
+          expected.append(row.name()).append('\t').append(row.rawLength()).append('\n');
+        }
+      }
+    }
+    assertEquals(2, expected.toString().lines().count());
     try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(out))) {
-      assertEquals(
-          "logs/a.log\t10\nlogs/2024/b.log\t2000\n", // in the order entries lie in the part
-          new String(r.get("part-m-00000"), StandardCharsets.UTF_8));
+      assertEquals(expected.toString(), new String(r.get("part-m-00000"), StandardCharsets.UTF_8));
     }
   }
 
