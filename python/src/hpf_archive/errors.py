@@ -12,6 +12,7 @@ class CorruptArchive(HpfError):
         super().__init__(f"{path} at offset {offset}: {message}")
         self.path = path
         self.offset = offset
+        self.problem = message
 
 
 class UnsupportedVersion(HpfError):

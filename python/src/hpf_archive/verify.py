@@ -18,7 +18,8 @@ def verify(archive, whole_bytes, chunk_bytes):
 
     1. The footers of the index, catalog and dictionary files; every bucket's meta and perfect
        hash, empty buckets included.
-    2. Each part from its header to its committed length, entry by entry (padding skipped):
+    2. Each part from its header to its committed length, entry by entry (padding and the file
+       headers of joined parts skipped):
        header checksum and layout, content decoded and checked, live or dead, streamed when
        large; a group decoded whole and its members parsed. Names not in normal form are
        reported.
@@ -68,6 +69,14 @@ def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):
         if head[0] == 0:  # padding: an entry never starts with a zero byte
             ahead = storage.read(part, p, min(PADDING_CHUNK, committed - p))
             p += len(ahead) - len(ahead.lstrip(b"\0"))
+            continue
+        if head[0] == 0x89:  # the file header of a part joined to this one (HDFS concat)
+            try:
+                check_header(storage.read(part, p, min(HEADER_BYTES, committed - p)), path, b"PART")
+            except CorruptArchive as e:
+                raise CorruptArchive(path, p, "no entry here, nor the file header of a joined "
+                                              f"part: {e.problem}") from None
+            p += HEADER_BYTES
             continue
         if committed - p < MIN_HEADER + 4:
             raise CorruptArchive(path, p, "bytes before the committed length that hold no entry")

@@ -69,6 +69,11 @@ final class CountingStorage implements Storage {
   }
 
   @Override
+  public boolean join(String target, List<String> sources) throws IOException {
+    return inner.join(target, sources);
+  }
+
+  @Override
   public String describe(String name) {
     return inner.describe(name);
   }

@@ -14,6 +14,7 @@ import io.hpf.store.StoredFile;
 import io.hpf.write.ArchiveLock;
 import io.hpf.write.CommitPlan;
 import io.hpf.write.ImportMarker;
+import io.hpf.write.PartJoiner;
 import io.hpf.write.PartPool;
 import io.hpf.write.PartWriter;
 import io.hpf.write.SegmentBuilder;
@@ -373,9 +374,10 @@ public final class ArchiveWriter implements Closeable {
   public Manifest commit() throws IOException {
     checkOpen();
     state = State.FAILED; // until the manifest is in place
-    List<PartWriter> parts = pool.finishAll();
+    List<PartJoiner.Part> parts =
+        PartJoiner.join(storage, pool.finishAll(), options.maxPartBytes());
     List<EntryInfo> added = new ArrayList<>();
-    for (PartWriter part : parts) {
+    for (PartJoiner.Part part : parts) {
       added.addAll(part.rows());
     }
     CommitPlan plan =
@@ -638,10 +640,11 @@ public final class ArchiveWriter implements Closeable {
     state = State.FAILED;
     long oldBytes = base.partBytes();
     Compactor.copyLive(snapshot, pool);
-    List<PartWriter> parts = pool.finishAll();
+    List<PartJoiner.Part> parts =
+        PartJoiner.join(storage, pool.finishAll(), options.maxPartBytes());
     List<SegmentBuilder.Row> rows = new ArrayList<>();
     long liveBytes = 0;
-    for (PartWriter part : parts) {
+    for (PartJoiner.Part part : parts) {
       for (EntryInfo row : part.rows()) {
         rows.add(SegmentBuilder.Row.of(row));
         liveBytes += row.accountedBytes();

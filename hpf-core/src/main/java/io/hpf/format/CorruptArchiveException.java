@@ -10,11 +10,13 @@ public class CorruptArchiveException extends IOException {
   private static final long serialVersionUID = 1L;
   private final String file;
   private final long offset;
+  private final String problem;
 
   public CorruptArchiveException(String file, long offset, String problem) {
     super(file + " at offset " + offset + ": " + problem);
     this.file = file;
     this.offset = offset;
+    this.problem = problem;
   }
 
   public CorruptArchiveException(String file, long offset, String problem, Throwable cause) {
@@ -25,6 +27,11 @@ public class CorruptArchiveException extends IOException {
   /** The file, as {@link io.hpf.store.Storage#describe} names it. */
   public String file() {
     return file;
+  }
+
+  /** What is wrong, without the file and offset. */
+  public String problem() {
+    return problem;
   }
 
   /** The byte offset in that file where the problem was found. */

@@ -91,6 +91,11 @@ public record EntryInfo(
 
   /** This row with the entry in another part at the same offset (a part file moved in). */
   public EntryInfo inPart(int newPartId) {
+    return movedTo(newPartId, offset);
+  }
+
+  /** This row with the entry (or its group) at another place (a part file joined to another). */
+  public EntryInfo movedTo(int newPartId, long newOffset) {
     return new EntryInfo(
         name,
         deleted,
@@ -102,7 +107,7 @@ public record EntryInfo(
         mode,
         attributes,
         newPartId,
-        offset,
+        newOffset,
         entryLength,
         member,
         members);

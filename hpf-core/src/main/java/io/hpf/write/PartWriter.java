@@ -45,6 +45,7 @@ public final class PartWriter {
   private long committedLength;
   private boolean broken;
   private boolean finished;
+  private long fileLength = -1;
 
   /**
    * @param options the block alignment and group sizes
@@ -352,9 +353,18 @@ public final class PartWriter {
         writeGroup();
       }
       file.sync();
+      fileLength = file.position();
     } finally {
       file.close();
     }
+  }
+
+  /**
+   * Whether the finished file holds its committed entries and nothing else, so that it can be
+   * joined to another part (a failed write leaves an uncommitted tail, which must stay at an end).
+   */
+  public boolean endsAtCommittedLength() {
+    return finished && !broken && fileLength == committedLength;
   }
 
   /** Closes without caring about errors, for an aborted write. */

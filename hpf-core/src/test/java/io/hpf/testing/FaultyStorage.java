@@ -156,6 +156,12 @@ public final class FaultyStorage implements Storage {
   }
 
   @Override
+  public boolean join(String target, List<String> sources) throws IOException {
+    maybeFail("join", target);
+    return inner.join(target, sources);
+  }
+
+  @Override
   public String describe(String name) {
     return inner.describe(name);
   }

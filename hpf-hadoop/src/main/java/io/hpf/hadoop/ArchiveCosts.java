@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 import org.apache.hadoop.fs.ContentSummary;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -20,17 +19,20 @@ public final class ArchiveCosts {
 
   /**
    * The archive's own cost: its directory, its files and their blocks. On HDFS the blocks are the
-   * real ones (each file's own block size); elsewhere they are what the files would take with
-   * {@code blockSize}.
+   * real ones (a joined part file keeps the blocks of the parts joined, the last of each partial);
+   * elsewhere they are what the files would take with {@code blockSize}.
    */
   public static NameNodeCost ofArchive(Storage storage, long blockSize) throws IOException {
     long files = 0;
     long blocks = 0;
     if (storage instanceof HadoopStorage hadoop) {
-      for (FileStatus status : hadoop.fileSystem().listStatus(hadoop.directory())) {
+      RemoteIterator<LocatedFileStatus> it =
+          hadoop.fileSystem().listLocatedStatus(hadoop.directory());
+      while (it.hasNext()) {
+        LocatedFileStatus status = it.next();
         if (status.isFile()) {
           files++;
-          blocks += NameNodeCost.blocksOf(status.getLen(), status.getBlockSize());
+          blocks += status.getBlockLocations().length;
         }
       }
     } else {

@@ -167,6 +167,9 @@ class HdfsArchiveTest {
     HadoopStorage storage =
         storage("cost.hpf", HadoopStorageOptions.DEFAULTS.withPartBlockSize(64 * 1024));
     TestArchives.write(storage, model, WriterOptions.builder().build(), 2);
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(1, reader.manifest().parts().size(), "the two threads' parts are joined");
+    }
     NameNodeCost archive = ArchiveCosts.ofArchive(storage, fs.getDefaultBlockSize());
     assertEquals(nameNodeCount(storage.directory()), archive);
     assertTrue(archive.blocks() > archive.files(), "64 KiB part blocks: parts take several");
