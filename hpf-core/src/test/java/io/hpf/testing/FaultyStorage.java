@@ -2,6 +2,7 @@ package io.hpf.testing;
 
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
+import io.hpf.store.ForwardingStorage;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fault_injection_test, Lucene's MockDirectoryWrapper). Every call is a chance: opens, reads,
  * creates, writes, syncs, renames, listings and deletes.
  */
-public final class FaultyStorage implements Storage {
+public final class FaultyStorage extends ForwardingStorage {
   private final Storage inner;
   private final SplittableRandom random;
   private volatile double failureRate;
@@ -26,6 +27,7 @@ public final class FaultyStorage implements Storage {
   private final AtomicInteger faults = new AtomicInteger();
 
   public FaultyStorage(Storage inner, long seed) {
+    super(inner);
     this.inner = inner;
     this.random = new SplittableRandom(seed);
   }
@@ -159,20 +161,5 @@ public final class FaultyStorage implements Storage {
   public boolean join(String target, List<String> sources) throws IOException {
     maybeFail("join", target);
     return inner.join(target, sources);
-  }
-
-  @Override
-  public String describe(String name) {
-    return inner.describe(name);
-  }
-
-  @Override
-  public void close() throws IOException {
-    inner.close();
-  }
-
-  @Override
-  public String toString() {
-    return inner.toString();
   }
 }

@@ -1,11 +1,7 @@
 package io.hpf.testing;
 
-import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
+import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.ReadableFile;
-import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,13 +15,14 @@ import java.util.List;
  * without a cluster. When told to crash at the next commit, the manifest's rename fails and every
  * later delete is ignored, as after a {@code kill -9}: what the writer made stays on disk.
  */
-public final class JoiningStorage implements Storage {
-  private final LocalStorage inner;
+public final class JoiningStorage extends ForwardingStorage {
+  private final LocalStorage local;
   private volatile boolean crashAtCommit;
   private volatile boolean crashed;
 
-  public JoiningStorage(LocalStorage inner) {
-    this.inner = inner;
+  public JoiningStorage(LocalStorage local) {
+    super(local);
+    this.local = local;
   }
 
   /** The next manifest commit fails, and the writer's clean-up after it does nothing. */
@@ -35,7 +32,7 @@ public final class JoiningStorage implements Storage {
 
   @Override
   public boolean join(String target, List<String> sources) throws IOException {
-    Path dir = inner.directory();
+    Path dir = local.directory();
     try (FileChannel out = FileChannel.open(dir.resolve(target), StandardOpenOption.APPEND)) {
       for (String source : sources) {
         try (FileChannel in = FileChannel.open(dir.resolve(source))) {
@@ -54,53 +51,18 @@ public final class JoiningStorage implements Storage {
   }
 
   @Override
-  public ReadableFile openRead(String name, FileUse use) throws IOException {
-    return inner.openRead(name, use);
-  }
-
-  @Override
-  public AppendableFile create(String name, FileUse use) throws IOException {
-    return inner.create(name, use);
-  }
-
-  @Override
   public void rename(String from, String to) throws IOException {
     if (crashAtCommit && to.startsWith("manifest-")) {
       crashed = true;
       throw new IOException("crashed before " + to);
     }
-    inner.rename(from, to);
-  }
-
-  @Override
-  public void moveIn(String subdirectory, String name, String to) throws IOException {
-    inner.moveIn(subdirectory, name, to);
-  }
-
-  @Override
-  public List<StoredFile> list() throws IOException {
-    return inner.list();
+    super.rename(from, to);
   }
 
   @Override
   public void delete(String name) throws IOException {
     if (!crashed) {
-      inner.delete(name);
+      super.delete(name);
     }
-  }
-
-  @Override
-  public String describe(String name) {
-    return inner.describe(name);
-  }
-
-  @Override
-  public void close() throws IOException {
-    inner.close();
-  }
-
-  @Override
-  public String toString() {
-    return inner.toString();
   }
 }
