@@ -86,6 +86,9 @@ final class LsCommand implements Callable<Integer> {
     s.append(",\"mode\":").append(e.mode());
     s.append(",\"part\":").append(e.partId());
     s.append(",\"offset\":").append(e.offset());
+    if (e.inGroup()) { // FORMAT.md "Group": the offset is the group's
+      s.append(",\"member\":").append(e.member()).append(",\"members\":").append(e.members());
+    }
     s.append(",\"attributes\":{");
     boolean first = true;
     for (var a : new java.util.TreeMap<>(e.attributes()).entrySet()) {

@@ -144,6 +144,9 @@ class CliTest {
     long smallFiles = model.values().stream().filter(v -> v.length <= 512).count();
     assertTrue(smallFiles > 10, smallFiles + " small files");
     assertEquals(smallFiles, membersOfGroups(archive));
+    long listedAsMembers =
+        hpf("ls", "--json", archive).text().lines().filter(l -> l.contains("\"members\":")).count();
+    assertEquals(smallFiles, listedAsMembers, "ls --json says which entries are in groups");
     Path plain = temp.resolve("plain.hpf");
     assertEquals(0, hpf("create", "--group-size", 0, plain, source).code());
     assertEquals(0, membersOfGroups(plain));
