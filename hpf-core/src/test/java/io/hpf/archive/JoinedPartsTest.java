@@ -43,9 +43,10 @@ class JoinedPartsTest {
     Path dir = temp.resolve("a.hpf");
     JoiningStorage storage = new JoiningStorage(LocalStorage.createDirectories(dir));
     TestArchives.write(storage, model, WriterOptions.builder().build(), 2);
+    Path part;
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
       assertEquals(1, reader.manifest().parts().size(), "two writer threads, one part");
-      Path part = dir.resolve(FileNames.partFileName(reader.manifest().parts().get(0).partId()));
+      part = dir.resolve(FileNames.partFileName(reader.manifest().parts().get(0).partId()));
       assertEquals(2, headersIn(part), "the second part's header stays where it was joined");
       assertMatchesModel(reader, model);
       Map<String, byte[]> scanned = new TreeMap<>(ArchiveModel::compareUtf8);
@@ -57,7 +58,6 @@ class JoinedPartsTest {
     assertEquals(model.size(), report.entriesChecked());
 
     // A joined header is checked as a file header: damaged, the walk names it.
-    Path part = dir.resolve(FileNames.partFileName(1)); // the first part made: the one joined to
     byte[] bytes = Files.readAllBytes(part);
     byte[] magic = "\u0089HPFPART".getBytes(StandardCharsets.ISO_8859_1);
     int joined = -1;
