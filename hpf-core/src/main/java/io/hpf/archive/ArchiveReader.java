@@ -513,7 +513,7 @@ public final class ArchiveReader implements Closeable {
         entry.offset(),
         entry.length(),
         entry.member(),
-        entry.inGroup() ? entry.group().size() : 0);
+        entry.members());
   }
 
   @Override

@@ -346,7 +346,7 @@ public final class ArchiveVerifier {
                 || h.codec() != row.codec()
                 || entry.length() != row.entryLength()
                 || entry.member() != row.member()
-                || (entry.inGroup() ? entry.group().size() : 0) != row.members()) {
+                || entry.members() != row.members()) {
               problem(
                   name, entry.offset(), "entry '" + row.name() + "' differs from its catalog row");
             }

@@ -75,7 +75,7 @@ public final class EntryGroup {
   public static EntryGroup decode(String path, long offset, EntryHeader header, byte[] raw)
       throws CorruptArchiveException {
     // Offsets in messages are of the group's raw content, as a catalog block's are of its rows.
-    ByteReader in = new ByteReader(path + " (group at " + offset + ")", 0, raw);
+    ByteReader in = new ByteReader(where(path, offset), 0, raw);
     int capacity = 8;
     int[] nameAt = new int[capacity];
     int[] nameLength = new int[capacity];
@@ -124,6 +124,11 @@ public final class EntryGroup {
         Arrays.copyOf(contentLength, count));
   }
 
+  /** How messages place a group's raw bytes: offsets are of its decompressed content. */
+  private static String where(String path, long offset) {
+    return path + " (group at " + offset + ")";
+  }
+
   /** The group's offset in its part file. */
   public long offset() {
     return offset;
@@ -152,8 +157,9 @@ public final class EntryGroup {
 
   /** Member {@code i} with its header decoded (name and attributes as strict UTF-8). */
   public PartEntry member(int i) throws CorruptArchiveException {
+    // Only the member's header, which decode() bounded already: never past it into the content.
     ByteReader in =
-        new ByteReader(path + " (group at " + offset + ")", nameAt[i], raw, nameAt[i], raw.length);
+        new ByteReader(where(path, offset), nameAt[i], raw, nameAt[i], contentAt[i] - nameAt[i]);
     String name = in.utf8(nameLength[i], "member name");
     long length = in.varLong("member raw length");
     long mtime = in.zigZag("member mtime");

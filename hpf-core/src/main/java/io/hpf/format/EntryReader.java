@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -273,7 +274,9 @@ public final class EntryReader {
     if (entry.inGroup()) {
       return entry.group().content(entry.member());
     }
-    checkGroupNotContent(entry);
+    if (entry.header().group()) {
+      throw new IllegalStateException("a group is read through its members");
+    }
     checkWhole(entry.header());
     byte[] bytes = file.readFully(entry.offset(), (int) entry.length());
     return decode(entry.offset(), entry.header(), bytes);
@@ -349,13 +352,7 @@ public final class EntryReader {
   }
 
   private static byte[] utf8(String name, byte[] nameUtf8) {
-    return nameUtf8 != null ? nameUtf8 : name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-  }
-
-  private static void checkGroupNotContent(PartEntry entry) {
-    if (entry.header().group()) {
-      throw new IllegalStateException("a group is read through its members");
-    }
+    return nameUtf8 != null ? nameUtf8 : name.getBytes(StandardCharsets.UTF_8);
   }
 
   private void checkLength(long offset, long entryLength, EntryHeader header)

@@ -21,6 +21,11 @@ public record PartEntry(long offset, EntryHeader header, EntryGroup group, int m
     return group != null;
   }
 
+  /** How many members its group has, 0 for an entry on its own (as a catalog row says). */
+  public int members() {
+    return group != null ? group.size() : 0;
+  }
+
   /** Bytes of the whole entry in the part file; for a member, of its whole group. */
   public long length() {
     return group != null ? group.length() : header.entryLength();

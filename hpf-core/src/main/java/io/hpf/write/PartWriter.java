@@ -134,56 +134,54 @@ public final class PartWriter {
       }
       return;
     }
-    byte[] compressed = compressor.compress(content, length);
-    Codec codec = compressed == null ? Codec.NONE : compressor.codec();
-    int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
-    byte[] stored = compressed == null ? content : compressed;
-    int storedLength = compressed == null ? length : compressed.length;
-    ByteWriter header =
-        EntryCodec.encodeHeader(
-            nameUtf8,
-            codec,
-            dictionaryId,
+    Stored stored =
+        writeCompressed(
+            content,
             length,
-            storedLength,
-            meta.mtimeMillis(),
-            meta.mode(),
-            meta.attributes());
-    int crc = EntryCodec.crc32c(content, 0, length);
-    try {
-      alignFor((long) header.size() + storedLength + EntryCodec.TRAILER_BYTES);
-    } catch (IOException | RuntimeException e) {
-      broken = true;
-      throw e;
-    }
-    long offset = committedLength;
-    try {
-      file.write(header.array(), 0, header.size());
-      file.write(stored, 0, storedLength);
-      file.write(EntryCodec.trailer(crc));
-    } catch (IOException | RuntimeException e) {
-      broken = true;
-      throw e;
-    }
-    record(name, codec, dictionaryId, length, storedLength, meta, offset);
+            (codec, dictionaryId, storedLength) ->
+                EntryCodec.encodeHeader(
+                    nameUtf8,
+                    codec,
+                    dictionaryId,
+                    length,
+                    storedLength,
+                    meta.mtimeMillis(),
+                    meta.mode(),
+                    meta.attributes()));
+    record(
+        name,
+        stored.codec(),
+        stored.dictionaryId(),
+        length,
+        stored.length(),
+        meta,
+        stored.offset());
   }
 
-  /** Writes the group being filled as one entry, compressed if that shrinks it, and its rows. */
-  private void writeGroup() throws IOException {
-    if (group.isEmpty()) {
-      return;
-    }
-    int rawLength = group.rawBytes();
-    byte[] raw = group.rawArray();
+  /** How {@link #writeCompressed} stored a content. */
+  private record Stored(Codec codec, int dictionaryId, int length, long offset) {}
+
+  /** The header of an entry whose content is stored so. */
+  @FunctionalInterface
+  private interface HeaderFor {
+    ByteWriter encode(Codec codec, int dictionaryId, int storedLength);
+  }
+
+  /**
+   * Compresses {@code raw[0, rawLength)} (stored raw if that does not shrink it) and writes the
+   * entry: padding if it would straddle a block, the header, the stored content, the CRC32C of the
+   * raw content. A failure marks the part broken.
+   */
+  private Stored writeCompressed(byte[] raw, int rawLength, HeaderFor headerFor)
+      throws IOException {
     byte[] compressed = compressor.compress(raw, rawLength);
     Codec codec = compressed == null ? Codec.NONE : compressor.codec();
     int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
     int storedLength = compressed == null ? rawLength : compressed.length;
-    ByteWriter header = EntryCodec.encodeGroupHeader(codec, dictionaryId, rawLength, storedLength);
-    long length = (long) header.size() + storedLength + EntryCodec.TRAILER_BYTES;
+    ByteWriter header = headerFor.encode(codec, dictionaryId, storedLength);
     long offset;
     try {
-      alignFor(length);
+      alignFor((long) header.size() + storedLength + EntryCodec.TRAILER_BYTES);
       offset = committedLength;
       file.write(header.array(), 0, header.size());
       file.write(compressed == null ? raw : compressed, 0, storedLength);
@@ -192,6 +190,22 @@ public final class PartWriter {
       broken = true;
       throw e;
     }
+    return new Stored(codec, dictionaryId, storedLength, offset);
+  }
+
+  /** Writes the group being filled as one entry, compressed if that shrinks it, and its rows. */
+  private void writeGroup() throws IOException {
+    if (group.isEmpty()) {
+      return;
+    }
+    int rawLength = group.rawBytes();
+    Stored stored =
+        writeCompressed(
+            group.rawArray(),
+            rawLength,
+            (codec, dictionaryId, storedLength) ->
+                EntryCodec.encodeGroupHeader(codec, dictionaryId, rawLength, storedLength));
+    long length = file.position() - stored.offset();
     List<GroupBuilder.Member> members = group.members();
     for (int i = 0; i < members.size(); i++) {
       GroupBuilder.Member m = members.get(i);
@@ -201,13 +215,13 @@ public final class PartWriter {
               false,
               m.length(),
               m.length(),
-              codec,
-              dictionaryId,
+              stored.codec(),
+              stored.dictionaryId(),
               m.meta().mtimeMillis(),
               m.meta().mode(),
               m.meta().attributes(),
               partId,
-              offset,
+              stored.offset(),
               length,
               i,
               members.size()));
