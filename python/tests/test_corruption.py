@@ -98,8 +98,10 @@ def pristine(tmp_path_factory, java_hpf):
     java_hpf("create", "--codec", "zstd", "--bucket-capacity", "100", "--part-size", "1",
              archive, root / "src")
     kinds = {p.suffix for p in archive.iterdir()}
-    assert kinds == {".hpfm", ".hpfp", ".hpfc", ".hpfx", ".hpfd"}, kinds
-    assert len(list(archive.glob("*.hpfp"))) > 1 and len(list(archive.glob("*.hpfx"))) > 1
+    assert kinds == {".hpfm", ".hpfp", ".hpfs"}, kinds  # catalog, buckets, dictionary: in .hpfs
+    with hpf.open(archive) as a:
+        assert len(a.manifest.segments[0].buckets) > 1 and a.manifest.dictionaries
+    assert len(list(archive.glob("*.hpfp"))) > 1
     return archive, files
 
 
@@ -173,6 +175,27 @@ def test_truncated_files_are_caught(pristine, tmp_path):
     for copy, damaged in damaged_copies(pristine, tmp_path, truncate):
         assert_right_bytes_or_named(copy, damaged, pristine[1])
         shutil.rmtree(copy)
+
+
+def test_flipped_bits_in_every_section_of_a_segment_file_are_caught(pristine, tmp_path):
+    """A segment file holds the catalog, each bucket and the dictionary: a bit flipped at the
+    start, middle and end of each is caught and named with the segment file."""
+    from hpf_archive import files as names
+
+    archive, files = pristine
+    with hpf.open(archive) as a:
+        m = a.manifest
+    seg = m.segments[0]
+    sections = [names.catalog_section(seg)] + [names.bucket_section(seg, b) for b in seg.buckets]
+    sections += [names.dictionary_section(i, d) for i, d in m.dictionaries.items()]
+    assert all(s.file == names.segment(seg.segment_id) for s in sections)
+    for i, s in enumerate(sections):
+        for j, at in enumerate((s.offset + 4, s.offset + s.length // 2, s.offset + s.length - 6)):
+            copy = tmp_path / f"s{i}-{j}"
+            shutil.copytree(archive, copy)
+            flip(copy / s.file, at)
+            assert_right_bytes_or_named(copy, s.file, files)
+            shutil.rmtree(copy)
 
 
 def test_missing_files_are_named(pristine, tmp_path):

@@ -7,7 +7,7 @@ import hpf_archive as hpf
 from conftest import ROOT
 
 GOLDEN = ROOT / "hpf-core" / "src" / "test" / "resources" / "golden"
-ARCHIVES = [p for v in ("v1", "v2", "v3") for p in sorted((GOLDEN / v).glob("*.hpf"))]
+ARCHIVES = [p for v in ("v1", "v2", "v3", "v4") for p in sorted((GOLDEN / v).glob("*.hpf"))]
 
 
 def model():

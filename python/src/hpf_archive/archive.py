@@ -50,14 +50,8 @@ class Archive:
         self.manifest = manifests.parse(storage.read(name, 0, listed[name]), storage.describe(name))
         self.manifest_name = name
         m = self.manifest
-        for part_id, committed in m.parts.items():
-            self._present(listed, files.part(part_id), committed, at_least=True)
-        for d, length in m.dictionaries.items():
-            self._present(listed, files.dictionary(d), length)
-        for seg in m.segments:
-            self._present(listed, files.catalog(seg.segment_id), seg.catalog_length)
-            for b in seg.buckets:
-                self._present(listed, files.bucket(seg.segment_id, b.number), b.file_length)
+        for file_name, length, at_least in files.expected(m):
+            self._present(listed, file_name, length, at_least)
         self._parts = {p: (files.part(p), committed) for p, committed in m.parts.items()}
         tables = SlotTables()
         self._indexes = [SegmentIndex(storage, seg, tables) for seg in reversed(m.segments)]
@@ -179,7 +173,7 @@ class Archive:
     def _catalog_list(self):
         catalogs = self._catalogs
         if catalogs is None:
-            catalogs = [Catalog(self.storage, files.catalog(seg.segment_id), seg.catalog_length)
+            catalogs = [Catalog(self.storage, files.catalog_section(seg))
                         for seg in reversed(self.manifest.segments)]  # newest first
             self._catalogs = catalogs
         return catalogs
@@ -192,12 +186,12 @@ class Archive:
     def _dictionary(self, dictionary_id):
         d = self._dictionaries.get(dictionary_id)
         if d is None:
-            length = self.manifest.dictionaries.get(dictionary_id)
-            if length is None:
+            ref = self.manifest.dictionaries.get(dictionary_id)
+            if ref is None:
                 return None
-            name = files.dictionary(dictionary_id)
-            path = self.storage.describe(name)
-            data = self.storage.read(name, 0, length)
+            section = files.dictionary_section(dictionary_id, ref)
+            path = section.describe(self.storage)
+            data = section.read(self.storage, 0, section.length)
             check_header(data, path, b"DICT")
             check_footer(data, path)
             c = Cursor(data, path, start=HEADER_BYTES, end=len(data) - 8)

@@ -37,15 +37,17 @@ class EntryInfo(NamedTuple):
 
 
 class Catalog:
-    def __init__(self, storage, file_name, length):
+    def __init__(self, storage, section):
+        """Opens the catalog at a files.Section (its own file, or a range of a segment file)."""
         self.storage = storage
-        self.path = storage.describe(file_name)
-        self.file_name = file_name
+        self.path = section.describe(storage)
+        self.section = section
+        length = section.length
         if length < HEADER_BYTES + TRAILER_BYTES + FOOTER_BYTES:
             raise CorruptArchive(self.path, 0, f"a catalog of {length} bytes is too short")
-        check_header(storage.read(file_name, 0, HEADER_BYTES), self.path, b"CATL")
+        check_header(section.read(storage, 0, HEADER_BYTES), self.path, b"CATL")
         at = length - FOOTER_BYTES - TRAILER_BYTES
-        t = Cursor(storage.read(file_name, at, TRAILER_BYTES), self.path, base=at)
+        t = Cursor(section.read(storage, at, TRAILER_BYTES), self.path, base=at)
         index_offset, index_length, index_crc = t.u64(), t.u32(), t.u32()
         self.row_count, block_count, reserved = t.u64(), t.u32(), t.u32()
         if reserved != 0:
@@ -54,7 +56,7 @@ class Catalog:
             raise CorruptArchive(self.path, at, "the block index lies outside the file")
         if block_count > index_length // 18:
             raise CorruptArchive(self.path, at, f"{block_count} blocks cannot fit the index")
-        index = self.storage.read(file_name, index_offset, index_length)
+        index = section.read(storage, index_offset, index_length)
         if crc32c(index) != index_crc:
             raise CorruptArchive(self.path, index_offset, "block index checksum mismatch")
         c = Cursor(index, self.path, base=index_offset)
@@ -80,7 +82,7 @@ class Catalog:
 
     def block_rows(self, i):
         offset, size, rows = self.blocks[i]
-        data = self.storage.read(self.file_name, offset, size)
+        data = self.section.read(self.storage, offset, size)
         c = Cursor(data, self.path, base=offset)
         codec, raw_length, stored_length, crc = c.u8(), c.u32(), c.u32(), c.u32()
         if raw_length > MAX_BLOCK_RAW or rows > raw_length // 3 + 1 or stored_length != size - 13:

@@ -1,8 +1,15 @@
-"""The names of an archive's files (FORMAT.md "File names"); manifests are in manifest.py."""
+"""The names of an archive's files (FORMAT.md "File names"; manifests are in manifest.py), and
+where each catalog, bucket and dictionary is (FORMAT.md "Segment file")."""
+
+from typing import NamedTuple
 
 
 def part(part_id):
     return "part-%08d.hpfp" % part_id
+
+
+def segment(segment_id):
+    return "seg-%08d.hpfs" % segment_id
 
 
 def catalog(segment_id):
@@ -15,3 +22,53 @@ def bucket(segment_id, number):
 
 def dictionary(dictionary_id):
     return "dict-%08d.hpfd" % dictionary_id
+
+
+class Section(NamedTuple):
+    """A catalog, a bucket or a dictionary: a file of its own (versions 1 to 3) or a range of its
+    segment file (version 4). Its bytes are the same either way; offsets in its messages count
+    from its start."""
+    file: str
+    offset: int
+    length: int
+    label: str = None  # what it is, for a section of a segment file ("bucket 3")
+
+    def describe(self, storage):
+        path = storage.describe(self.file)
+        return path if self.label is None else f"{path} ({self.label} from byte {self.offset})"
+
+    def read(self, storage, at, n):
+        """n bytes at `at` of the section."""
+        return storage.read(self.file, self.offset + at, n)
+
+
+def catalog_section(seg):
+    if seg.file_length:
+        return Section(segment(seg.segment_id), 16, seg.catalog_length, "catalog")
+    return Section(catalog(seg.segment_id), 0, seg.catalog_length)
+
+
+def bucket_section(seg, b):
+    if seg.file_length:
+        return Section(segment(seg.segment_id), b.offset, b.file_length, f"bucket {b.number}")
+    return Section(bucket(seg.segment_id, b.number), 0, b.file_length)
+
+
+def dictionary_section(dictionary_id, d):
+    if d.segment_id:
+        return Section(segment(d.segment_id), d.offset, d.length, f"dictionary {dictionary_id}")
+    return Section(dictionary(dictionary_id), 0, d.length)
+
+
+def expected(manifest):
+    """(file name, length, may be longer) of every file the manifest names."""
+    out = [(part(p), committed, True) for p, committed in manifest.parts.items()]
+    out += [(dictionary(i), d.length, False) for i, d in manifest.dictionaries.items()
+            if not d.segment_id]
+    for seg in manifest.segments:
+        if seg.file_length:
+            out.append((segment(seg.segment_id), seg.file_length, False))
+        else:
+            out.append((catalog(seg.segment_id), seg.catalog_length, False))
+            out += [(bucket(seg.segment_id, b.number), b.file_length, False) for b in seg.buckets]
+    return out

@@ -178,7 +178,7 @@ class SegmentIndex:
         meta = self._metas.get(b) or self._meta(b)
         if meta is None:
             return None  # an empty bucket
-        ph, seed, fingerprints, file_name, records_at = meta
+        ph, seed, fingerprints, section, records_at = meta
         key = self._table_base | b
         table = self._tables.get(key)
         if table:
@@ -186,14 +186,15 @@ class SegmentIndex:
         s = ph.slot(xxh64_intdigest(name_utf8, seed))
         if table is None and self._tables.wanted(key):
             n = len(fingerprints)
-            self._tables.build(key, self.storage.read(file_name, records_at, RECORD_BYTES * n))
+            self._tables.build(key, section.read(self.storage, records_at, RECORD_BYTES * n))
         if fingerprints[s] != h & 0xFF:
             return None
         at = records_at + RECORD_BYTES * s
-        rec = self.storage.read(file_name, at, RECORD_BYTES)
+        rec = section.read(self.storage, at, RECORD_BYTES)
         fingerprint, offset, length, part, crc = _RECORD.unpack(rec)
         if crc32c(rec[:28]) != crc:
-            raise CorruptArchive(self.storage.describe(file_name), at, "index record checksum mismatch")
+            raise CorruptArchive(section.describe(self.storage), at,
+                                 "index record checksum mismatch")
         if fingerprint != h:
             return None
         return DELETED if part == TOMBSTONE_PART else (part, offset, length)
@@ -210,12 +211,12 @@ class SegmentIndex:
         bucket = self.segment.buckets[b]
         if bucket.key_count == 0 and lookup:
             return None  # a lookup in an empty bucket finds nothing without reading it
-        file_name = files.bucket(self.segment.segment_id, bucket.number)
-        path = self.storage.describe(file_name)
+        section = files.bucket_section(self.segment, bucket)
+        path = section.describe(self.storage)
         n = bucket.key_count
         if bucket.meta_length < 40 + 28 + n or bucket.file_length < bucket.meta_length + 32 * n + 8:
             raise CorruptArchive(path, 0, "bucket lengths in the manifest out of bounds")
-        data = self.storage.read(file_name, 0, bucket.meta_length)
+        data = section.read(self.storage, 0, bucket.meta_length)
         check_header(data, path, b"BUCK")
         c = Cursor(data, path, start=16, end=bucket.meta_length - 4)
         if c.u32("key count") != n or c.u32("record size") != RECORD_BYTES:
@@ -229,7 +230,7 @@ class SegmentIndex:
         (meta_crc,) = struct.unpack_from("<I", data, bucket.meta_length - 4)
         if crc32c(data[16:bucket.meta_length - 4]) != meta_crc or not c.done():
             raise CorruptArchive(path, 16, "bucket meta checksum mismatch")
-        meta = (ph, seed, fingerprints, file_name, bucket.meta_length)
+        meta = (ph, seed, fingerprints, section, bucket.meta_length)
         with self._lock:
             self._metas[b] = meta
         return meta

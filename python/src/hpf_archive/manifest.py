@@ -18,7 +18,8 @@ class Bucket:
     local_depth: int
     key_count: int
     meta_length: int
-    file_length: int
+    file_length: int  # the bucket's bytes (its file's, or its section's)
+    offset: int = 0  # in its segment file (version 4); 0 in a file of its own
 
 
 @dataclass
@@ -30,6 +31,14 @@ class Segment:
     global_depth: int
     buckets: List[Bucket]
     leaves: List[Tuple[int, int]]  # (depth, bucket index or NO_BUCKET)
+    file_length: int = 0  # of its segment file (version 4); 0: catalog and buckets in own files
+
+
+@dataclass
+class Dictionary:
+    length: int
+    segment_id: int = 0  # whose segment file holds it (version 4); 0: a file of its own
+    offset: int = 0
 
 
 @dataclass
@@ -40,7 +49,7 @@ class Manifest:
     bucket_capacity: int
     live_entries: int
     live_bytes: int
-    dictionaries: dict = field(default_factory=dict)  # id -> file length
+    dictionaries: dict = field(default_factory=dict)  # id -> Dictionary, oldest first
     parts: dict = field(default_factory=dict)  # id -> committed length
     segments: List[Segment] = field(default_factory=list)  # oldest first
 
@@ -56,7 +65,8 @@ def newest_manifest_name(names):
 
 
 def parse(data, path):
-    check_header(data, path, b"MANI")
+    version = check_header(data, path, b"MANI")
+    placed = version >= 4  # segment files: each section's place is given
     check_footer(data, path)
     c = Cursor(data, path, start=HEADER_BYTES, end=len(data) - FOOTER_BYTES)
     generation = c.u64("generation")
@@ -69,32 +79,68 @@ def parse(data, path):
         raise CorruptArchive(path, c.pos - 3, "reserved manifest field is not 0")
     m = Manifest(generation, commit, operation, c.u32("bucket capacity"), c.u64("live entries"),
                  c.u64("live entry bytes"))
-    for _ in range(bounded(c, c.u32("dictionary count"), 12, "dictionaries")):
-        dictionary_id = c.u32("dictionary id")  # read before its length: Python evaluates
-        m.dictionaries[dictionary_id] = c.u64("dictionary length")  # d[k] = v's v first
+    for _ in range(bounded(c, c.u32("dictionary count"), 24 if placed else 12, "dictionaries")):
+        dictionary_id = c.u32("dictionary id")
+        d = Dictionary(c.u64("dictionary length"))
+        if placed:
+            d.segment_id, d.offset = c.u32("dictionary segment"), c.u64("dictionary offset")
+        m.dictionaries[dictionary_id] = d
     for _ in range(bounded(c, c.u32("part count"), 12, "parts")):
         part_id = c.u32("part id")
         committed = c.u64("committed length")
         if committed < HEADER_BYTES:
             raise CorruptArchive(path, c.pos - 8, f"part {part_id} committed length {committed} < 16")
         m.parts[part_id] = committed
-    for _ in range(bounded(c, c.u32("segment count"), 33, "segments")):
-        m.segments.append(segment(c, path))
+    for _ in range(bounded(c, c.u32("segment count"), 41 if placed else 33, "segments")):
+        m.segments.append(segment(c, path, placed))
+    _check_places(m, path)
     return m
 
 
-def segment(c, path):
+def _check_places(m, path):
+    """Every section of a segment file lies between its header and footer, the catalog first
+    (Java's ManifestCodec checks the same)."""
+    files = {}
+    for s in m.segments:
+        if not s.file_length:
+            if any(b.offset for b in s.buckets):
+                raise CorruptArchive(path, 0, f"segment {s.segment_id}: a bucket with an offset")
+            continue
+        body = s.file_length - FOOTER_BYTES
+        catalog_end = HEADER_BYTES + s.catalog_length
+        if catalog_end > body:
+            raise CorruptArchive(path, 0, f"segment {s.segment_id}: catalog of "
+                                          f"{s.catalog_length} bytes does not fit its file")
+        for b in s.buckets:
+            if b.offset < catalog_end or b.offset + b.file_length > body:
+                raise CorruptArchive(path, 0, f"segment {s.segment_id}: bucket {b.number} at "
+                                              f"offset {b.offset} does not fit its file")
+        files[s.segment_id] = s.file_length
+    for i, d in m.dictionaries.items():
+        if not d.segment_id:
+            if d.offset:
+                raise CorruptArchive(path, 0, f"dictionary {i} in its own file has an offset")
+            continue
+        size = files.get(d.segment_id)
+        if size is None or d.offset < HEADER_BYTES or d.offset + d.length > size - FOOTER_BYTES:
+            raise CorruptArchive(path, 0, f"dictionary {i} at offset {d.offset} of segment "
+                                          f"{d.segment_id} does not fit its file")
+
+
+def segment(c, path, placed):
     sid = c.u32("segment id")
     entries = c.u64("entry count")
     tombstones = c.u64("tombstone count")
     catalog_length = c.u64("catalog length")
+    file_length = c.u64("segment file length") if placed else 0
     g = c.u8("global depth")
     if g > 24:
         raise CorruptArchive(path, c.pos - 1, f"global depth {g} over 24")
     buckets = []
-    for _ in range(bounded(c, c.u32("bucket count"), 21, "buckets")):
+    for _ in range(bounded(c, c.u32("bucket count"), 29 if placed else 21, "buckets")):
         buckets.append(Bucket(c.u32("bucket number"), c.u8("local depth"), c.u32("key count"),
-                              c.u32("meta length"), c.u64("file length")))
+                              c.u32("meta length"), c.u64("bucket length"),
+                              c.u64("bucket offset") if placed else 0))
     leaves = []
     covered = 0
     for _ in range(bounded(c, c.u32("leaf count"), 5, "leaves")):
@@ -109,7 +155,7 @@ def segment(c, path):
         leaves.append((depth, index))
     if covered != 1 << g:
         raise CorruptArchive(path, c.pos, f"directory leaves cover {covered} of {1 << g} pointers")
-    return Segment(sid, entries, tombstones, catalog_length, g, buckets, leaves)
+    return Segment(sid, entries, tombstones, catalog_length, g, buckets, leaves, file_length)
 
 
 def bounded(c, count, min_bytes, what):

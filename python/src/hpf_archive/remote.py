@@ -1,6 +1,7 @@
 """An archive directory on any fsspec file system (HDFS, S3, GCS, HTTP, memory, ...).
 
-Every read is positional (`cat_file(path, start, end)`). Index files (bucket and catalog files)
+Every read is positional (`cat_file(path, start, end)`). Index files (segment files; the bucket and catalog files of
+older versions)
 are read in pages kept in a bounded LRU cache, as the Java HDFS reader keeps index pages: a warm
 lookup then costs one remote read, the entry's."""
 
@@ -12,7 +13,7 @@ from .errors import CorruptArchive
 
 PAGE_BYTES = 64 << 10
 CACHE_BYTES = 64 << 20
-_PAGED = (".hpfx", ".hpfc")
+_PAGED = (".hpfs", ".hpfx", ".hpfc")
 
 
 class FsspecStorage:

@@ -16,8 +16,9 @@ _FIXED_PREFIX = struct.Struct("<II16xQ")  # magic, header length, (codec..raw), 
 def verify(archive, whole_bytes, chunk_bytes):
     """Raises CorruptArchive at the first problem; returns the number of live entries.
 
-    1. The footers of the index, catalog and dictionary files; every bucket's meta and perfect
-       hash, empty buckets included.
+    1. The footers of the segment files (and of each catalog, bucket and dictionary in them),
+       or of the separate index, catalog and dictionary files of older versions; every
+       bucket's meta and perfect hash, empty buckets included.
     2. Each part from its header to its committed length, entry by entry (padding and the file
        headers of joined parts skipped):
        header checksum and layout, content decoded and checked, live or dead, streamed when
@@ -26,15 +27,21 @@ def verify(archive, whole_bytes, chunk_bytes):
     3. Each live catalog row: the entry at its place has its name and length, and the hash
        index finds the name at that same place."""
     storage, manifest = archive.storage, archive.manifest
-    footed = []
+    for name, length, may_be_longer in files.expected(manifest):
+        if not may_be_longer:  # not a part: a footer over the whole file
+            check_footer(storage.read(name, 0, length), storage.describe(name))
+    sections = []  # each section of a segment file is a file of its kind, footer included
     for seg in manifest.segments:
-        footed.append((files.catalog(seg.segment_id), seg.catalog_length))
-        for b in seg.buckets:
-            footed.append((files.bucket(seg.segment_id, b.number), b.file_length))
-    for d, length in manifest.dictionaries.items():
-        footed.append((files.dictionary(d), length))
-    for name, length in footed:
-        check_footer(storage.read(name, 0, length), storage.describe(name))
+        if seg.file_length:
+            sections.append((files.catalog_section(seg), b"CATL"))
+            sections += [(files.bucket_section(seg, b), b"BUCK") for b in seg.buckets]
+    for i, d in manifest.dictionaries.items():
+        if d.segment_id:
+            sections.append((files.dictionary_section(i, d), b"DICT"))
+    for section, kind in sections:
+        data = section.read(storage, 0, section.length)
+        check_header(data, section.describe(storage), kind)
+        check_footer(data, section.describe(storage))
     for index in archive._indexes:
         index.check_buckets()
     for part_id, committed in sorted(manifest.parts.items()):

@@ -106,14 +106,16 @@ class CliSafetyTest {
     io.hpf.testing.TestArchives.write(
         dir, ArchiveModel.random(40, 3), io.hpf.archive.WriterOptions.builder().build(), 1);
     try (FileChannel ch =
-        FileChannel.open(dir.resolve("seg-00000001.hpfc"), StandardOpenOption.WRITE)) {
+        FileChannel.open(dir.resolve("seg-00000001.hpfs"), StandardOpenOption.WRITE)) {
+      // The catalog's first block header at 16 of the catalog, itself at 16 of the segment file.
       ch.write(
-          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, Integer.MAX_VALUE), 17);
+          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, Integer.MAX_VALUE),
+          16 + 17);
     }
     CliRun ls = CliRun.hpf("ls", dir);
     assertEquals(1, ls.code());
     assertOneLineInOurWords(ls);
-    assertTrue(ls.err().contains("seg-00000001.hpfc"), ls.err());
+    assertTrue(ls.err().contains("seg-00000001.hpfs (catalog from byte 16)"), ls.err());
 
     byte[] tenBytes = com.github.luben.zstd.Zstd.compress(new byte[10]);
     Path lies = temp.resolve("lies.hpf");

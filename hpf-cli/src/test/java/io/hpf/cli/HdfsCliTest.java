@@ -116,7 +116,7 @@ class HdfsCliTest {
     CliRun add = hpf("cache", "add", archive);
     assertEquals(0, add.code(), add.err());
     CliRun status = hpf("cache", "status", archive);
-    assertTrue(status.text().contains(".hpfx"), status.text());
+    assertTrue(status.text().contains(".hpfs"), status.text());
     assertTrue(!status.text().contains(".hpfp"), status.text());
     CliRun remove = hpf("cache", "remove", archive);
     assertEquals(0, remove.code(), remove.err());

@@ -72,8 +72,8 @@ public record ArchiveInfo(
       }
     }
     long dictionaryBytes =
-        m.dictionaries().stream().mapToLong(Manifest.DictionaryRef::fileLength).sum();
-    long files = 1L + m.dictionaries().size() + m.parts().size() + m.segments().size() + buckets;
+        m.dictionaries().stream().mapToLong(Manifest.DictionaryRef::length).sum();
+    long files = 1L + io.hpf.manifest.ArchiveFiles.expected(m).size(); // and the manifest
     return new ArchiveInfo(
         m,
         files,

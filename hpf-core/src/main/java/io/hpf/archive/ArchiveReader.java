@@ -14,6 +14,7 @@ import io.hpf.index.IndexRecord;
 import io.hpf.manifest.ArchiveFiles;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
+import io.hpf.manifest.Section;
 import io.hpf.read.MergedListing;
 import io.hpf.read.SegmentReader;
 import io.hpf.store.FileUse;
@@ -488,12 +489,17 @@ public final class ArchiveReader implements Closeable {
     if (ref == null) {
       return null;
     }
-    String name = FileNames.dictionaryFileName(id);
-    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
-      d = Dictionary.readFile(storage.describe(name), file, id, ref.fileLength());
-    }
+    d = readDictionary(storage, ref);
     Dictionary raced = dictionaries.putIfAbsent(id, d);
     return raced == null ? d : raced;
+  }
+
+  /** Reads and checks a dictionary the manifest lists, from its file or its segment file. */
+  static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref) throws IOException {
+    Section section = Section.dictionary(ref);
+    try (ReadableFile file = section.open(storage, FileUse.ONCE)) {
+      return Dictionary.readFile(section.describe(storage), file, ref.dictionaryId(), ref.length());
+    }
   }
 
   /** The catalog-style row of an entry found in a part. */

@@ -11,12 +11,14 @@ import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
 import io.hpf.format.PartEntry;
 import io.hpf.format.PartScanner;
+import io.hpf.index.BucketDescriptor;
 import io.hpf.index.IndexBucket;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
 import io.hpf.manifest.ArchiveFiles;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
+import io.hpf.manifest.Section;
 import io.hpf.read.SegmentReader;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
@@ -63,7 +65,15 @@ public final class ArchiveVerifier {
   }
 
   private void problem(String fileName, long offset, String message) {
-    String file = storage.describe(fileName);
+    problemIn(storage.describe(fileName), offset, message);
+  }
+
+  /** A problem of a catalog or a bucket, wherever it is. */
+  private void problem(Section section, String message) {
+    problemIn(section.describe(storage), -1, message);
+  }
+
+  private void problemIn(String file, long offset, String message) {
     problems.add(
         new Problem(
             file, offset, file + (offset >= 0 ? " at offset " + offset : "") + ": " + message));
@@ -86,7 +96,7 @@ public final class ArchiveVerifier {
     }
     for (ArchiveFiles.Expected e : ArchiveFiles.expected(manifest)) {
       if (!e.mayBeLonger()) {
-        checkWholeFile(e.name(), e.length());
+        checkWholeFile(e.name(), e.length(), sectionsOf(manifest, e.name()));
       }
     }
     try (ArchiveReader reader = new ArchiveReader(storage, manifest)) {
@@ -125,8 +135,35 @@ public final class ArchiveVerifier {
     }
   }
 
-  /** Reads a whole file (not a part) and checks its header and footer CRC. */
-  private void checkWholeFile(String name, long length) throws IOException {
+  /** A section of a segment file and the kind of file it is. */
+  private record KindedSection(Section section, String kind) {}
+
+  /** The sections the manifest places in a segment file; none for any other file. */
+  private static List<KindedSection> sectionsOf(Manifest m, String fileName) {
+    List<KindedSection> sections = new ArrayList<>();
+    for (Manifest.SegmentRef s : m.segments()) {
+      if (s.inSegmentFile() && FileNames.segmentFileName(s.segmentId()).equals(fileName)) {
+        sections.add(new KindedSection(Section.catalog(s), FormatConstants.KIND_CATALOG));
+        for (BucketDescriptor b : s.directory().buckets()) {
+          sections.add(new KindedSection(Section.bucket(s, b), FormatConstants.KIND_BUCKET));
+        }
+      }
+    }
+    for (Manifest.DictionaryRef d : m.dictionaries()) {
+      Section section = Section.dictionary(d);
+      if (d.inSegmentFile() && section.fileName().equals(fileName)) {
+        sections.add(new KindedSection(section, FormatConstants.KIND_DICTIONARY));
+      }
+    }
+    return sections;
+  }
+
+  /**
+   * Reads a whole file (not a part) and checks its header and footer CRC, and those of each section
+   * of a segment file.
+   */
+  private void checkWholeFile(String name, long length, List<KindedSection> sections)
+      throws IOException {
     if (length > Integer.MAX_VALUE - 16) {
       problem(name, -1, "file of " + length + " bytes is larger than any index file can be");
       return;
@@ -136,12 +173,25 @@ public final class ArchiveVerifier {
       bytesChecked += length;
       String kind =
           switch (FileNames.kindOf(name)) {
+            case SEGMENT -> FormatConstants.KIND_SEGMENT;
             case BUCKET -> FormatConstants.KIND_BUCKET;
             case CATALOG -> FormatConstants.KIND_CATALOG;
             default -> FormatConstants.KIND_DICTIONARY;
           };
       FileFraming.checkHeader(storage.describe(name), bytes, 0, bytes.length, kind);
       FileFraming.checkFooter(storage.describe(name), bytes, bytes.length);
+      for (KindedSection s : sections) {
+        // The manifest's decoder has placed each section inside the file.
+        int at = (int) s.section().offset();
+        int sectionLength = (int) s.section().length();
+        String where = s.section().describe(storage);
+        try {
+          FileFraming.checkHeader(where, bytes, at, sectionLength, s.kind());
+          FileFraming.checkFooter(where, bytes, at, sectionLength);
+        } catch (CorruptArchiveException e) {
+          problem(e);
+        }
+      }
     } catch (CorruptArchiveException e) {
       problem(e);
     }
@@ -149,7 +199,7 @@ public final class ArchiveVerifier {
 
   private List<EntryInfo> checkCatalog(SegmentReader segment) throws IOException {
     List<EntryInfo> rows = new ArrayList<>();
-    String name = FileNames.catalogFileName(segment.ref().segmentId());
+    Section name = Section.catalog(segment.ref());
     CatalogReader catalog;
     try {
       catalog = segment.catalog();
@@ -163,12 +213,12 @@ public final class ArchiveVerifier {
         for (EntryInfo row : catalog.readBlock(b)) {
           byte[] utf8 = row.name().getBytes(StandardCharsets.UTF_8);
           if (previous != null && java.util.Arrays.compareUnsigned(previous, utf8) >= 0) {
-            problem(name, -1, "rows out of order at '" + row.name() + "'");
+            problem(name, "rows out of order at '" + row.name() + "'");
           }
           previous = utf8;
           String why = EntryNames.whyNotNormal(row.name());
           if (why != null) {
-            problem(name, -1, "entry name '" + row.name() + "' is not allowed: " + why);
+            problem(name, "entry name '" + row.name() + "' is not allowed: " + why);
           }
           rows.add(row);
         }
@@ -179,9 +229,7 @@ public final class ArchiveVerifier {
     long live = rows.stream().filter(r -> !r.deleted()).count();
     if (live != segment.ref().entryCount() && problems.isEmpty()) {
       problem(
-          name,
-          -1,
-          "catalog has " + live + " live rows, manifest says " + segment.ref().entryCount());
+          name, "catalog has " + live + " live rows, manifest says " + segment.ref().entryCount());
     }
     return rows;
   }
@@ -200,9 +248,7 @@ public final class ArchiveVerifier {
           IndexRecord record = bucket.recordAt(slot); // checks the record's CRC
           if (!bucket.slotFingerprintMatches(slot, record)) {
             problem(
-                FileNames.bucketFileName(
-                    segment.ref().segmentId(), dir.buckets().get(i).bucketNo()),
-                -1,
+                Section.bucket(segment.ref(), dir.buckets().get(i)),
                 "slot " + slot + ": in-memory fingerprint differs from its record");
           }
         }
@@ -213,8 +259,7 @@ public final class ArchiveVerifier {
     }
     if (records != rows.size()) {
       problem(
-          FileNames.catalogFileName(segment.ref().segmentId()),
-          -1,
+          Section.catalog(segment.ref()),
           "index has " + records + " records, catalog has " + rows.size() + " rows");
     }
     for (EntryInfo row : rows) {
@@ -236,9 +281,9 @@ public final class ArchiveVerifier {
                         && record.entryLength() == row.entryLength());
         if (!matches) {
           problem(
-              FileNames.bucketFileName(
-                  segment.ref().segmentId(), b < 0 ? -1 : dir.buckets().get(b).bucketNo()),
-              -1,
+              b < 0
+                  ? Section.catalog(segment.ref())
+                  : Section.bucket(segment.ref(), dir.buckets().get(b)),
               "index does not lead to '"
                   + row.name()
                   + "' (catalog: part "

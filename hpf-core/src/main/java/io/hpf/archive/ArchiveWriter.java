@@ -6,9 +6,6 @@ import io.hpf.format.EntryNames;
 import io.hpf.format.FileNames;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
-import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
-import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import io.hpf.write.ArchiveLock;
@@ -26,10 +23,13 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -122,8 +122,8 @@ public final class ArchiveWriter implements Closeable {
       Dictionary dictionary = null;
       byte[] bytes = options.dictionary();
       if (bytes != null) {
+        // Written into the first commit's segment file, where the manifest will find it.
         dictionary = new Dictionary(DICTIONARY_ID_FIRST, bytes);
-        writeDictionary(storage, dictionary);
       }
       return new ArchiveWriter(
           storage,
@@ -157,7 +157,7 @@ public final class ArchiveWriter implements Closeable {
       Dictionary dictionary = null;
       if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.format.Codec.ZSTD) {
         Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
-        dictionary = readDictionary(storage, newest);
+        dictionary = ArchiveReader.readDictionary(storage, newest);
       }
       int leftovers = FileCleaner.removeUncommitted(storage, listing, base) + abandoned;
       ArchiveReader snapshot = new ArchiveReader(storage, base);
@@ -194,22 +194,6 @@ public final class ArchiveWriter implements Closeable {
         lock.close();
       }
       throw e;
-    }
-  }
-
-  private static void writeDictionary(Storage storage, Dictionary d) throws IOException {
-    try (AppendableFile file = storage.create(FileNames.dictionaryFileName(d.id()), FileUse.ONCE)) {
-      file.write(d.encodeFile());
-      file.sync();
-    }
-  }
-
-  private static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref)
-      throws IOException {
-    String name = FileNames.dictionaryFileName(ref.dictionaryId());
-    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
-      return Dictionary.readFile(
-          storage.describe(name), file, ref.dictionaryId(), ref.fileLength());
     }
   }
 
@@ -506,7 +490,8 @@ public final class ArchiveWriter implements Closeable {
       throws IOException {
     return dictionary != null
         && ref.dictionaryId() == dictionary.id()
-        && java.util.Arrays.equals(readDictionary(imported, ref).bytes(), dictionary.bytes());
+        && java.util.Arrays.equals(
+            ArchiveReader.readDictionary(imported, ref).bytes(), dictionary.bytes());
   }
 
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
@@ -518,31 +503,71 @@ public final class ArchiveWriter implements Closeable {
       String operation,
       boolean keepBase)
       throws IOException {
-    int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
-    Manifest.SegmentRef segment = SegmentBuilder.write(storage, segmentId, rows, bucketCapacity);
     boolean keep = keepBase && base != null;
     List<Manifest.PartRef> parts = new ArrayList<>(keep ? base.parts() : List.of());
     parts.addAll(newParts);
     List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
-    segments.add(segment);
-    return commitManifest(parts, segments, liveEntries, liveBytes, operation);
+    return commitNewSegment(
+        rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
+  }
+
+  /**
+   * Writes a segment of {@code rows}, puts it at index {@code at} of {@code kept} (the segments
+   * that stay, oldest first) and commits the manifest. The dictionaries stay where they are while
+   * the segment file holding each stays; one whose segment the commit drops (a merge or a
+   * compaction replaced it), one in a file of its own (versions 1 to 3) when the commit compacts,
+   * and a new archive's first one, move into the new segment file.
+   */
+  private Manifest commitNewSegment(
+      List<SegmentBuilder.Row> rows,
+      List<Manifest.PartRef> parts,
+      List<Manifest.SegmentRef> kept,
+      int at,
+      long liveEntries,
+      long liveBytes,
+      String operation)
+      throws IOException {
+    Set<Integer> keptIds = new HashSet<>();
+    kept.forEach(s -> keptIds.add(s.segmentId()));
+    List<Manifest.DictionaryRef> current = base == null ? List.of() : base.dictionaries();
+    List<Dictionary> moving = new ArrayList<>();
+    // A compaction (some segment dropped) also moves the own files of older versions' dictionaries.
+    boolean dropsSegments = base != null && kept.size() < base.segments().size();
+    for (Manifest.DictionaryRef d : current) {
+      if (d.inSegmentFile() ? !keptIds.contains(d.segmentId()) : dropsSegments) {
+        moving.add(snapshot.dictionary(d.dictionaryId()));
+      }
+    }
+    if (base == null && dictionary != null) {
+      moving.add(dictionary);
+    }
+    int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
+    SegmentBuilder.Written written =
+        SegmentBuilder.write(storage, segmentId, rows, bucketCapacity, moving);
+    Map<Integer, Manifest.DictionaryRef> moved = new HashMap<>();
+    written.dictionaries().forEach(d -> moved.put(d.dictionaryId(), d));
+    List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
+    for (Manifest.DictionaryRef d : current) {
+      dictionaries.add(moved.getOrDefault(d.dictionaryId(), d)); // oldest first, newest last
+    }
+    if (base == null) {
+      dictionaries.addAll(written.dictionaries());
+    }
+    List<Manifest.SegmentRef> segments = new ArrayList<>(kept);
+    segments.add(at, written.segment());
+    return commitManifest(parts, segments, dictionaries, liveEntries, liveBytes, operation);
   }
 
   private Manifest commitManifest(
       List<Manifest.PartRef> parts,
       List<Manifest.SegmentRef> segments,
+      List<Manifest.DictionaryRef> dictionaries,
       long liveEntries,
       long liveBytes,
       String operation)
       throws IOException {
     long generation = (base == null ? 0 : base.generation()) + 1;
     long now = System.currentTimeMillis();
-    List<Manifest.DictionaryRef> dictionaries =
-        base != null
-            ? base.dictionaries()
-            : dictionary == null
-                ? List.of()
-                : List.of(new Manifest.DictionaryRef(dictionary.id(), dictionary.fileLength()));
     Manifest.HistoryEntry entry =
         new Manifest.HistoryEntry(generation, now, operation, liveEntries);
     List<Manifest.HistoryEntry> history = base == null ? List.of(entry) : base.historyWith(entry);
@@ -651,15 +676,15 @@ public final class ArchiveWriter implements Closeable {
       }
     }
     SegmentBuilder.sortByName(rows);
-    int segmentId = base.maxSegmentId() + 1;
-    Manifest.SegmentRef segment = SegmentBuilder.write(storage, segmentId, rows, bucketCapacity);
     List<Manifest.PartRef> newParts =
         parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList();
     long newBytes = newParts.stream().mapToLong(Manifest.PartRef::committedLength).sum();
     Manifest next =
-        commitManifest(
+        commitNewSegment(
+            rows,
             newParts,
-            List.of(segment),
+            List.of(),
+            0,
             base.liveEntries(),
             liveBytes,
             "compact --reclaim: "
@@ -674,12 +699,14 @@ public final class ArchiveWriter implements Closeable {
   private void mergeRun(Compactor.Run run) throws IOException {
     state = State.FAILED;
     int before = base.segments().size();
-    List<Manifest.SegmentRef> segments =
-        Compactor.mergeRun(storage, base, snapshot, run, base.maxSegmentId() + 1);
+    List<Manifest.SegmentRef> kept = new ArrayList<>(base.segments());
+    kept.subList(run.from(), run.to()).clear();
     Manifest next =
-        commitManifest(
+        commitNewSegment(
+            Compactor.mergedRows(base, snapshot, run),
             base.parts(),
-            segments,
+            kept,
+            run.from(),
             base.liveEntries(),
             base.liveEntryBytes(),
             "compact: segments "

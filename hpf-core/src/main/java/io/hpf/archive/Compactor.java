@@ -5,7 +5,6 @@ import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;
 import io.hpf.read.MergedListing;
 import io.hpf.read.SegmentReader;
-import io.hpf.store.Storage;
 import io.hpf.write.PartPool;
 import io.hpf.write.PartWriter;
 import io.hpf.write.SegmentBuilder;
@@ -62,9 +61,8 @@ final class Compactor {
     return (63 - Long.numberOfLeadingZeros(rows)) / 2; // log base 4
   }
 
-  /** Merges a run into one new segment; returns the parts of the next manifest. */
-  static List<Manifest.SegmentRef> mergeRun(
-      Storage storage, Manifest m, ArchiveReader reader, Run run, int newSegmentId)
+  /** The rows of a run's segments merged into one (the newest row of each name). */
+  static List<SegmentBuilder.Row> mergedRows(Manifest m, ArchiveReader reader, Run run)
       throws IOException {
     List<SegmentReader> newestFirst = reader.segmentsNewestFirst();
     int count = m.segments().size();
@@ -77,12 +75,7 @@ final class Compactor {
     for (Iterator<EntryInfo> it = new MergedListing(sources, keepTombstones); it.hasNext(); ) {
       rows.add(SegmentBuilder.Row.of(it.next()));
     }
-    Manifest.SegmentRef merged =
-        SegmentBuilder.write(storage, newSegmentId, rows, m.bucketCapacity());
-    List<Manifest.SegmentRef> segments = new ArrayList<>(m.segments().subList(0, run.from()));
-    segments.add(merged);
-    segments.addAll(m.segments().subList(run.to(), count));
-    return segments;
+    return rows;
   }
 
   /**

@@ -100,18 +100,27 @@ public final class FileFraming {
    */
   public static void checkFooter(String file, byte[] bytes, int length)
       throws CorruptArchiveException {
+    checkFooter(file, bytes, 0, length);
+  }
+
+  /**
+   * Checks the footer of a file held in {@code bytes[offset, offset + length)} (a section of a
+   * segment file is a file of its own kind); offsets in messages count from {@code offset}.
+   */
+  public static void checkFooter(String file, byte[] bytes, int offset, int length)
+      throws CorruptArchiveException {
     int footerAt = length - FormatConstants.FOOTER_BYTES;
     if (footerAt < FormatConstants.FILE_HEADER_BYTES) {
       throw new CorruptArchiveException(
           file, 0, "file is " + length + " bytes, too short for a header and a footer");
     }
-    if (ByteReader.getU32(bytes, footerAt) != FormatConstants.FOOTER_MAGIC) {
+    if (ByteReader.getU32(bytes, offset + footerAt) != FormatConstants.FOOTER_MAGIC) {
       throw new CorruptArchiveException(
           file, footerAt, "bad footer magic number (file truncated or overwritten?)");
     }
     CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, footerAt);
-    int expected = ByteReader.getU32(bytes, footerAt + 4);
+    crc.update(bytes, offset, footerAt);
+    int expected = ByteReader.getU32(bytes, offset + footerAt + 4);
     if ((int) crc.getValue() != expected) {
       throw new CorruptArchiveException(
           file,

@@ -20,13 +20,15 @@ public final class FileNames {
     BUCKET,
     CATALOG,
     DICTIONARY,
+    /** A segment file (version 4): catalog, buckets and dictionaries in one file. */
+    SEGMENT,
     /** Not a name hpf gives: left alone. */
     OTHER
   }
 
   private static final java.util.regex.Pattern GRAMMAR =
       java.util.regex.Pattern.compile(
-          "manifest-(\\d{10})\\.hpfm(\\.tmp)?|part-(\\d{8})\\.hpfp|seg-(\\d{8})(?:-b(\\d{6})\\.hpfx|\\.hpfc)|dict-(\\d{8})\\.hpfd");
+          "manifest-(\\d{10})\\.hpfm(\\.tmp)?|part-(\\d{8})\\.hpfp|seg-(\\d{8})(?:-b(\\d{6})\\.hpfx|\\.hpfc|(\\.hpfs))|dict-(\\d{8})\\.hpfd");
 
   /** The kind of file a name is. */
   public static Kind kindOf(String name) {
@@ -41,7 +43,7 @@ public final class FileNames {
       return Kind.PART;
     }
     if (m.group(4) != null) {
-      return m.group(5) != null ? Kind.BUCKET : Kind.CATALOG;
+      return m.group(5) != null ? Kind.BUCKET : m.group(6) != null ? Kind.SEGMENT : Kind.CATALOG;
     }
     return Kind.DICTIONARY;
   }
@@ -51,10 +53,10 @@ public final class FileNames {
     return kindOf(name) != Kind.OTHER;
   }
 
-  /** The segment id of a catalog or bucket file name, or -1. */
+  /** The segment id of a segment, catalog or bucket file name, or -1. */
   public static int segmentIdOf(String name) {
     Kind kind = kindOf(name);
-    return kind == Kind.BUCKET || kind == Kind.CATALOG
+    return kind == Kind.BUCKET || kind == Kind.CATALOG || kind == Kind.SEGMENT
         ? Integer.parseInt(name.substring(4, 12))
         : -1;
   }
@@ -102,6 +104,11 @@ public final class FileNames {
 
   public static String catalogFileName(int segmentId) {
     return "seg-" + digits(segmentId, 8) + ".hpfc";
+  }
+
+  /** The one file of a segment written by version 4 and later. */
+  public static String segmentFileName(int segmentId) {
+    return "seg-" + digits(segmentId, 8) + ".hpfs";
   }
 
   public static String dictionaryFileName(int dictionaryId) {

@@ -3,11 +3,9 @@ package io.hpf.index;
 import io.hpf.format.ByteWriter;
 import io.hpf.format.ChecksummedOutput;
 import io.hpf.format.FileFraming;
-import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
+import io.hpf.format.SegmentFileWriter;
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
-import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,10 +15,10 @@ import java.util.List;
 
 /**
  * Writes a segment's index: splits the names by extendible hashing into buckets of at most {@code
- * bucketCapacity} records, and writes each bucket as a file holding a perfect hash and its records
- * in slot order (FORMAT.md "Bucket file"). Segments are immutable, so the split that incremental
- * extendible hashing would reach is computed directly: a bucket whose names share d leading hash
- * bits splits on bit d+1 until it fits.
+ * bucketCapacity} records, and writes each bucket as a section of the segment file holding a
+ * perfect hash and its records in slot order (FORMAT.md "Bucket file"). Segments are immutable, so
+ * the split that incremental extendible hashing would reach is computed directly: a bucket whose
+ * names share d leading hash bits splits on bit d+1 until it fits.
  *
  * <p>REQUIRES: no two inputs have the same name (the archive writer reports duplicates with their
  * names first). Not thread-safe; one call writes one segment.
@@ -29,41 +27,35 @@ public final class SegmentIndexWriter {
   /** New seeds tried when two names' slot hashes collide; one retry is already rare (2^-64). */
   private static final int MAX_SEED_ATTEMPTS = 64;
 
-  private final Storage storage;
-  private final int segmentId;
+  private final SegmentFileWriter out;
   private final int bucketCapacity;
   private final SlotHash slotHash;
   private final List<BucketDescriptor> buckets = new ArrayList<>();
 
-  private SegmentIndexWriter(
-      Storage storage, int segmentId, int bucketCapacity, SlotHash slotHash) {
+  private SegmentIndexWriter(SegmentFileWriter out, int bucketCapacity, SlotHash slotHash) {
     if (bucketCapacity < 1) {
       throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
     }
-    this.storage = storage;
-    this.segmentId = segmentId;
+    this.out = out;
     this.bucketCapacity = bucketCapacity;
     this.slotHash = slotHash;
   }
 
-  /** Writes the bucket files of a segment and returns its directory, for the manifest. */
+  /**
+   * Writes the buckets of a segment into its segment file, one section each, and returns its
+   * directory, for the manifest.
+   */
   public static SegmentDirectory write(
-      Storage storage, int segmentId, List<IndexInput> inputs, int bucketCapacity)
-      throws IOException {
-    return write(storage, segmentId, inputs, bucketCapacity, SlotHash.XXH64);
+      SegmentFileWriter out, List<IndexInput> inputs, int bucketCapacity) throws IOException {
+    return write(out, inputs, bucketCapacity, SlotHash.XXH64);
   }
 
   static SegmentDirectory write(
-      Storage storage,
-      int segmentId,
-      List<IndexInput> inputs,
-      int bucketCapacity,
-      SlotHash slotHash)
+      SegmentFileWriter out, List<IndexInput> inputs, int bucketCapacity, SlotHash slotHash)
       throws IOException {
     IndexInput[] sorted = inputs.toArray(new IndexInput[0]);
     Arrays.sort(sorted, Comparator.comparing(i -> i.record().fingerprint(), Long::compareUnsigned));
-    SegmentIndexWriter writer =
-        new SegmentIndexWriter(storage, segmentId, bucketCapacity, slotHash);
+    SegmentIndexWriter writer = new SegmentIndexWriter(out, bucketCapacity, slotHash);
     List<Leaf> leaves = new ArrayList<>();
     writer.split(sorted, 0, sorted.length, 0, 0L, leaves);
     int globalDepth = leaves.stream().mapToInt(l -> l.depth).max().orElse(0);
@@ -128,7 +120,6 @@ public final class SegmentIndexWriter {
     }
 
     int bucketNo = buckets.size();
-    String fileName = FileNames.bucketFileName(segmentId, bucketNo);
     ByteWriter meta = new ByteWriter(64 + count);
     FileFraming.writeHeader(meta, FormatConstants.KIND_BUCKET);
     meta.u32(count).u32(FormatConstants.RECORD_BYTES).u64(seed);
@@ -142,24 +133,25 @@ public final class SegmentIndexWriter {
     }
     meta.crcOf(FormatConstants.FILE_HEADER_BYTES);
     int metaLength = meta.size();
+    long offset = out.position();
     long fileLength;
-    try (AppendableFile file = storage.create(fileName, FileUse.INDEX)) {
-      ChecksummedOutput out = new ChecksummedOutput(file);
-      out.write(meta);
+    try (AppendableFile file = out.section()) {
+      ChecksummedOutput checked = new ChecksummedOutput(file);
+      checked.write(meta);
       ByteWriter records = new ByteWriter(FormatConstants.RECORD_BYTES * Math.min(count, 4096));
       for (IndexRecord record : bySlot) {
         record.writeTo(records);
         if (records.size() >= 1 << 17) {
-          out.write(records);
+          checked.write(records);
           records.reset();
         }
       }
-      out.write(records);
-      out.writeFooter();
+      checked.write(records);
+      checked.writeFooter();
       file.sync();
       fileLength = file.position();
     }
-    buckets.add(new BucketDescriptor(bucketNo, localDepth, count, metaLength, fileLength));
+    buckets.add(new BucketDescriptor(bucketNo, localDepth, count, metaLength, fileLength, offset));
     return bucketNo;
   }
 

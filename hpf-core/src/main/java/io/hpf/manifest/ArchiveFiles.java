@@ -25,13 +25,18 @@ public final class ArchiveFiles {
   public static List<Expected> expected(Manifest manifest) {
     List<Expected> files = new ArrayList<>();
     for (Manifest.DictionaryRef d : manifest.dictionaries()) {
-      files.add(
-          new Expected(FileNames.dictionaryFileName(d.dictionaryId()), d.fileLength(), false));
+      if (!d.inSegmentFile()) { // else inside a segment file listed below
+        files.add(new Expected(FileNames.dictionaryFileName(d.dictionaryId()), d.length(), false));
+      }
     }
     for (Manifest.PartRef p : manifest.parts()) {
       files.add(new Expected(FileNames.partFileName(p.partId()), p.committedLength(), true));
     }
     for (Manifest.SegmentRef s : manifest.segments()) {
+      if (s.inSegmentFile()) {
+        files.add(new Expected(FileNames.segmentFileName(s.segmentId()), s.fileLength(), false));
+        continue;
+      }
       files.add(new Expected(FileNames.catalogFileName(s.segmentId()), s.catalogLength(), false));
       for (BucketDescriptor b : s.directory().buckets()) {
         files.add(

@@ -40,8 +40,24 @@ public record Manifest(
     history = List.copyOf(history);
   }
 
-  /** A dictionary file: its id and length. */
-  public record DictionaryRef(int dictionaryId, long fileLength) {}
+  /**
+   * A dictionary: its id and where its bytes are (FORMAT.md "Manifest").
+   *
+   * @param length bytes of the dictionary (its file, or its section of a segment file)
+   * @param segmentId the segment whose file holds it (version 4), or 0 for a file of its own
+   *     (versions 1 to 3)
+   * @param offset where it starts in that segment file (0 in a file of its own)
+   */
+  public record DictionaryRef(int dictionaryId, long length, int segmentId, long offset) {
+    /** A dictionary in its own file, as versions 1 to 3 wrote them. */
+    public static DictionaryRef ownFile(int dictionaryId, long length) {
+      return new DictionaryRef(dictionaryId, length, 0, 0);
+    }
+
+    public boolean inSegmentFile() {
+      return segmentId != 0;
+    }
+  }
 
   /** A part file: its id and the length up to which its entries are committed. */
   public record PartRef(int partId, long committedLength) {}
@@ -52,14 +68,22 @@ public record Manifest(
    * @param entryCount entry rows of the segment's catalog (not tombstones); an entry may be
    *     shadowed by a newer segment
    * @param tombstoneCount names this segment deletes
-   * @param catalogLength the catalog file's length
+   * @param catalogLength the catalog's length (its file's, or its section's of the segment file)
+   * @param fileLength the segment file's length (version 4: catalog, buckets and dictionaries in
+   *     one file), or 0 for a segment whose catalog and buckets are files of their own (versions 1
+   *     to 3)
    */
   public record SegmentRef(
       int segmentId,
       long entryCount,
       long tombstoneCount,
       long catalogLength,
-      SegmentDirectory directory) {}
+      SegmentDirectory directory,
+      long fileLength) {
+    public boolean inSegmentFile() {
+      return fileLength != 0;
+    }
+  }
 
   /**
    * One past commit.

@@ -28,7 +28,7 @@ public final class ManifestCodec {
     out.u64(m.liveEntries()).u64(m.liveEntryBytes());
     out.u32(m.dictionaries().size());
     for (Manifest.DictionaryRef d : m.dictionaries()) {
-      out.u32(d.dictionaryId()).u64(d.fileLength());
+      out.u32(d.dictionaryId()).u64(d.length()).u32(d.segmentId()).u64(d.offset());
     }
     out.u32(m.parts().size());
     for (Manifest.PartRef p : m.parts()) {
@@ -37,11 +37,12 @@ public final class ManifestCodec {
     out.u32(m.segments().size());
     for (Manifest.SegmentRef s : m.segments()) {
       out.u32(s.segmentId()).u64(s.entryCount()).u64(s.tombstoneCount()).u64(s.catalogLength());
+      out.u64(s.fileLength());
       SegmentDirectory dir = s.directory();
       out.u8(dir.globalDepth()).u32(dir.buckets().size());
       for (BucketDescriptor b : dir.buckets()) {
         out.u32(b.bucketNo()).u8(b.localDepth()).u32(b.keyCount()).u32(b.metaLength());
-        out.u64(b.fileLength());
+        out.u64(b.fileLength()).u64(b.offset());
       }
       List<int[]> leaves = leaves(dir);
       out.u32(leaves.size());
@@ -93,7 +94,10 @@ public final class ManifestCodec {
   }
 
   public static Manifest decode(String file, byte[] bytes) throws CorruptArchiveException {
-    FileFraming.checkHeader(file, bytes, 0, bytes.length, FormatConstants.KIND_MANIFEST);
+    int version =
+        FileFraming.checkHeader(file, bytes, 0, bytes.length, FormatConstants.KIND_MANIFEST);
+    // Version 4 places catalogs, buckets and dictionaries in segment files: each says where.
+    boolean placed = version >= FormatConstants.VERSION_SEGMENT_FILES;
     FileFraming.checkFooter(file, bytes, bytes.length);
     ByteReader in =
         new ByteReader(
@@ -117,8 +121,13 @@ public final class ManifestCodec {
     long liveEntryBytes = in.u64("live entry bytes");
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
     for (int i = in.count("dictionary count"); i > 0; i--) {
+      int id = in.u32("dictionary id");
+      long length = in.u64("dictionary length");
       dictionaries.add(
-          new Manifest.DictionaryRef(in.u32("dictionary id"), in.u64("dictionary length")));
+          placed
+              ? new Manifest.DictionaryRef(
+                  id, length, in.u32("dictionary segment"), in.u64("dictionary offset"))
+              : Manifest.DictionaryRef.ownFile(id, length));
     }
     List<Manifest.PartRef> parts = new ArrayList<>();
     for (int i = in.count("part count"); i > 0; i--) {
@@ -135,9 +144,15 @@ public final class ManifestCodec {
       long entries = in.u64("entry count");
       long tombstones = in.u64("tombstone count");
       long catalogLength = in.u64("catalog length");
-      segments.add(
+      long fileLength = placed ? in.u64("segment file length") : 0;
+      Manifest.SegmentRef segment =
           new Manifest.SegmentRef(
-              segmentId, entries, tombstones, catalogLength, readDirectory(in)));
+              segmentId, entries, tombstones, catalogLength, readDirectory(in, placed), fileLength);
+      checkPlacement(in, segment);
+      segments.add(segment);
+    }
+    for (Manifest.DictionaryRef d : dictionaries) {
+      checkPlacement(in, d, segments);
     }
     List<Manifest.HistoryEntry> history = new ArrayList<>();
     for (int i = in.count("history count"); i > 0; i--) {
@@ -164,7 +179,80 @@ public final class ManifestCodec {
         history);
   }
 
-  private static SegmentDirectory readDirectory(ByteReader in) throws CorruptArchiveException {
+  /**
+   * Every section of a segment file lies between the file's header and footer, the catalog first
+   * and the buckets after it, so a reader sizes nothing by a length its file cannot hold.
+   */
+  private static void checkPlacement(ByteReader in, Manifest.SegmentRef s)
+      throws CorruptArchiveException {
+    long body = s.fileLength() - FormatConstants.FOOTER_BYTES;
+    long catalogEnd = FormatConstants.FILE_HEADER_BYTES + s.catalogLength();
+    if (s.inSegmentFile() && (s.catalogLength() < 0 || catalogEnd > body || body < 0)) {
+      throw in.corrupt(
+          "segment "
+              + s.segmentId()
+              + ": catalog of "
+              + s.catalogLength()
+              + " bytes does not fit its file of "
+              + s.fileLength());
+    }
+    for (BucketDescriptor b : s.directory().buckets()) {
+      boolean fits =
+          s.inSegmentFile()
+              ? b.offset() >= catalogEnd
+                  && b.fileLength() >= 0
+                  && b.fileLength() <= body - b.offset()
+              : b.offset() == 0;
+      if (!fits) {
+        throw in.corrupt(
+            "segment "
+                + s.segmentId()
+                + ": bucket "
+                + b.bucketNo()
+                + " at offset "
+                + b.offset()
+                + " of "
+                + b.fileLength()
+                + " bytes does not fit its file");
+      }
+    }
+  }
+
+  /** A dictionary in a segment file lies inside the file of a segment the manifest lists. */
+  private static void checkPlacement(
+      ByteReader in, Manifest.DictionaryRef d, List<Manifest.SegmentRef> segments)
+      throws CorruptArchiveException {
+    if (!d.inSegmentFile()) {
+      if (d.offset() != 0) {
+        throw in.corrupt("dictionary " + d.dictionaryId() + " in its own file has an offset");
+      }
+      return;
+    }
+    Manifest.SegmentRef home =
+        segments.stream()
+            .filter(s -> s.segmentId() == d.segmentId() && s.inSegmentFile())
+            .findFirst()
+            .orElse(null);
+    boolean fits =
+        home != null
+            && d.offset() >= FormatConstants.FILE_HEADER_BYTES
+            && d.length() >= 0
+            && d.length() <= home.fileLength() - FormatConstants.FOOTER_BYTES - d.offset();
+    if (!fits) {
+      throw in.corrupt(
+          "dictionary "
+              + d.dictionaryId()
+              + " at offset "
+              + d.offset()
+              + " of segment "
+              + d.segmentId()
+              + " does not fit "
+              + (home == null ? "any segment file the manifest lists" : "its file"));
+    }
+  }
+
+  private static SegmentDirectory readDirectory(ByteReader in, boolean placed)
+      throws CorruptArchiveException {
     int g = in.u8("global depth");
     if (g > FormatConstants.MAX_GLOBAL_DEPTH) {
       throw in.corrupt("global depth " + g + " is over " + FormatConstants.MAX_GLOBAL_DEPTH);
@@ -178,7 +266,8 @@ public final class ManifestCodec {
               in.u8("local depth"),
               in.count("key count"),
               in.count("meta length"),
-              in.u64("bucket file length"));
+              in.u64("bucket length"),
+              placed ? in.u64("bucket offset") : 0);
       if (d.localDepth() > g) {
         throw in.corrupt(
             "bucket " + d.bucketNo() + " local depth " + d.localDepth() + " > global " + g);

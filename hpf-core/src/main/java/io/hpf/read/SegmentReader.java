@@ -1,12 +1,11 @@
 package io.hpf.read;
 
 import io.hpf.catalog.CatalogReader;
-import io.hpf.format.FileNames;
-import io.hpf.index.BucketDescriptor;
 import io.hpf.index.IndexBucket;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
 import io.hpf.manifest.Manifest;
+import io.hpf.manifest.Section;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
@@ -14,15 +13,18 @@ import java.io.IOException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * One segment of an open archive. Bucket files and the catalog are opened on first use and kept
- * (their perfect hashes and block index in memory), so a warm lookup costs one record read.
- * Thread-safe: a race to load a bucket loads it twice and keeps one.
+ * One segment of an open archive. Buckets and the catalog are opened on first use and kept (their
+ * perfect hashes and block index in memory), so a warm lookup costs one record read. A segment file
+ * (version 4) is opened once and shared by its sections; the separate bucket and catalog files of
+ * older versions are each opened on their own. Thread-safe: a race to load a bucket loads it twice
+ * and keeps one.
  */
 public final class SegmentReader {
   private final Storage storage;
   private final Manifest.SegmentRef ref;
   private final AtomicReferenceArray<IndexBucket> buckets;
   private volatile CatalogReader catalog;
+  private ReadableFile segmentFile; // guarded by this
 
   /** Readers sharing this segment (a refreshed reader keeps its unchanged segments). */
   private final java.util.concurrent.atomic.AtomicInteger references =
@@ -47,11 +49,11 @@ public final class SegmentReader {
   public IndexBucket bucket(int index) throws IOException {
     IndexBucket loaded = buckets.get(index);
     if (loaded == null) {
-      BucketDescriptor d = ref.directory().buckets().get(index);
-      String name = FileNames.bucketFileName(ref.segmentId(), d.bucketNo());
-      ReadableFile file = storage.openRead(name, FileUse.INDEX);
+      Section section = Section.bucket(ref, ref.directory().buckets().get(index));
+      ReadableFile file = open(section);
       try {
-        loaded = IndexBucket.load(storage.describe(name), file, d);
+        loaded =
+            IndexBucket.load(section.describe(storage), file, ref.directory().buckets().get(index));
       } catch (IOException | RuntimeException e) {
         file.close();
         throw e;
@@ -69,12 +71,12 @@ public final class SegmentReader {
     if (c == null) {
       synchronized (this) {
         if (catalog == null) {
-          String name = FileNames.catalogFileName(ref.segmentId());
-          ReadableFile file = storage.openRead(name, FileUse.INDEX);
+          Section section = Section.catalog(ref);
+          ReadableFile file = open(section);
           try {
             catalog =
                 CatalogReader.open(
-                    storage.describe(name),
+                    section.describe(storage),
                     file,
                     ref.catalogLength(),
                     ref.entryCount() + ref.tombstoneCount());
@@ -87,6 +89,19 @@ public final class SegmentReader {
       }
     }
     return c;
+  }
+
+  /** A section's bytes: a slice of the shared segment file, or a file of its own. */
+  private ReadableFile open(Section section) throws IOException {
+    if (!ref.inSegmentFile()) {
+      return section.open(storage, FileUse.INDEX);
+    }
+    synchronized (this) {
+      if (segmentFile == null) {
+        segmentFile = storage.openRead(section.fileName(), FileUse.INDEX);
+      }
+      return section.slice(segmentFile, false);
+    }
   }
 
   public SegmentDirectory directory() {
@@ -127,6 +142,16 @@ public final class SegmentReader {
     CatalogReader c = catalog;
     if (c != null) {
       c.closeQuietly();
+    }
+    synchronized (this) {
+      if (segmentFile != null) {
+        try {
+          segmentFile.close();
+        } catch (IOException e) {
+          // closing a file opened for reads loses nothing
+        }
+        segmentFile = null;
+      }
     }
   }
 }

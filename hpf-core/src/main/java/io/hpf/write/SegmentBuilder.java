@@ -1,10 +1,12 @@
 package io.hpf.write;
 
 import io.hpf.catalog.CatalogWriter;
+import io.hpf.format.Dictionary;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
+import io.hpf.format.SegmentFileWriter;
 import io.hpf.index.IndexInput;
 import io.hpf.index.IndexRecord;
 import io.hpf.index.SegmentDirectory;
@@ -20,7 +22,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
-/** Writes one segment (catalog and bucket files) from its rows. Used by commits and compaction. */
+/**
+ * Writes one segment file (catalog, buckets and any dictionaries) from its rows. Used by commits
+ * and compaction.
+ */
 public final class SegmentBuilder {
   private SegmentBuilder() {}
 
@@ -35,36 +40,62 @@ public final class SegmentBuilder {
     rows.sort(Comparator.comparing(Row::nameUtf8, Arrays::compareUnsigned));
   }
 
+  /** A written segment and where in its file the dictionaries given to it are. */
+  public record Written(Manifest.SegmentRef segment, List<Manifest.DictionaryRef> dictionaries) {}
+
   /**
-   * Writes the segment's files and returns its manifest entry. REQUIRES: rows sorted by name bytes,
-   * each name once.
+   * Writes the segment's file (FORMAT.md "Segment file": catalog, buckets, then {@code
+   * dictionaries}) and returns its manifest entry. REQUIRES: rows sorted by name bytes, each name
+   * once.
    */
-  public static Manifest.SegmentRef write(
-      Storage storage, int segmentId, List<Row> rows, int bucketCapacity) throws IOException {
+  public static Written write(
+      Storage storage,
+      int segmentId,
+      List<Row> rows,
+      int bucketCapacity,
+      List<Dictionary> dictionaries)
+      throws IOException {
     long catalogLength;
     long tombstones = 0;
-    try (AppendableFile file =
-        storage.create(FileNames.catalogFileName(segmentId), FileUse.INDEX)) {
-      CatalogWriter catalog = new CatalogWriter(file);
-      for (Row row : rows) {
-        catalog.add(row.info);
-        tombstones += row.info.deleted() ? 1 : 0;
+    try (SegmentFileWriter out =
+        new SegmentFileWriter(
+            storage.create(FileNames.segmentFileName(segmentId), FileUse.INDEX))) {
+      try (AppendableFile section = out.section()) {
+        CatalogWriter catalog = new CatalogWriter(section);
+        for (Row row : rows) {
+          catalog.add(row.info);
+          tombstones += row.info.deleted() ? 1 : 0;
+        }
+        catalogLength = catalog.finish();
       }
-      catalogLength = catalog.finish();
+      List<IndexInput> inputs = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        EntryInfo info = row.info;
+        IndexRecord record =
+            info.deleted()
+                ? new IndexRecord(
+                    NameHash.of(row.nameUtf8), FormatConstants.TOMBSTONE_PART_ID, 0, 0)
+                : new IndexRecord(
+                    NameHash.of(row.nameUtf8), info.partId(), info.offset(), info.entryLength());
+        inputs.add(new IndexInput(row.nameUtf8, record));
+      }
+      SegmentDirectory directory = SegmentIndexWriter.write(out, inputs, bucketCapacity);
+      List<Manifest.DictionaryRef> placed = new ArrayList<>();
+      for (Dictionary d : dictionaries) {
+        byte[] bytes = d.encodeFile();
+        placed.add(new Manifest.DictionaryRef(d.id(), bytes.length, segmentId, out.position()));
+        out.write(bytes, 0, bytes.length);
+      }
+      long fileLength = out.finish();
+      return new Written(
+          new Manifest.SegmentRef(
+              segmentId,
+              rows.size() - tombstones,
+              tombstones,
+              catalogLength,
+              directory,
+              fileLength),
+          placed);
     }
-    List<IndexInput> inputs = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      EntryInfo info = row.info;
-      IndexRecord record =
-          info.deleted()
-              ? new IndexRecord(NameHash.of(row.nameUtf8), FormatConstants.TOMBSTONE_PART_ID, 0, 0)
-              : new IndexRecord(
-                  NameHash.of(row.nameUtf8), info.partId(), info.offset(), info.entryLength());
-      inputs.add(new IndexInput(row.nameUtf8, record));
-    }
-    SegmentDirectory directory =
-        SegmentIndexWriter.write(storage, segmentId, inputs, bucketCapacity);
-    return new Manifest.SegmentRef(
-        segmentId, rows.size() - tombstones, tombstones, catalogLength, directory);
   }
 }

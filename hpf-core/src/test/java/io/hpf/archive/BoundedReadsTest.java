@@ -137,21 +137,26 @@ class BoundedReadsTest {
   void aCatalogBlockClaiming2GiBIsCorruptionNamingTheCatalog() throws Exception {
     Path dir = temp.resolve("catalog.hpf");
     TestArchives.write(dir, ArchiveModel.random(50, 7), WriterOptions.builder().build(), 1);
-    Path catalog = dir.resolve("seg-00000001.hpfc");
-    try (FileChannel ch = FileChannel.open(catalog, StandardOpenOption.WRITE)) {
-      // Block header at offset 16: codec u8, raw length u32 (the block CRC covers raw rows only)
+    Path segment = dir.resolve("seg-00000001.hpfs");
+    try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+      // The catalog starts at 16 in the segment file, its first block header at 16 of the catalog:
+      // codec u8, raw length u32 (the block CRC covers raw rows only).
       ch.write(
-          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, Integer.MAX_VALUE), 17);
+          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, Integer.MAX_VALUE),
+          16 + 17);
     }
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
       UncheckedIOException e =
           assertThrows(UncheckedIOException.class, () -> reader.list("").hasNext());
       assertTrue(e.getCause() instanceof CorruptArchiveException, e.toString());
-      assertTrue(e.getCause().getMessage().contains("seg-00000001.hpfc"), e.getMessage());
+      assertTrue(
+          e.getCause().getMessage().contains("seg-00000001.hpfs (catalog from byte 16)"),
+          e.getMessage());
     }
     VerifyReport report = ArchiveVerifier.verify(LocalStorage.open(dir), ProgressListener.NONE);
     assertTrue(
-        report.problems().stream().anyMatch(p -> p.message().contains("seg-00000001.hpfc")),
+        report.problems().stream()
+            .anyMatch(p -> p.message().contains("seg-00000001.hpfs (catalog from byte 16)")),
         report.problems().toString());
   }
 }

@@ -128,7 +128,7 @@ public final class CraftedArchive {
     part.sync();
     part.close();
     SegmentBuilder.sortByName(rows);
-    Manifest.SegmentRef segment = SegmentBuilder.write(storage, 1, rows, 1000);
+    Manifest.SegmentRef segment = SegmentBuilder.write(storage, 1, rows, 1000, List.of()).segment();
     Manifest.HistoryEntry history =
         new Manifest.HistoryEntry(1, 1_700_000_000_000L, "crafted", rows.size());
     ManifestStore.commit(

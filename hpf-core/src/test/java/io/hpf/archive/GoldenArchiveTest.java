@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.format.EntryInfo;
+import io.hpf.format.FileNames;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
 import io.hpf.store.LocalStorage;
+import io.hpf.store.StoredFile;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -32,7 +36,13 @@ class GoldenArchiveTest {
         "v3/zstd-dictionary.hpf",
         "v3/none.hpf",
         "v3/none-aligned-1k.hpf",
-        "v3/lz4-small-groups.hpf"
+        "v3/lz4-small-groups.hpf",
+        "v4/lz4.hpf",
+        "v4/zstd-dictionary.hpf",
+        "v4/none.hpf",
+        "v4/none-aligned-1k.hpf",
+        "v4/lz4-small-groups.hpf",
+        "v4/zstd-two-commits.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
@@ -54,7 +64,13 @@ class GoldenArchiveTest {
 
   /** Version 3's archives with a codec hold groups, as many as their group size makes. */
   @ParameterizedTest
-  @ValueSource(strings = {"v3/lz4.hpf:1", "v3/zstd-dictionary.hpf:1", "v3/lz4-small-groups.hpf:3"})
+  @ValueSource(
+      strings = {
+        "v3/lz4.hpf:1",
+        "v3/zstd-dictionary.hpf:1",
+        "v3/lz4-small-groups.hpf:3",
+        "v4/lz4-small-groups.hpf:3"
+      })
   void versionThreeArchivesHoldGroups(String archiveAndLeast) throws Exception {
     String[] a = archiveAndLeast.split(":");
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(GOLDEN.resolve(a[0])))) {
@@ -71,5 +87,31 @@ class GoldenArchiveTest {
       assertTrue(groups.size() >= Integer.parseInt(a[1]), groups.size() + " groups");
       assertTrue(members > groups.size(), members + " members in " + groups.size() + " groups");
     }
+  }
+
+  /**
+   * Version 4 keeps each segment's catalog, buckets and dictionaries in one segment file: the
+   * archive is its manifests, parts and segment files, and nothing else.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"v4/lz4.hpf:1", "v4/zstd-dictionary.hpf:1", "v4/zstd-two-commits.hpf:2"})
+  void versionFourArchivesAreManifestsPartsAndSegmentFiles(String archiveAndSegments)
+      throws Exception {
+    String[] a = archiveAndSegments.split(":");
+    LocalStorage storage = LocalStorage.open(GOLDEN.resolve(a[0]));
+    Set<FileNames.Kind> kinds = new HashSet<>();
+    int segmentFiles = 0;
+    for (StoredFile f : storage.list()) {
+      kinds.add(FileNames.kindOf(f.name()));
+      segmentFiles += FileNames.kindOf(f.name()) == FileNames.Kind.SEGMENT ? 1 : 0;
+    }
+    assertEquals(
+        Set.of(FileNames.Kind.MANIFEST, FileNames.Kind.PART, FileNames.Kind.SEGMENT), kinds);
+    assertEquals(Integer.parseInt(a[1]), segmentFiles);
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    for (Manifest.DictionaryRef d : m.dictionaries()) {
+      assertEquals(1, d.segmentId(), "the first commit's segment file holds the dictionary");
+    }
+    assertEquals(a[0].contains("zstd"), !m.dictionaries().isEmpty());
   }
 }

@@ -24,7 +24,8 @@ import java.util.SplittableRandom;
 public final class GoldenArchives {
   /**
    * The golden archives of each version: version 2 added padding before entries, version 3 groups
-   * of small entries (in every archive with a codec, and many small groups in one).
+   * of small entries (in every archive with a codec, and many small groups in one), version 4
+   * segment files (and an archive of two commits, two segment files, the dictionary in the first).
    */
   static final String[] ARCHIVES_V1 = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
 
@@ -32,8 +33,17 @@ public final class GoldenArchives {
     "lz4.hpf", "zstd-dictionary.hpf", "none.hpf", "none-aligned-1k.hpf"
   };
 
-  static final String[] ARCHIVES = {
+  static final String[] ARCHIVES_V3 = {
     "lz4.hpf", "zstd-dictionary.hpf", "none.hpf", "none-aligned-1k.hpf", "lz4-small-groups.hpf"
+  };
+
+  static final String[] ARCHIVES = {
+    "lz4.hpf",
+    "zstd-dictionary.hpf",
+    "none.hpf",
+    "none-aligned-1k.hpf",
+    "lz4-small-groups.hpf",
+    "zstd-two-commits.hpf"
   };
 
   private GoldenArchives() {}
@@ -93,9 +103,15 @@ public final class GoldenArchives {
         throw new IllegalStateException(dir + " exists; golden archives are never regenerated");
       }
       LocalStorage storage = LocalStorage.createDirectories(dir);
+      boolean twoCommits = archive.equals("zstd-two-commits.hpf");
+      Map<String, byte[]> model = model();
       try (ArchiveWriter writer = ArchiveWriter.create(storage, options(archive))) {
-        for (Map.Entry<String, byte[]> e : model().entrySet()) {
+        int added = 0;
+        for (Map.Entry<String, byte[]> e : model.entrySet()) {
           writer.add(e.getKey(), e.getValue(), metadata(e.getKey()));
+          if (twoCommits && ++added == model.size() / 2) {
+            writer.commit();
+          }
         }
         writer.commit();
       }

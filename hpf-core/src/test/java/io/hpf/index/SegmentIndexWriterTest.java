@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.format.FileNames;
 import io.hpf.format.NameHash;
+import io.hpf.format.SegmentFileWriter;
+import io.hpf.store.FileSlice;
+import io.hpf.store.FileUse;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,10 +40,26 @@ class SegmentIndexWriterTest {
     IndexBucket bucket =
         IndexBucket.load(
             "bucket",
-            storage.openRead(FileNames.bucketFileName(1, d.bucketNo()), io.hpf.store.FileUse.INDEX),
+            new FileSlice(
+                storage.openRead(FileNames.segmentFileName(1), FileUse.INDEX),
+                d.offset(),
+                d.fileLength(),
+                true),
             d,
             slotHash);
     return bucket.find(name.getBytes(StandardCharsets.UTF_8), nameHash);
+  }
+
+  /** Writes the buckets into segment file 1, as a segment's writer does after its catalog. */
+  private static SegmentDirectory write(
+      LocalStorage storage, List<IndexInput> inputs, int capacity, SlotHash slotHash)
+      throws Exception {
+    try (SegmentFileWriter out =
+        new SegmentFileWriter(storage.create(FileNames.segmentFileName(1), FileUse.INDEX))) {
+      SegmentDirectory dir = SegmentIndexWriter.write(out, inputs, capacity, slotHash);
+      out.finish();
+      return dir;
+    }
   }
 
   @Test
@@ -54,7 +73,7 @@ class SegmentIndexWriterTest {
     for (int i = 0; i < 50; i++) {
       inputs.add(input("other-" + i, NameHash.of("other-" + i), i + 2));
     }
-    SegmentDirectory dir = SegmentIndexWriter.write(storage, 1, inputs, 1000);
+    SegmentDirectory dir = write(storage, inputs, 1000, SlotHash.XXH64);
     IndexRecord alpha = lookup(storage, dir, "alpha", shared, SlotHash.XXH64);
     IndexRecord beta = lookup(storage, dir, "beta", shared, SlotHash.XXH64);
     assertNotNull(alpha);
@@ -76,7 +95,7 @@ class SegmentIndexWriterTest {
         };
     LocalStorage storage = LocalStorage.createDirectories(temp.resolve("b"));
     List<IndexInput> inputs = List.of(input("x", 7, 0), input("y", 7, 1), input("z", 7, 2));
-    SegmentDirectory dir = SegmentIndexWriter.write(storage, 1, inputs, 1000, weak);
+    SegmentDirectory dir = write(storage, inputs, 1000, weak);
     assertEquals(116, lookup(storage, dir, "y", 7, weak).offset());
     assertEquals(16, lookup(storage, dir, "x", 7, weak).offset());
     assertEquals(216, lookup(storage, dir, "z", 7, weak).offset());
@@ -88,8 +107,7 @@ class SegmentIndexWriterTest {
     List<IndexInput> inputs = List.of(input("same", 5, 0), input("same", 5, 1));
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class,
-            () -> SegmentIndexWriter.write(storage, 1, inputs, 1000));
+            IllegalArgumentException.class, () -> write(storage, inputs, 1000, SlotHash.XXH64));
     assertTrue(e.getMessage().contains("'same'"), e.getMessage());
   }
 
@@ -100,7 +118,7 @@ class SegmentIndexWriterTest {
     for (int i = 0; i < 5000; i++) {
       inputs.add(input("n" + i, NameHash.of("n" + i), i));
     }
-    SegmentDirectory dir = SegmentIndexWriter.write(storage, 1, inputs, 300);
+    SegmentDirectory dir = write(storage, inputs, 300, SlotHash.XXH64);
     assertTrue(dir.buckets().size() >= 5000 / 300, "buckets: " + dir.buckets().size());
     for (BucketDescriptor d : dir.buckets()) {
       assertTrue(d.keyCount() <= 300 && d.localDepth() <= dir.globalDepth());

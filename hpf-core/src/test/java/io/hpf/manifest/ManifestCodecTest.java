@@ -2,7 +2,11 @@ package io.hpf.manifest;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.format.CorruptArchiveException;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.index.SegmentDirectory;
 import java.util.List;
@@ -14,23 +18,16 @@ class ManifestCodecTest {
     // Depth 3: bucket 0 covers 000-011 (depth 1), 100 empty, 101 bucket 1 (depth 3),
     // 110-111 empty (depth 2).
     List<BucketDescriptor> buckets =
-        List.of(new BucketDescriptor(0, 1, 10, 100, 428), new BucketDescriptor(1, 3, 2, 90, 162));
+        List.of(
+            new BucketDescriptor(0, 1, 10, 100, 428, 793),
+            new BucketDescriptor(1, 3, 2, 90, 162, 1221));
     int[] pointers = {0, 0, 0, 0, -1, 1, -1, -1};
+    // Segment file 1: header, catalog [16, 793), buckets, the dictionary [1383, 2383), footer.
     Manifest m =
-        new Manifest(
-            7,
-            123,
-            "add 12 entries",
-            64,
-            12,
-            4000,
-            List.of(new Manifest.DictionaryRef(1, 1000)),
-            List.of(new Manifest.PartRef(1, 5000)),
-            List.of(
-                new Manifest.SegmentRef(1, 12, 0, 777, new SegmentDirectory(3, buckets, pointers))),
-            List.of(
-                new Manifest.HistoryEntry(6, 100, "create 0 entries", 0),
-                new Manifest.HistoryEntry(7, 123, "add 12 entries", 12)));
+        manifest(
+            List.of(new Manifest.DictionaryRef(1, 1000, 1, 1383)),
+            new Manifest.SegmentRef(
+                1, 12, 0, 777, new SegmentDirectory(3, buckets, pointers), 2391));
     Manifest back = ManifestCodec.decode("m", ManifestCodec.encode(m));
     assertEquals(m.generation(), back.generation());
     assertEquals(m.operation(), back.operation());
@@ -42,5 +39,82 @@ class ManifestCodecTest {
     SegmentDirectory dir = back.segments().get(0).directory();
     assertEquals(buckets, dir.buckets());
     assertArrayEquals(pointers, dir.pointers());
+    assertSameSegments(m, back);
+  }
+
+  /** Segments equal but for the directory's pointer arrays, which records compare by identity. */
+  private static void assertSameSegments(Manifest expected, Manifest actual) {
+    assertEquals(expected.segments().size(), actual.segments().size());
+    for (int i = 0; i < expected.segments().size(); i++) {
+      Manifest.SegmentRef e = expected.segments().get(i);
+      Manifest.SegmentRef a = actual.segments().get(i);
+      assertEquals(
+          List.of(e.segmentId(), e.entryCount(), e.tombstoneCount(), e.catalogLength()),
+          List.of(a.segmentId(), a.entryCount(), a.tombstoneCount(), a.catalogLength()));
+      assertEquals(e.fileLength(), a.fileLength());
+      assertEquals(e.directory().buckets(), a.directory().buckets());
+      assertArrayEquals(e.directory().pointers(), a.directory().pointers());
+    }
+  }
+
+  private static Manifest manifest(
+      List<Manifest.DictionaryRef> dictionaries, Manifest.SegmentRef... segments) {
+    return new Manifest(
+        7,
+        123,
+        "add 12 entries",
+        64,
+        12,
+        4000,
+        dictionaries,
+        List.of(new Manifest.PartRef(1, 5000)),
+        List.of(segments),
+        List.of(
+            new Manifest.HistoryEntry(6, 100, "create 0 entries", 0),
+            new Manifest.HistoryEntry(7, 123, "add 12 entries", 12)));
+  }
+
+  private static SegmentDirectory oneBucket(long length, long offset) {
+    return new SegmentDirectory(
+        0, List.of(new BucketDescriptor(0, 0, 3, 80, length, offset)), new int[] {0});
+  }
+
+  @Test
+  void segmentsOfSeparateFilesAndOfSegmentFilesShareAManifest() throws Exception {
+    // An archive of version 3 that a version 4 writer added to: its old segment and dictionary
+    // stay in their own files (length 0 and segment 0 say so).
+    Manifest m =
+        manifest(
+            List.of(Manifest.DictionaryRef.ownFile(1, 500)),
+            new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 0), 0),
+            new Manifest.SegmentRef(2, 3, 0, 300, oneBucket(184, 316), 508));
+    Manifest back = ManifestCodec.decode("m", ManifestCodec.encode(m));
+    assertSameSegments(m, back);
+    assertEquals(m.dictionaries(), back.dictionaries());
+    assertFalse(back.segments().get(0).inSegmentFile());
+    assertTrue(back.segments().get(1).inSegmentFile());
+  }
+
+  @Test
+  void sectionsOutsideTheirSegmentFileAreRefusedNamingThem() {
+    Manifest.SegmentRef fits = new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 316), 508);
+    Manifest[] bad = {
+      manifest(List.of(), new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 400), 508)),
+      manifest(List.of(), new Manifest.SegmentRef(1, 3, 0, 600, oneBucket(184, 316), 508)),
+      manifest(List.of(new Manifest.DictionaryRef(1, 300, 1, 300)), fits),
+      manifest(List.of(new Manifest.DictionaryRef(2, 10, 9, 16)), fits),
+    };
+    String[] expected = {
+      "bucket 0 at offset 400 of 184 bytes does not fit",
+      "catalog of 600 bytes does not fit its file of 508",
+      "dictionary 1 at offset 300 of segment 1 does not fit its file",
+      "dictionary 2 at offset 16 of segment 9 does not fit any segment file",
+    };
+    for (int i = 0; i < bad.length; i++) {
+      byte[] encoded = ManifestCodec.encode(bad[i]);
+      CorruptArchiveException e =
+          assertThrows(CorruptArchiveException.class, () -> ManifestCodec.decode("m", encoded));
+      assertTrue(e.getMessage().contains(expected[i]), e.getMessage());
+    }
   }
 }

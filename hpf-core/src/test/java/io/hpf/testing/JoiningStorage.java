@@ -1,5 +1,8 @@
 package io.hpf.testing;
 
+import io.hpf.format.FileNames;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
@@ -19,6 +22,8 @@ public final class JoiningStorage extends ForwardingStorage {
   private final LocalStorage local;
   private volatile boolean crashAtCommit;
   private volatile boolean crashed;
+  private final java.util.concurrent.CountDownLatch partsOpen =
+      new java.util.concurrent.CountDownLatch(2);
 
   public JoiningStorage(LocalStorage local) {
     super(local);
@@ -28,6 +33,24 @@ public final class JoiningStorage extends ForwardingStorage {
   /** The next manifest commit fails, and the writer's clean-up after it does nothing. */
   public void crashAtNextCommit() {
     crashAtCommit = true;
+  }
+
+  /**
+   * Holds the creation of the first part file until a second is being created (at most 10 s), so
+   * that two writer threads really fill two parts: a thread that found no idle part waits here
+   * while the other finds none either. Without it one thread may write everything into one part.
+   */
+  @Override
+  public AppendableFile create(String name, FileUse use) throws IOException {
+    if (FileNames.isPartFileName(name)) {
+      partsOpen.countDown();
+      try {
+        partsOpen.await(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return super.create(name, use);
   }
 
   @Override

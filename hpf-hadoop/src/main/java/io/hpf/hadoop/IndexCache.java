@@ -17,10 +17,11 @@ import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 
 /**
- * HDFS centralized cache directives for an archive's index files (bucket files, catalogs,
- * dictionaries, manifests), as the HPF paper does: DataNodes keep those blocks in memory, so a cold
- * lookup reads its index from RAM. Part files are never cached. After a compaction the index files
- * change; {@link #add} again adds the new ones and drops directives of files that are gone.
+ * HDFS centralized cache directives for an archive's index files (segment files; the bucket files,
+ * catalogs and dictionaries of archives written before version 4; manifests), as the HPF paper
+ * does: DataNodes keep those blocks in memory, so a cold lookup reads its index from RAM. Part
+ * files are never cached. After a compaction the index files change; {@link #add} again adds the
+ * new ones and drops directives of files that are gone.
  */
 public final class IndexCache {
   /** One directive: its id, path, and bytes cached of bytes needed (as DataNodes report). */
@@ -40,7 +41,8 @@ public final class IndexCache {
 
   static boolean isIndexFile(String name) {
     FileNames.Kind kind = FileNames.kindOf(name);
-    return kind == FileNames.Kind.BUCKET
+    return kind == FileNames.Kind.SEGMENT
+        || kind == FileNames.Kind.BUCKET
         || kind == FileNames.Kind.CATALOG
         || kind == FileNames.Kind.DICTIONARY
         || kind == FileNames.Kind.MANIFEST;

@@ -6,11 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.format.FileNames;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
+import io.hpf.manifest.Section;
 import io.hpf.spark.ModelArchive;
 import io.hpf.spark.SharedSpark;
 import io.hpf.store.LocalStorage;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -130,7 +136,8 @@ class FilterPushdownTest {
   @Test
   void nameLookupsReadNoCatalog() throws Exception {
     // A listing fails now.
-    Path copy = copyZeroing(archive, "no-catalogs.hpf", name -> name.endsWith(".hpfc"));
+    Path copy = copyZeroing(archive, "no-catalogs.hpf", name -> false);
+    zeroCatalogs(copy);
     Dataset<Row> df = spark.read().format("hpf").load(copy.toString());
     assertThrows(Exception.class, df::count, "the catalogs are zeros");
     // Every 20th name: entries far apart in their parts, read one by one, not by windows.
@@ -151,6 +158,19 @@ class FilterPushdownTest {
     for (Row r : rows) {
       assertTrue(
           java.util.Arrays.equals(model.entries.get(r.getString(0)).content(), (byte[]) r.get(1)));
+    }
+  }
+
+  /** Zeros the catalog section of every segment file (their lengths stay). */
+  private static void zeroCatalogs(Path archive) throws Exception {
+    LocalStorage storage = LocalStorage.open(archive);
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    for (Manifest.SegmentRef s : m.segments()) {
+      Section catalog = Section.catalog(s);
+      try (FileChannel ch =
+          FileChannel.open(archive.resolve(catalog.fileName()), StandardOpenOption.WRITE)) {
+        ch.write(ByteBuffer.allocate((int) catalog.length()), catalog.offset());
+      }
     }
   }
 
