@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.PartEntry;
 import io.hpf.manifest.Manifest;
 import io.hpf.read.MergedListing;
 import io.hpf.read.SegmentReader;
@@ -12,8 +13,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Merges segments. Index-only: the catalogs of a run of adjacent segments are merged (newest row of
@@ -81,18 +84,31 @@ final class Compactor {
   /**
    * Copies every live entry, in part order, into the pool's new parts, checking each entry's
    * checksums on the way (a damaged entry stops the compaction; nothing is committed). An entry on
-   * its own is copied verbatim; the live members of a group join a new group (the dead ones are
+   * its own, and a group whose members are all live, are copied verbatim (no decoding, no
+   * recompression); the live members of a group with dead ones join a new group (the dead ones are
    * what is reclaimed). The rows in their new places are the parts' rows once they are finished.
    */
   static void copyLive(ArchiveReader reader, PartPool pool) throws IOException {
     byte[] buffer = new byte[1 << 16];
+    List<EntryInfo> rows = reader.entriesInPartOrder();
+    Map<GroupPlace, List<EntryInfo>> liveMembers = new HashMap<>();
+    for (EntryInfo row : rows) {
+      if (row.inGroup()) {
+        liveMembers.computeIfAbsent(GroupPlace.of(row), k -> new ArrayList<>()).add(row);
+      }
+    }
     reader.walk(
-        reader.entriesInPartOrder(),
+        rows,
         (row, part, entry) -> {
-          part.check(entry); // the checksums hold before a byte is copied
+          part.check(entry); // the checksums hold before a byte is copied (a group's, decoding it)
+          List<EntryInfo> members = entry.inGroup() ? liveMembers.get(GroupPlace.of(row)) : null;
+          boolean wholeGroup = members != null && members.size() == row.members();
+          if (wholeGroup && row.member() != members.get(0).member()) {
+            return; // copied with its group's first member
+          }
           PartWriter out = pool.borrow();
           try {
-            if (entry.inGroup()) {
+            if (entry.inGroup() && !wholeGroup) {
               byte[] content = part.content(entry);
               EntryHeader h = entry.header();
               out.append(
@@ -102,13 +118,21 @@ final class Compactor {
                   content.length,
                   new EntryMetadata(h.mtimeMillis(), h.mode(), h.attributes()));
             } else {
-              try (InputStream bytes = part.openStored(entry)) {
-                out.appendCopy(row, bytes, entry.length(), buffer);
+              PartEntry whole = wholeGroup ? part.readAt(row.offset()) : entry;
+              try (InputStream bytes = part.openStored(whole)) {
+                out.appendCopy(wholeGroup ? members : List.of(row), bytes, whole.length(), buffer);
               }
             }
           } finally {
             pool.giveBack(out);
           }
         });
+  }
+
+  /** Where a group lies: the members of one group share it. */
+  private record GroupPlace(int partId, long offset) {
+    static GroupPlace of(EntryInfo row) {
+      return new GroupPlace(row.partId(), row.offset());
+    }
   }
 }

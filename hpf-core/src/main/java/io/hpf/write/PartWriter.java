@@ -288,11 +288,13 @@ public final class PartWriter {
   }
 
   /**
-   * Appends an entry copied verbatim from another part (compaction). REQUIRES: the bytes were
-   * checked by the caller. Returns the row with its new place.
+   * Appends an entry, or a group with all its members, copied verbatim from another part
+   * (compaction). REQUIRES: the bytes were checked by the caller; {@code olds} are the rows of the
+   * entry, or of every member of the group (same place, same length). Returns the rows in their new
+   * place.
    */
-  public EntryInfo appendCopy(EntryInfo old, InputStream entryBytes, long length, byte[] buffer)
-      throws IOException {
+  public List<EntryInfo> appendCopy(
+      List<EntryInfo> olds, InputStream entryBytes, long length, byte[] buffer) throws IOException {
     long offset;
     try {
       alignFor(length);
@@ -301,7 +303,8 @@ public final class PartWriter {
       while (left > 0) {
         int n = entryBytes.read(buffer, 0, (int) Math.min(buffer.length, left));
         if (n < 0) {
-          throw new EOFException("entry '" + old.name() + "' ended " + left + " bytes early");
+          throw new EOFException(
+              "entry '" + olds.get(0).name() + "' ended " + left + " bytes early");
         }
         file.write(buffer, 0, n);
         left -= n;
@@ -310,23 +313,13 @@ public final class PartWriter {
       broken = true;
       throw e;
     }
-    EntryInfo row =
-        new EntryInfo(
-            old.name(),
-            false,
-            old.rawLength(),
-            old.storedLength(),
-            old.codec(),
-            old.dictionaryId(),
-            old.mtimeMillis(),
-            old.mode(),
-            old.attributes(),
-            partId,
-            offset,
-            length);
-    rows.add(row);
+    List<EntryInfo> moved = new ArrayList<>(olds.size());
+    for (EntryInfo old : olds) {
+      moved.add(old.movedTo(partId, offset));
+    }
+    rows.addAll(moved);
     committedLength = file.position();
-    return row;
+    return moved;
   }
 
   private void record(

@@ -190,6 +190,64 @@ class GroupTest {
     assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
   }
 
+  /** Each group's member names (sorted) and its bytes as they lie in its part file. */
+  private static Map<List<String>, byte[]> groupBytes(Path dir) throws Exception {
+    Map<List<String>, byte[]> groups = new java.util.HashMap<>();
+    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
+      Map<String, List<EntryInfo>> byPlace = new TreeMap<>();
+      for (EntryInfo row : rows(reader)) {
+        if (row.inGroup()) {
+          byPlace
+              .computeIfAbsent(row.partId() + ":" + row.offset(), k -> new ArrayList<>())
+              .add(row);
+        }
+      }
+      for (List<EntryInfo> members : byPlace.values()) {
+        EntryInfo first = members.get(0);
+        byte[] part = Files.readAllBytes(dir.resolve(FileNames.partFileName(first.partId())));
+        groups.put(
+            members.stream().map(EntryInfo::name).sorted().toList(),
+            java.util.Arrays.copyOfRange(
+                part, (int) first.offset(), (int) (first.offset() + first.entryLength())));
+      }
+    }
+    return groups;
+  }
+
+  @Test
+  void reclaimingCopiesWholeGroupsAsTheyAreAndRegroupsTheRest() throws Exception {
+    TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
+    for (int i = 0; i < 200; i++) {
+      model.put("a/" + i, ("entry " + i + " ").repeat(1 + i % 20).getBytes(StandardCharsets.UTF_8));
+    }
+    Path dir = temp.resolve("verbatim.hpf");
+    LocalStorage storage = TestArchives.write(dir, model, groups(Codec.ZSTD).build(), 1);
+    Map<List<String>, byte[]> before = groupBytes(dir);
+    assertTrue(before.size() > 3, before.size() + " groups");
+    String deleted = before.keySet().iterator().next().get(0);
+    try (ArchiveWriter writer = ArchiveWriter.open(storage, groups(Codec.ZSTD).build())) {
+      writer.delete(deleted);
+      model.remove(deleted);
+      writer.commit();
+      writer.compact(true);
+    }
+    Map<List<String>, byte[]> after = groupBytes(dir);
+    int verbatim = 0;
+    for (Map.Entry<List<String>, byte[]> e : before.entrySet()) {
+      if (e.getKey().contains(deleted)) {
+        assertFalse(after.containsKey(e.getKey()), "the group with a dead member is rebuilt");
+      } else {
+        assertArrayEquals(e.getValue(), after.get(e.getKey()), "copied as it was: " + e.getKey());
+        verbatim++;
+      }
+    }
+    assertEquals(before.size() - 1, verbatim);
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertMatchesModel(reader, model);
+    }
+    assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
+  }
+
   @Test
   void damageInAGroupIsAnErrorNamingThePartAndTheGroup() throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
