@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Writes a segment's index: splits the names by extendible hashing into buckets of at most {@code
@@ -58,26 +59,41 @@ public final class SegmentIndexWriter {
     SegmentIndexWriter writer = new SegmentIndexWriter(out, bucketCapacity, slotHash);
     List<Leaf> leaves = new ArrayList<>();
     writer.split(sorted, 0, sorted.length, 0, 0L, leaves);
+    // The buckets' perfect hashes are independent and most of a commit's index time: built on
+    // every core, then written in bucket order.
+    List<Leaf> filled = leaves.stream().filter(l -> l.to > l.from).toList();
+    Built[] built = new Built[filled.size()];
+    IntStream.range(0, built.length)
+        .parallel()
+        .forEach(i -> built[i] = writer.build(sorted, filled.get(i).from, filled.get(i).to));
+    for (int i = 0; i < built.length; i++) {
+      Leaf leaf = filled.get(i);
+      writer.writeBucket(sorted, leaf.from, leaf.to, leaf.depth, built[i]);
+    }
     int globalDepth = leaves.stream().mapToInt(l -> l.depth).max().orElse(0);
     int[] pointers = new int[1 << globalDepth];
+    int bucketIndex = 0;
     for (Leaf leaf : leaves) {
       int shift = globalDepth - leaf.depth;
       int first = (int) (leaf.prefix << shift);
-      Arrays.fill(pointers, first, first + (1 << shift), leaf.bucketIndex);
+      Arrays.fill(pointers, first, first + (1 << shift), leaf.to > leaf.from ? bucketIndex++ : -1);
     }
     return new SegmentDirectory(globalDepth, writer.buckets, pointers);
   }
 
-  private record Leaf(int depth, long prefix, int bucketIndex) {}
+  /** A region of the hash space: the names {@code sorted[from, to)}, none if empty. */
+  private record Leaf(int depth, long prefix, int from, int to) {}
 
-  private void split(IndexInput[] sorted, int from, int to, int depth, long prefix, List<Leaf> out)
-      throws IOException {
+  /** A bucket's perfect hash, the seed it was found with and the names' slot hashes. */
+  private record Built(PerfectHash hash, long seed, long[] keys) {}
+
+  private void split(
+      IndexInput[] sorted, int from, int to, int depth, long prefix, List<Leaf> out) {
     int count = to - from;
     boolean allSameHash =
         count > 0 && sorted[from].record().fingerprint() == sorted[to - 1].record().fingerprint();
     if (count <= bucketCapacity || depth == FormatConstants.MAX_GLOBAL_DEPTH || allSameHash) {
-      int bucketIndex = count == 0 ? -1 : writeBucket(sorted, from, to, depth);
-      out.add(new Leaf(depth, prefix, bucketIndex));
+      out.add(new Leaf(depth, prefix, from, to));
       return;
     }
     // Sorted by unsigned hash, so the names whose next bit is 1 form the upper part.
@@ -90,8 +106,8 @@ public final class SegmentIndexWriter {
     split(sorted, mid, to, depth + 1, (prefix << 1) | 1, out);
   }
 
-  private int writeBucket(IndexInput[] sorted, int from, int to, int localDepth)
-      throws IOException {
+  /** Finds a seed under which the names' slot hashes differ, and their perfect hash. */
+  private Built build(IndexInput[] sorted, int from, int to) {
     int count = to - from;
     long seed = 1;
     PerfectHash hash = null;
@@ -113,7 +129,15 @@ public final class SegmentIndexWriter {
         hash = null; // another seed hashes the names differently
       }
     }
-    seed--; // the loop advanced past the seed that worked
+    return new Built(hash, seed - 1, keys); // the loop advanced past the seed that worked
+  }
+
+  private void writeBucket(IndexInput[] sorted, int from, int to, int localDepth, Built built)
+      throws IOException {
+    int count = to - from;
+    PerfectHash hash = built.hash();
+    long seed = built.seed();
+    long[] keys = built.keys();
     IndexRecord[] bySlot = new IndexRecord[count];
     for (int i = 0; i < count; i++) {
       bySlot[hash.slot(keys[i])] = sorted[from + i].record();
@@ -152,7 +176,6 @@ public final class SegmentIndexWriter {
       fileLength = file.position();
     }
     buckets.add(new BucketDescriptor(bucketNo, localDepth, count, metaLength, fileLength, offset));
-    return bucketNo;
   }
 
   /** Two equal slot hashes: a true duplicate name is the caller's error; else try a new seed. */
