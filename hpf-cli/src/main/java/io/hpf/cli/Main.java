@@ -76,6 +76,34 @@ public final class Main implements Runnable {
   public static int run(String[] args, OutputStream stdout, OutputStream stderr) {
     PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
+    CatCommand plainCat = CatCommand.ofPlainLine(args, stdout);
+    int code = plainCat != null ? runDirectly(plainCat, err) : runParsed(args, stdout, out, err);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  /** Runs a command set up without picocli, with the errors picocli's handlers would print. */
+  private static int runDirectly(java.util.concurrent.Callable<Integer> command, PrintWriter err) {
+    try {
+      return command.call();
+    } catch (Exception | OutOfMemoryError | StackOverflowError e) {
+      return failed(e, err);
+    }
+  }
+
+  /** A failure in one line of our words (a stack trace too with HPF_DEBUG set): exit code 1. */
+  private static int failed(Throwable e, PrintWriter err) {
+    err.println("hpf: " + ErrorMessages.describe(e));
+    if (System.getenv("HPF_DEBUG") != null) {
+      e.printStackTrace(err);
+    }
+    err.flush();
+    return EXIT_FAILED;
+  }
+
+  private static int runParsed(
+      String[] args, OutputStream stdout, PrintWriter out, PrintWriter err) {
     CommandLine.IFactory defaults = CommandLine.defaultFactory();
     CommandLine cli =
         new CommandLine(
@@ -98,14 +126,7 @@ public final class Main implements Runnable {
     cli.setErr(err);
     cli.setExitCodeExceptionMapper(e -> EXIT_FAILED);
     cli.setExecutionExceptionHandler(
-        (e, commandLine, parseResult) -> {
-          commandLine.getErr().println("hpf: " + ErrorMessages.describe(e));
-          if (System.getenv("HPF_DEBUG") != null) {
-            e.printStackTrace(commandLine.getErr());
-          }
-          commandLine.getErr().flush();
-          return EXIT_FAILED;
-        });
+        (e, commandLine, parseResult) -> failed(e, commandLine.getErr()));
     cli.setParameterExceptionHandler(
         (e, a) -> {
           CommandLine c = e.getCommandLine();
@@ -114,20 +135,12 @@ public final class Main implements Runnable {
           c.getErr().flush();
           return EXIT_USAGE;
         });
-    int code;
     try {
-      code = cli.execute(args);
+      return cli.execute(args);
     } catch (OutOfMemoryError
         | StackOverflowError e) { // picocli passes on what is not an Exception
-      err.println("hpf: " + ErrorMessages.describe(e));
-      if (System.getenv("HPF_DEBUG") != null) {
-        e.printStackTrace(err);
-      }
-      code = EXIT_FAILED;
+      return failed(e, err);
     }
-    out.flush();
-    err.flush();
-    return code;
   }
 
   static final class Version implements CommandLine.IVersionProvider {

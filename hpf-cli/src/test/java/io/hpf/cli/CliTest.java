@@ -52,6 +52,60 @@ class CliTest {
   }
 
   @Test
+  void plainCatLineAnswersAsPicocliDoes() throws IOException {
+    // `cat ARCHIVE NAME...` alone is set up without picocli (start-up time); a -D option sends
+    // the same request through picocli. Both must give the same bytes, errors and exit codes.
+    String first = model.firstKey();
+    String last = model.lastKey();
+    Path damaged = temp.resolve("damaged.hpf");
+    Files.createDirectories(damaged);
+    Path missingFile = temp.resolve("nowhere.hpf");
+    List<List<Object>> lines =
+        List.of(
+            List.of(archive, first, last),
+            List.of(archive, first, "missing", last),
+            List.of(archive, "../escape"),
+            List.of(missingFile, first),
+            List.of(damaged, first));
+    for (List<Object> line : lines) {
+      Object[] plain = new Object[line.size() + 1];
+      plain[0] = "cat";
+      Object[] parsed = new Object[line.size() + 3];
+      parsed[0] = "cat";
+      parsed[1] = "-D";
+      parsed[2] = "hpf.test=1";
+      for (int i = 0; i < line.size(); i++) {
+        plain[i + 1] = line.get(i);
+        parsed[i + 3] = line.get(i);
+      }
+      assertTrue(CatCommand.ofPlainLine(strings(plain), System.out) != null, line.toString());
+      assertTrue(CatCommand.ofPlainLine(strings(parsed), System.out) == null, line.toString());
+      CliRun direct = hpf(plain);
+      CliRun picocli = hpf(parsed);
+      assertEquals(picocli.code(), direct.code(), line.toString());
+      assertArrayEquals(picocli.out(), direct.out(), line.toString());
+      assertEquals(picocli.err(), direct.err(), line.toString());
+    }
+    CliRun both = hpf("cat", archive, first, last);
+    byte[] expected = new byte[model.get(first).length + model.get(last).length];
+    System.arraycopy(model.get(first), 0, expected, 0, model.get(first).length);
+    System.arraycopy(model.get(last), 0, expected, model.get(first).length, model.get(last).length);
+    assertArrayEquals(expected, both.out());
+    CliRun missing = hpf("cat", archive, first, "missing");
+    assertEquals(1, missing.code());
+    assertTrue(
+        missing.err().startsWith("hpf: ") && missing.err().contains("missing"), missing.err());
+    // Help, @files and names that look like options stay picocli's.
+    assertTrue(CatCommand.ofPlainLine(new String[] {"cat", "--help", "x"}, System.out) == null);
+    assertTrue(CatCommand.ofPlainLine(new String[] {"cat", "a.hpf", "@names"}, System.out) == null);
+    assertTrue(CatCommand.ofPlainLine(new String[] {"ls", "a.hpf", "x"}, System.out) == null);
+  }
+
+  private static String[] strings(Object[] args) {
+    return java.util.Arrays.stream(args).map(String::valueOf).toArray(String[]::new);
+  }
+
+  @Test
   void lsListsInOrderWithPrefixAndJson() {
     CliRun ls = hpf("ls", archive);
     assertEquals(String.join("\n", model.keySet()) + "\n", ls.text());
