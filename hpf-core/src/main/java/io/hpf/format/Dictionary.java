@@ -30,7 +30,10 @@ public final class Dictionary {
 
   /**
    * Reads and checks a dictionary file (FORMAT.md "Dictionary file") of the length the manifest
-   * gives, which is bounded before anything is read.
+   * gives, which is bounded before anything is read. A dictionary this process already holds (same
+   * id, same bytes) is returned as it is, with no copy made: readers of an archive are opened again
+   * and again (a task per split, a one-shot read), and the dictionary is most of what a cold read
+   * reads.
    */
   public static Dictionary readFile(
       String path, io.hpf.store.ReadableFile file, int id, long length) throws java.io.IOException {
@@ -41,19 +44,38 @@ public final class Dictionary {
     }
     byte[] bytes = file.readFully(0, (int) length);
     FileFraming.checkHeader(path, bytes, 0, bytes.length, FormatConstants.KIND_DICTIONARY);
-    FileFraming.checkFooter(path, bytes, bytes.length);
+    int crc = FileFraming.checkFooter(path, bytes, bytes.length);
     ByteReader in = new ByteReader(path, 16, bytes, 16, bytes.length - 24);
     int storedId = in.u32("dictionary id");
     int size = in.count("dictionary length");
     if (storedId != id || size != in.remaining()) {
       throw in.corrupt("dictionary " + storedId + " of " + size + " bytes, expected id " + id);
     }
-    return intern(new Dictionary(id, in.bytes(size, "dictionary")));
+    int from = FormatConstants.FILE_HEADER_BYTES + 8;
+    // The footer's CRC32C covers the id, the length and every byte of the dictionary: a key that
+    // costs nothing more to compute; the bytes are compared before a known dictionary is taken.
+    long key = ((long) id << 32) ^ (crc & 0xFFFFFFFFL);
+    synchronized (INTERNED) {
+      Dictionary known = INTERNED.get(key);
+      if (known != null
+          && java.util.Arrays.equals(
+              known.bytes, 0, known.bytes.length, bytes, from, from + size)) {
+        return known;
+      }
+      Dictionary read = new Dictionary(id, java.util.Arrays.copyOfRange(bytes, from, from + size));
+      INTERNED.put(key, read);
+      return read;
+    }
   }
 
   /** Dictionaries read recently in this process, so that a new reader reuses the digested form. */
   private static final int INTERNED_MAX = 32;
 
+  /**
+   * Keyed by id and the CRC32C of the dictionary's file bytes. Digesting a dictionary for zstd
+   * costs more than a whole cold lookup; readers share the digested form, as they share the page
+   * cache.
+   */
   private static final java.util.LinkedHashMap<Long, Dictionary> INTERNED =
       new java.util.LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -63,23 +85,6 @@ public final class Dictionary {
           return size() > INTERNED_MAX;
         }
       };
-
-  /**
-   * The process's one instance of this dictionary (same id and bytes). Digesting a dictionary for
-   * zstd costs more than a whole cold lookup, and readers of an archive are opened again and again
-   * (a server, a task per split); they share the digested form, as they share the page cache.
-   */
-  static Dictionary intern(Dictionary d) {
-    long key = ((long) d.id << 32) ^ (EntryCodec.crc32c(d.bytes, 0, d.bytes.length) & 0xFFFFFFFFL);
-    synchronized (INTERNED) {
-      Dictionary known = INTERNED.get(key);
-      if (known != null && java.util.Arrays.equals(known.bytes, d.bytes)) {
-        return known;
-      }
-      INTERNED.put(key, d);
-      return d;
-    }
-  }
 
   /** The whole dictionary file: header, id, length, bytes, footer. */
   public byte[] encodeFile() {

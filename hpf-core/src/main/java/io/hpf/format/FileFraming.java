@@ -98,16 +98,17 @@ public final class FileFraming {
    * Checks the footer of a whole file held in {@code bytes[0, length)}: its magic and the CRC32C of
    * everything before it.
    */
-  public static void checkFooter(String file, byte[] bytes, int length)
+  public static int checkFooter(String file, byte[] bytes, int length)
       throws CorruptArchiveException {
-    checkFooter(file, bytes, 0, length);
+    return checkFooter(file, bytes, 0, length);
   }
 
   /**
    * Checks the footer of a file held in {@code bytes[offset, offset + length)} (a section of a
-   * segment file is a file of its own kind); offsets in messages count from {@code offset}.
+   * segment file is a file of its own kind); offsets in messages count from {@code offset}. Returns
+   * the CRC32C the footer holds, now checked.
    */
-  public static void checkFooter(String file, byte[] bytes, int offset, int length)
+  public static int checkFooter(String file, byte[] bytes, int offset, int length)
       throws CorruptArchiveException {
     int footerAt = length - FormatConstants.FOOTER_BYTES;
     if (footerAt < FormatConstants.FILE_HEADER_BYTES) {
@@ -132,5 +133,6 @@ public final class FileFraming {
               (int) crc.getValue(),
               expected));
     }
+    return expected;
   }
 }

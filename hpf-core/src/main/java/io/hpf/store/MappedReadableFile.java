@@ -4,37 +4,40 @@ import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A local file read through memory mappings (as Lucene's MMapDirectory does): a positional read of
- * the mapped range is a copy from the page cache, with no system call. Files are mapped in chunks
- * of 1 GiB (a Java mapping holds at most 2 GiB). Bytes past the length mapped at open (a file that
- * grew since) are read from the channel. Thread-safe: only absolute gets are used.
+ * A local file read through memory mappings (as Lucene's MMapDirectory does) once it has been read
+ * often: a positional read of the mapped range is a copy from the page cache, with no system call.
+ * Its first {@link #READS_BEFORE_MAPPING} reads are plain positional reads instead, because a
+ * mapping costs about as much as a dozen of them (the mmap, the page faults of its first touches,
+ * and an munmap that only the garbage collector makes), and a reader opened for one lookup (a
+ * one-shot command, a task, a fresh reader per request) reads each file once or twice. Files are
+ * mapped in chunks of 1 GiB (a Java mapping holds at most 2 GiB). Bytes past the length mapped (a
+ * file that grew since) are read from the channel. Thread-safe: only absolute gets are used, and
+ * the mapping is published once, whole.
  *
  * <p>Archive files are never modified once committed, which is what makes mapping them safe;
  * truncating a mapped file under a reader would make reads fail with an internal error.
  */
 final class MappedReadableFile implements ReadableFile {
+  /** Plain reads before the file is mapped; measured in BENCHMARKS.md "Issue 9", cold gets. */
+  static final int READS_BEFORE_MAPPING = 16;
+
   private static final int CHUNK_BITS = 30;
   private static final long CHUNK_BYTES = 1L << CHUNK_BITS;
 
   private final Path path;
   private final FileChannel channel;
-  private final long mappedLength;
-  private final MappedByteBuffer[] chunks;
+  private final AtomicInteger plainReads = new AtomicInteger();
+  private volatile Mapping mapping;
 
-  MappedReadableFile(Path path, FileChannel channel) throws IOException {
+  /** The chunks mapped and the length they cover. */
+  private record Mapping(long length, MappedByteBuffer[] chunks) {}
+
+  MappedReadableFile(Path path, FileChannel channel) {
     this.path = path;
     this.channel = channel;
-    this.mappedLength = channel.size();
-    int count = (int) ((mappedLength + CHUNK_BYTES - 1) >>> CHUNK_BITS);
-    chunks = new MappedByteBuffer[count];
-    for (int i = 0; i < count; i++) {
-      long start = (long) i << CHUNK_BITS;
-      chunks[i] =
-          channel.map(
-              FileChannel.MapMode.READ_ONLY, start, Math.min(CHUNK_BYTES, mappedLength - start));
-    }
   }
 
   @Override
@@ -47,13 +50,21 @@ final class MappedReadableFile implements ReadableFile {
     if (position < 0 || length < 0) {
       throw new IllegalArgumentException("negative position or length");
     }
+    Mapping m = mapping;
+    if (m == null) {
+      if (plainReads.incrementAndGet() <= READS_BEFORE_MAPPING) {
+        LocalStorage.readFully(channel, path, position, buffer, offset, length);
+        return;
+      }
+      m = map();
+    }
     long at = position;
     int done = 0;
-    while (done < length && at < mappedLength) {
+    while (done < length && at < m.length()) {
       int chunk = (int) (at >>> CHUNK_BITS);
       int within = (int) (at & (CHUNK_BYTES - 1));
-      int n = (int) Math.min(length - done, chunks[chunk].capacity() - within);
-      chunks[chunk].get(within, buffer, offset + done, n);
+      int n = (int) Math.min(length - done, m.chunks()[chunk].capacity() - within);
+      m.chunks()[chunk].get(within, buffer, offset + done, n);
       done += n;
       at += n;
     }
@@ -61,6 +72,25 @@ final class MappedReadableFile implements ReadableFile {
       // Bytes appended after the file was mapped.
       LocalStorage.readFully(channel, path, at, buffer, offset + done, length - done);
     }
+  }
+
+  /** Maps the file as long as it is now; once, whichever thread gets here first. */
+  private synchronized Mapping map() throws IOException {
+    Mapping m = mapping;
+    if (m != null) {
+      return m;
+    }
+    long length = channel.size();
+    int count = (int) ((length + CHUNK_BYTES - 1) >>> CHUNK_BITS);
+    MappedByteBuffer[] chunks = new MappedByteBuffer[count];
+    for (int i = 0; i < count; i++) {
+      long start = (long) i << CHUNK_BITS;
+      chunks[i] =
+          channel.map(FileChannel.MapMode.READ_ONLY, start, Math.min(CHUNK_BYTES, length - start));
+    }
+    m = new Mapping(length, chunks);
+    mapping = m;
+    return m;
   }
 
   @Override
