@@ -7,7 +7,7 @@ import hpf_archive as hpf
 from conftest import ROOT
 
 GOLDEN = ROOT / "hpf-core" / "src" / "test" / "resources" / "golden"
-ARCHIVES = [p for v in ("v1", "v2", "v3", "v4") for p in sorted((GOLDEN / v).glob("*.hpf"))]
+ARCHIVES = [p for v in ("v1", "v2", "v3", "v4", "v5") for p in sorted((GOLDEN / v).glob("*.hpf"))]
 
 
 def model():
@@ -41,3 +41,20 @@ def test_golden_archive_reads_as_its_model(path):
         assert "logs/2026/11/app-60.log" not in a
         with pytest.raises(hpf.NotFound):
             a.get("nope")
+
+
+@pytest.mark.parametrize("name,settings", [
+    ("v5/lz4.hpf", (1, 32768, 4096)),
+    ("v5/zstd-dictionary.hpf", (2, 32768, 4096)),
+    ("v5/none.hpf", (0, 32768, 4096)),
+    ("v5/lz4-small-groups.hpf", (1, 1024, 512)),
+    ("v4/lz4.hpf", None),
+])
+def test_version_5_manifests_record_the_writer_settings(name, settings):
+    with hpf.open(GOLDEN / name) as a:
+        got = a.manifest.writer_settings
+        if settings is None:
+            assert got is None
+        else:
+            assert (got.codec, got.group_bytes, got.group_entry_max_bytes) == settings
+            assert a.manifest.bucket_capacity == 16

@@ -3,7 +3,7 @@
 
 import re
 from dataclasses import dataclass, field
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from .errors import CorruptArchive
 from .wire import Cursor, check_footer, check_header, FOOTER_BYTES, HEADER_BYTES
@@ -41,6 +41,16 @@ class Dictionary:
     offset: int = 0
 
 
+MAX_GROUP_BYTES = 256 << 10
+
+
+@dataclass(frozen=True)
+class WriterSettings:
+    codec: int  # 0 none, 1 lz4, 2 zstd (the entry codec ids)
+    group_bytes: int
+    group_entry_max_bytes: int
+
+
 @dataclass
 class Manifest:
     generation: int
@@ -52,6 +62,9 @@ class Manifest:
     dictionaries: dict = field(default_factory=dict)  # id -> Dictionary, oldest first
     parts: dict = field(default_factory=dict)  # id -> committed length
     segments: List[Segment] = field(default_factory=list)  # oldest first
+    # How writers store new entries (version 5): codec id, group size, largest grouped entry;
+    # None in manifests of versions 1 to 4, which did not record them.
+    writer_settings: Optional[WriterSettings] = None
 
 
 def newest_manifest_name(names):
@@ -62,6 +75,21 @@ def newest_manifest_name(names):
         if m and (best is None or int(m.group(1)) > best[0]):
             best = (int(m.group(1)), n)
     return None if best is None else best[1]
+
+
+def writer_settings(c, path):
+    """A version-5 manifest's writer settings, refused unless a writer could have made them."""
+    at = c.pos
+    codec = c.u8("codec")
+    group_bytes = c.u32("group size")
+    entry_max = c.u32("group entry size")
+    if codec not in (0, 1, 2):
+        raise CorruptArchive(path, at, f"unknown codec {codec} in the writer settings")
+    if group_bytes > MAX_GROUP_BYTES or entry_max > group_bytes:
+        raise CorruptArchive(path, at + 1, f"writer settings: groups of {group_bytes} bytes of "
+                             f"entries up to {entry_max} (at most {MAX_GROUP_BYTES}, entries at "
+                             "most the group size)")
+    return WriterSettings(codec, group_bytes, entry_max)
 
 
 def parse(data, path):
@@ -77,8 +105,10 @@ def parse(data, path):
         raise CorruptArchive(path, c.pos - 1, f"unknown name hash algorithm {algorithm}")
     if c.u8("reserved") != 0 or c.u16("reserved") != 0:
         raise CorruptArchive(path, c.pos - 3, "reserved manifest field is not 0")
-    m = Manifest(generation, commit, operation, c.u32("bucket capacity"), c.u64("live entries"),
-                 c.u64("live entry bytes"))
+    capacity = c.u32("bucket capacity")
+    settings = writer_settings(c, path) if version >= 5 else None
+    m = Manifest(generation, commit, operation, capacity, c.u64("live entries"),
+                 c.u64("live entry bytes"), writer_settings=settings)
     for _ in range(bounded(c, c.u32("dictionary count"), 24 if placed else 12, "dictionaries")):
         dictionary_id = c.u32("dictionary id")
         d = Dictionary(c.u64("dictionary length"))

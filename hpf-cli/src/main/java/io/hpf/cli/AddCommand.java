@@ -75,10 +75,7 @@ final class AddCommand implements Callable<Integer> {
     Manifest manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
         ArchiveWriter writer =
-            flags.open(
-                target,
-                packFlags.apply(flags.builder(packFlags.codec())).replace(replace).build(),
-                spec);
+            flags.open(target, packFlags.apply(flags.builder()).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       for (String location : paths) {
         if (!io.hpf.store.Locations.isLocal(location)) {

@@ -2,7 +2,6 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.CompactionResult;
-import io.hpf.format.Codec;
 import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,7 +38,7 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CompactionResult result;
     try (Storage target = storage.openForWriting(archive, hdfs);
-        ArchiveWriter writer = flags.open(target, flags.builder(Codec.ZSTD).build(), spec)) {
+        ArchiveWriter writer = flags.open(target, flags.builder().build(), spec)) {
       result = writer.compact(reclaim);
     }
     spec.commandLine()

@@ -83,6 +83,13 @@ final class InfoCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "codecs       %s%n", info.entriesByCodec());
       out.printf(
           Locale.ROOT,
+          "settings     %s, buckets of %d records%n",
+          m.writerSettings() == null
+              ? "not recorded (format version 4 or older; writers use their defaults)"
+              : "new entries " + m.writerSettings().describe(),
+          m.bucketCapacity());
+      out.printf(
+          Locale.ROOT,
           "files        %d: %d part (%s), %d bucket (%s), %d catalog (%s), %d dictionary (%s), 1 manifest%n",
           info.files(),
           m.parts().size(),
@@ -143,6 +150,12 @@ final class InfoCommand implements Callable<Integer> {
     s.append(",\"commitMillis\":").append(m.commitMillis());
     s.append(",\"operation\":").append(Format.json(m.operation()));
     s.append(",\"entries\":").append(info.entries());
+    if (m.writerSettings() != null) {
+      s.append(",\"codec\":").append(Format.json(m.writerSettings().codec().displayName()));
+      s.append(",\"groupBytes\":").append(m.writerSettings().groupBytes());
+      s.append(",\"groupEntryMaxBytes\":").append(m.writerSettings().groupEntryMaxBytes());
+    }
+    s.append(",\"bucketCapacity\":").append(m.bucketCapacity());
     s.append(",\"contentBytes\":").append(info.contentBytes());
     s.append(",\"storedBytes\":").append(info.storedBytes());
     s.append(",\"files\":").append(info.files());

@@ -10,10 +10,9 @@ final class PackFlags {
   @Option(
       names = "--codec",
       paramLabel = "CODEC",
-      defaultValue = "zstd",
       description =
-          "none, lz4 or zstd (default: ${DEFAULT-VALUE}; zstd uses a trained dictionary). Entries"
-              + " that do not shrink are stored raw.")
+          "none, lz4 or zstd (default: the archive's; zstd for a new one, with a trained"
+              + " dictionary). Entries that do not shrink are stored raw.")
   String codec;
 
   @Option(
@@ -33,28 +32,37 @@ final class PackFlags {
   @Option(
       names = "--group-size",
       paramLabel = "BYTES",
-      defaultValue = "2048",
       description =
           "Store small files together in compressed groups of about this many bytes (default:"
-              + " ${DEFAULT-VALUE}; 0: every file on its own; at most 262144). Larger groups make"
-              + " archives of tiny files smaller and random reads of them slower. With --codec"
-              + " none, no groups.")
-  int groupBytes;
+              + " the archive's; 2048 for a new one; 0: every file on its own; at most 262144)."
+              + " Larger groups make archives of tiny files smaller and random reads of them"
+              + " slower. With --codec none, no groups.")
+  Integer groupBytes;
 
   @Option(
       names = "--group-max",
       paramLabel = "BYTES",
-      defaultValue = "512",
-      description = "Files up to this size go into groups (default: ${DEFAULT-VALUE}).")
-  int groupEntryMaxBytes;
+      description =
+          "Files up to this size go into groups (default: the archive's; 512 for a new one).")
+  Integer groupEntryMaxBytes;
 
-  /** The writer options these flags set, on top of {@code builder}. */
+  /**
+   * The writer options these flags set, on top of {@code builder}: what they do not say is the
+   * archive's (its manifest keeps codec and groups), or the defaults for a new archive.
+   */
   WriterOptions.Builder apply(WriterOptions.Builder builder) {
-    return builder.codec(codec()).groups(groupBytes, Math.min(groupEntryMaxBytes, groupBytes));
-  }
-
-  Codec codec() {
-    return Codec.parse(codec);
+    if (codec != null) {
+      builder.codec(Codec.parse(codec));
+    }
+    if (groupBytes != null || groupEntryMaxBytes != null) {
+      int bytes = groupBytes != null ? groupBytes : WriterOptions.DEFAULT_GROUP_BYTES;
+      int entryMax =
+          groupEntryMaxBytes != null
+              ? groupEntryMaxBytes
+              : WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES;
+      builder.groups(bytes, Math.min(entryMax, bytes));
+    }
+    return builder;
   }
 
   /** The pack options; {@code trainDictionary} only where a new dictionary can be stored. */

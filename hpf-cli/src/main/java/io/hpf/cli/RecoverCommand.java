@@ -2,7 +2,6 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.RecoveryResult;
-import io.hpf.format.Codec;
 import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,7 +35,7 @@ final class RecoverCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (Storage target = storage.openForWriting(archive, hdfs);
-        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder(Codec.ZSTD).build())) {
+        ArchiveWriter writer = ArchiveWriter.open(target, flags.builder().build())) {
       RecoveryResult r = writer.recovery();
       if (!r.foundAnything()) {
         spec.commandLine()

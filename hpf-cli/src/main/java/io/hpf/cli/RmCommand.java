@@ -1,7 +1,6 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.format.Codec;
 import io.hpf.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.util.List;
@@ -52,7 +51,7 @@ final class RmCommand implements Callable<Integer> {
     int count;
     Manifest manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
-        ArchiveWriter writer = flags.open(target, flags.builder(Codec.ZSTD).build(), spec)) {
+        ArchiveWriter writer = flags.open(target, flags.builder().build(), spec)) {
       if (prefix != null) {
         count = writer.deletePrefix(prefix);
       } else {

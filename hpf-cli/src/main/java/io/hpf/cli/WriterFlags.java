@@ -2,7 +2,6 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -59,9 +58,9 @@ final class WriterFlags {
     return writer;
   }
 
-  WriterOptions.Builder builder(Codec codec) {
+  /** Options of these flags; codec and groups are the archive's unless set on the builder. */
+  WriterOptions.Builder builder() {
     return WriterOptions.builder()
-        .codec(codec)
         .bucketCapacity(bucketCapacity)
         .breakLock(breakLock)
         .maxSegments(maxSegments)

@@ -229,6 +229,26 @@ class CliTest {
   }
 
   @Test
+  void addStoresEntriesAsTheArchiveWasCreatedUnlessTold() throws IOException {
+    Path raw = temp.resolve("raw.hpf");
+    assertEquals(0, hpf("create", "--codec", "none", raw, source).code());
+    Path text =
+        Files.writeString(temp.resolve("text.txt"), "compress me, compress me\n".repeat(200));
+    CliRun add = hpf("add", raw, text);
+    assertEquals(0, add.code(), add.err());
+    assertEquals("", add.err(), "no setting changed");
+    assertTrue(hpf("ls", "--json", raw, "text.txt").text().contains("\"codec\":\"none\""));
+    assertTrue(hpf("info", raw).text().contains("new entries none"), hpf("info", raw).text());
+    Path more = Files.writeString(temp.resolve("more.txt"), "and me, and me\n".repeat(200));
+    CliRun lz4 = hpf("add", "--codec", "lz4", raw, more);
+    assertEquals(0, lz4.code(), lz4.err());
+    assertTrue(
+        lz4.err().contains("none, groups of 2048 bytes of entries up to 512 -> lz4"), lz4.err());
+    assertTrue(hpf("ls", "--json", raw, "more.txt").text().contains("\"codec\":\"lz4\""));
+    assertTrue(hpf("info", "--json", raw).text().contains("\"codec\":\"lz4\""));
+  }
+
+  @Test
   void addRmCompactRecoverAndLog() throws IOException {
     Path more = temp.resolve("more");
     Files.createDirectories(more.resolve("sub"));

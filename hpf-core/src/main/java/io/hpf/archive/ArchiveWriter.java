@@ -57,12 +57,11 @@ public final class ArchiveWriter implements Closeable {
   private static final int DICTIONARY_ID_FIRST = 1;
 
   private final Storage storage;
+
+  /** The options resolved against the archive: its settings where the options leave them. */
   private final WriterOptions options;
 
-  /** Bucket capacity of new segments: the options' if set, else the archive's (manifest's). */
-  private final int bucketCapacity;
-
-  private final List<String> settingChanges = new ArrayList<>();
+  private final List<String> settingChanges;
   private final ArchiveLock lock;
   private final Dictionary dictionary;
   private final RecoveryResult recovery;
@@ -72,9 +71,14 @@ public final class ArchiveWriter implements Closeable {
   private final Set<String> deletes = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private volatile State state = State.OPEN;
 
+  /**
+   * @param options resolved against {@code base} ({@link WriterOptions#resolve})
+   * @param settingChanges what the resolution said the options change
+   */
   private ArchiveWriter(
       Storage storage,
       WriterOptions options,
+      List<String> settingChanges,
       ArchiveLock lock,
       Dictionary dictionary,
       Manifest base,
@@ -83,16 +87,7 @@ public final class ArchiveWriter implements Closeable {
       throws IOException {
     this.storage = storage;
     this.options = options;
-    int archiveCapacity =
-        base == null ? WriterOptions.DEFAULT_BUCKET_CAPACITY : base.bucketCapacity();
-    this.bucketCapacity =
-        options.bucketCapacity() == WriterOptions.ARCHIVE_SETTING
-            ? archiveCapacity
-            : options.bucketCapacity();
-    if (base != null && bucketCapacity != archiveCapacity) {
-      settingChanges.add(
-          "bucket capacity " + archiveCapacity + " -> " + bucketCapacity + " for new segments");
-    }
+    this.settingChanges = List.copyOf(settingChanges);
     this.lock = lock;
     this.dictionary = dictionary;
     this.base = base;
@@ -117,17 +112,19 @@ public final class ArchiveWriter implements Closeable {
                   ? ": already an archive"
                   : ": directory is not empty (" + existing.size() + " files)"));
     }
+    WriterOptions resolved = options.resolve(null, new ArrayList<>());
     ArchiveLock lock = ArchiveLock.acquire(storage, false);
     try {
       Dictionary dictionary = null;
-      byte[] bytes = options.dictionary();
+      byte[] bytes = resolved.dictionary();
       if (bytes != null) {
         // Written into the first commit's segment file, where the manifest will find it.
         dictionary = new Dictionary(DICTIONARY_ID_FIRST, bytes);
       }
       return new ArchiveWriter(
           storage,
-          options,
+          resolved,
+          List.of(),
           lock,
           dictionary,
           null,
@@ -142,15 +139,18 @@ public final class ArchiveWriter implements Closeable {
   /**
    * Opens an existing archive for changes: takes the lock (an {@link ArchiveLockedException} names
    * the holder), then recovers and commits what a writer that died left uncommitted. New entries
-   * are compressed with the options' codec and the archive's newest dictionary.
+   * are stored as the archive's settings say unless the options change them ({@link
+   * #settingChanges()}), zstd ones with the archive's newest dictionary.
    */
-  public static ArchiveWriter open(Storage storage, WriterOptions options) throws IOException {
-    ArchiveLock lock = ArchiveLock.acquire(storage, options.breakLock());
+  public static ArchiveWriter open(Storage storage, WriterOptions requested) throws IOException {
+    ArchiveLock lock = ArchiveLock.acquire(storage, requested.breakLock());
     ArchiveWriter writer = null;
     try {
       // One listing serves the whole open: what it names is this writer's to clean or recover.
       List<StoredFile> listing = storage.list();
       Manifest base = ManifestStore.readNewest(storage, listing);
+      List<String> changes = new ArrayList<>();
+      WriterOptions options = requested.resolve(base, changes);
       int importedBefore = listing.size();
       listing = ImportMarker.abandon(storage, listing, base.maxPartId());
       int abandoned = importedBefore - listing.size();
@@ -179,7 +179,7 @@ public final class ArchiveWriter implements Closeable {
                 found.filesRemoved() + leftovers,
                 notes);
       }
-      writer = new ArchiveWriter(storage, options, lock, dictionary, base, found, listing);
+      writer = new ArchiveWriter(storage, options, changes, lock, dictionary, base, found, listing);
       if (!scan.parts().isEmpty()) {
         writer.commitRecovered(scan.parts());
       } else {
@@ -206,6 +206,7 @@ public final class ArchiveWriter implements Closeable {
     return max + 1;
   }
 
+  /** The options this writer works with: resolved against the archive's settings. */
   public WriterOptions options() {
     return options;
   }
@@ -215,7 +216,7 @@ public final class ArchiveWriter implements Closeable {
    * line each, for the user to be told; empty when the archive's settings stand.
    */
   public List<String> settingChanges() {
-    return List.copyOf(settingChanges);
+    return settingChanges;
   }
 
   /** What opening found and recovered from a writer that died (nothing for a new archive). */
@@ -543,7 +544,7 @@ public final class ArchiveWriter implements Closeable {
     }
     int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
     SegmentBuilder.Written written =
-        SegmentBuilder.write(storage, segmentId, rows, bucketCapacity, moving);
+        SegmentBuilder.write(storage, segmentId, rows, options.bucketCapacity(), moving);
     Map<Integer, Manifest.DictionaryRef> moved = new HashMap<>();
     written.dictionaries().forEach(d -> moved.put(d.dictionaryId(), d));
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
@@ -576,7 +577,8 @@ public final class ArchiveWriter implements Closeable {
             generation,
             now,
             operation,
-            bucketCapacity,
+            options.bucketCapacity(),
+            options.settings(),
             liveEntries,
             liveBytes,
             dictionaries,

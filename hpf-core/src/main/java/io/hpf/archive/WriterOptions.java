@@ -1,11 +1,19 @@
 package io.hpf.archive;
 
 import io.hpf.format.Codec;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.WriterSettings;
+import java.util.List;
 
 /**
  * Settings of an {@link ArchiveWriter}, validated once. Immutable; build with {@link #builder()}.
+ * Those an archive keeps in its manifest (codec, groups, bucket capacity) default to the archive's
+ * own; a writer's {@link ArchiveWriter#options()} are resolved against its archive ({@link
+ * #resolve}).
  *
- * @param codec how entry content is compressed (entries that do not shrink are stored raw)
+ * @param codec how entry content is compressed (entries that do not shrink are stored raw), or null
+ *     (the default) for the archive's (zstd for a new archive, or one whose manifest records no
+ *     codec: versions 1 to 4)
  * @param dictionary a zstd dictionary to store and use when creating, or null
  * @param bucketCapacity the most records in one bucket file (65536 records are 2 MiB), or {@link
  *     #ARCHIVE_SETTING} (the default) for the archive's own (its manifest's; {@value
@@ -26,9 +34,11 @@ import io.hpf.format.Codec;
  *     #ALIGN_TO_STORAGE_BLOCKS} (the default) uses the storage's block size (an HDFS block; local
  *     disk has none), 0 never pads, a positive value is the block size to align to
  * @param groupBytes small entries are stored together in groups (FORMAT.md "Group") of about this
- *     many raw bytes, compressed as one; 0 stores every entry on its own. Only with a codec: stored
- *     raw, a group would save nothing but headers and cost a lookup in the group
- * @param groupEntryMaxBytes entries whose content is at most this long go into groups
+ *     many raw bytes, compressed as one; 0 stores every entry on its own; {@link #ARCHIVE_GROUPS}
+ *     (the default) the archive's. Only with a codec: stored raw, a group would save nothing but
+ *     headers and cost a lookup in the group
+ * @param groupEntryMaxBytes entries whose content is at most this long go into groups ({@link
+ *     #ARCHIVE_GROUPS} with {@code groupBytes})
  */
 public record WriterOptions(
     Codec codec,
@@ -52,6 +62,12 @@ public record WriterOptions(
   /** A setting the archive keeps in its manifest: use the archive's. */
   public static final int ARCHIVE_SETTING = 0;
 
+  /** {@link #groupBytes()}: the archive's groups. */
+  public static final int ARCHIVE_GROUPS = -1;
+
+  /** The codec of a new archive. */
+  public static final Codec DEFAULT_CODEC = Codec.ZSTD;
+
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
   public static final long DEFAULT_STREAM_THRESHOLD_BYTES = 64L << 20;
@@ -69,14 +85,8 @@ public record WriterOptions(
 
   public static final int DEFAULT_GROUP_ENTRY_MAX_BYTES = 512;
 
-  /** The largest group size a writer takes: with one more member, a group stays under 1 MiB. */
-  public static final int MAX_GROUP_BYTES = 256 << 10;
-
   public WriterOptions {
-    if (codec == null) {
-      throw new IllegalArgumentException("codec is required");
-    }
-    if (dictionary != null && codec != Codec.ZSTD) {
+    if (dictionary != null && codec != Codec.ZSTD && codec != null) {
       throw new IllegalArgumentException(
           "a dictionary needs the zstd codec, not " + codec.displayName());
     }
@@ -97,24 +107,66 @@ public record WriterOptions(
       throw new IllegalArgumentException(
           "block alignment must be -1, 0 or a size: " + blockAlignment);
     }
-    if (groupBytes < 0
-        || groupBytes > MAX_GROUP_BYTES
-        || groupEntryMaxBytes < 0
-        || groupEntryMaxBytes > groupBytes) {
-      throw new IllegalArgumentException(
-          "group size must be 0 to "
-              + MAX_GROUP_BYTES
-              + " bytes and the largest grouped entry at most the group size: "
-              + groupBytes
-              + ", "
-              + groupEntryMaxBytes);
+    if (groupBytes != ARCHIVE_GROUPS || groupEntryMaxBytes != ARCHIVE_GROUPS) {
+      WriterSettings.checkGroups(groupBytes, groupEntryMaxBytes);
     }
     dictionary = dictionary == null ? null : dictionary.clone();
   }
 
-  /** Whether entries of {@code length} bytes go into groups. */
+  /** Whether entries of {@code length} bytes go into groups. REQUIRES: resolved options. */
   public boolean groups(int length) {
     return groupBytes > 0 && codec != Codec.NONE && length <= groupEntryMaxBytes;
+  }
+
+  /**
+   * These options with the archive's settings where they leave them to the archive: those of {@code
+   * base}'s manifest, or the defaults for a new archive ({@code base} null) or one whose manifest
+   * records none (versions 1 to 4). Each setting these options change from the archive's is added
+   * to {@code changes}, one line for the user.
+   */
+  public WriterOptions resolve(Manifest base, List<String> changes) {
+    WriterSettings archive =
+        base == null || base.writerSettings() == null ? null : base.writerSettings();
+    WriterSettings defaults =
+        new WriterSettings(DEFAULT_CODEC, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
+    WriterSettings from = archive == null ? defaults : archive;
+    WriterSettings resolved =
+        new WriterSettings(
+            codec == null ? from.codec() : codec,
+            groupBytes == ARCHIVE_GROUPS ? from.groupBytes() : groupBytes,
+            groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes);
+    if (dictionary != null && resolved.codec() != Codec.ZSTD) {
+      throw new IllegalArgumentException(
+          "a dictionary needs the zstd codec, not " + resolved.codec().displayName());
+    }
+    if (archive != null && !archive.equals(resolved)) {
+      changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");
+    }
+    int archiveCapacity = base == null ? DEFAULT_BUCKET_CAPACITY : base.bucketCapacity();
+    int capacity = bucketCapacity == ARCHIVE_SETTING ? archiveCapacity : bucketCapacity;
+    if (base != null && capacity != archiveCapacity) {
+      changes.add("bucket capacity " + archiveCapacity + " -> " + capacity + " for new segments");
+    }
+    return new WriterOptions(
+        resolved.codec(),
+        dictionary,
+        capacity,
+        maxPartBytes,
+        streamThresholdBytes,
+        replace,
+        breakLock,
+        maxSegments,
+        reclaimRatio,
+        gracePeriodMillis,
+        autoCompact,
+        blockAlignment,
+        resolved.groupBytes(),
+        resolved.groupEntryMaxBytes());
+  }
+
+  /** The settings a manifest records of these options. REQUIRES: resolved options. */
+  public WriterSettings settings() {
+    return new WriterSettings(codec, groupBytes, groupEntryMaxBytes);
   }
 
   @Override
@@ -146,11 +198,12 @@ public record WriterOptions(
   }
 
   /**
-   * Builder with the defaults: zstd, no dictionary, 65536 records a bucket, 1 GiB parts, no
-   * replacing, at most 8 segments, reclaim at half dead, 15 minutes of grace.
+   * Builder with the defaults: the archive's codec, groups and bucket capacity (zstd, groups of 2
+   * KiB of entries up to 512 bytes, 65536 records a bucket for a new archive), no dictionary, 1 GiB
+   * parts, no replacing, at most 8 segments, reclaim at half dead, 15 minutes of grace.
    */
   public static final class Builder {
-    private Codec codec = Codec.ZSTD;
+    private Codec codec;
     private byte[] dictionary;
     private int bucketCapacity = ARCHIVE_SETTING;
     private long maxPartBytes = DEFAULT_MAX_PART_BYTES;
@@ -162,8 +215,8 @@ public record WriterOptions(
     private long gracePeriodMillis = DEFAULT_GRACE_PERIOD_MILLIS;
     private boolean autoCompact = true;
     private long blockAlignment = ALIGN_TO_STORAGE_BLOCKS;
-    private int groupBytes = DEFAULT_GROUP_BYTES;
-    private int groupEntryMaxBytes = DEFAULT_GROUP_ENTRY_MAX_BYTES;
+    private int groupBytes = ARCHIVE_GROUPS;
+    private int groupEntryMaxBytes = ARCHIVE_GROUPS;
 
     /**
      * Groups of about {@code bytes} raw bytes of entries of at most {@code entryMax}; 0, 0: none.
@@ -174,6 +227,7 @@ public record WriterOptions(
       return this;
     }
 
+    /** The codec of new entries; null: the archive's. */
     public Builder codec(Codec value) {
       codec = value;
       return this;

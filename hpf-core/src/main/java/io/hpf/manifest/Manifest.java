@@ -11,6 +11,8 @@ import java.util.List;
  * @param commitMillis when the commit happened, ms since the epoch
  * @param operation what the commit did, for people ("add 1203 entries")
  * @param bucketCapacity the most records a bucket file may hold
+ * @param writerSettings how writers store new entries (codec, groups); null in a manifest of
+ *     versions 1 to 4, which did not record them
  * @param liveEntries entries a reader of this generation sees
  * @param liveEntryBytes bytes of those entries in part files (headers, content, trailers)
  * @param dictionaries the zstd dictionaries entries may name
@@ -23,6 +25,7 @@ public record Manifest(
     long commitMillis,
     String operation,
     int bucketCapacity,
+    WriterSettings writerSettings,
     long liveEntries,
     long liveEntryBytes,
     List<DictionaryRef> dictionaries,

@@ -25,6 +25,11 @@ public final class ManifestCodec {
     FileFraming.writeHeader(out, FormatConstants.KIND_MANIFEST);
     out.u64(m.generation()).u64(m.commitMillis()).string16(m.operation());
     out.u8(FormatConstants.NAME_HASH_XXH64).u8(0).u16(0).u32(m.bucketCapacity());
+    WriterSettings settings = m.writerSettings();
+    if (settings == null) {
+      throw new IllegalArgumentException("a manifest is written with the writer settings");
+    }
+    out.u8(settings.codec().id()).u32(settings.groupBytes()).u32(settings.groupEntryMaxBytes());
     out.u64(m.liveEntries()).u64(m.liveEntryBytes());
     out.u32(m.dictionaries().size());
     for (Manifest.DictionaryRef d : m.dictionaries()) {
@@ -93,6 +98,22 @@ public final class ManifestCodec {
     return leaves;
   }
 
+  /** The writer settings of a version-5 manifest, refused unless a writer could have them. */
+  private static WriterSettings writerSettings(ByteReader in) throws CorruptArchiveException {
+    int codecId = in.u8("codec");
+    io.hpf.format.Codec codec = io.hpf.format.Codec.byId(codecId);
+    if (codec == null) {
+      throw in.corrupt("unknown codec " + codecId + " in the writer settings");
+    }
+    int groupBytes = in.u32("group size");
+    int groupEntryMaxBytes = in.u32("group entry size");
+    try {
+      return new WriterSettings(codec, groupBytes, groupEntryMaxBytes);
+    } catch (IllegalArgumentException e) {
+      throw in.corrupt("writer settings: " + e.getMessage());
+    }
+  }
+
   public static Manifest decode(String file, byte[] bytes) throws CorruptArchiveException {
     int version =
         FileFraming.checkHeader(file, bytes, 0, bytes.length, FormatConstants.KIND_MANIFEST);
@@ -117,6 +138,8 @@ public final class ManifestCodec {
       throw in.corrupt("reserved manifest fields are not 0");
     }
     int bucketCapacity = in.count("bucket capacity");
+    WriterSettings settings =
+        version >= FormatConstants.VERSION_WRITER_SETTINGS ? writerSettings(in) : null;
     long liveEntries = in.u64("live entries");
     long liveEntryBytes = in.u64("live entry bytes");
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
@@ -171,6 +194,7 @@ public final class ManifestCodec {
         commitMillis,
         operation,
         bucketCapacity,
+        settings,
         liveEntries,
         liveEntryBytes,
         dictionaries,

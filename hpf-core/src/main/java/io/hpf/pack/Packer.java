@@ -48,10 +48,11 @@ public final class Packer {
       ProgressListener progress)
       throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
-    WriterOptions effective = writerOptions;
+    // A new archive: the options as its writer will resolve them (zstd unless they say).
+    WriterOptions effective = writerOptions.resolve(null, new ArrayList<>());
     List<SourceFile> listed = null;
-    if (writerOptions.codec() == Codec.ZSTD
-        && writerOptions.dictionary() == null
+    if (effective.codec() == Codec.ZSTD
+        && effective.dictionary() == null
         && options.trainDictionary()) {
       // Training needs a sample of the whole tree before the first file is compressed.
       List<SourceFile> all = new ArrayList<>();
@@ -60,7 +61,7 @@ public final class Packer {
       listed = all;
       byte[] dictionary = DictionaryTrainer.train(all);
       if (dictionary != null) {
-        effective = writerOptions.withDictionary(dictionary);
+        effective = effective.withDictionary(dictionary);
       }
     }
     try (ArchiveWriter writer = ArchiveWriter.create(target, effective)) {

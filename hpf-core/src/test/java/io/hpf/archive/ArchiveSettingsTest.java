@@ -1,10 +1,13 @@
 package io.hpf.archive;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.format.Codec;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.manifest.Manifest;
+import io.hpf.manifest.WriterSettings;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +56,76 @@ class ArchiveSettingsTest {
       addNumbered(writer, "c", 1000);
       assertEquals(5000, writer.manifest().bucketCapacity());
       assertEquals(1, writer.manifest().segments().get(2).directory().buckets().size());
+    }
+  }
+
+  private static final byte[] TEXT =
+      "a line that compresses well, a line that compresses well\n".repeat(20).getBytes(UTF_8);
+
+  @Test
+  void laterWritersKeepTheArchivesCodecAndGroupsUnlessTold() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("c.hpf"));
+    WriterOptions.Builder noCompaction = WriterOptions.builder().autoCompact(false);
+    try (ArchiveWriter writer =
+        ArchiveWriter.create(storage, noCompaction.codec(Codec.NONE).groups(0, 0).build())) {
+      writer.add("a", TEXT, EntryMetadata.of(0));
+      writer.commit();
+    }
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build())) {
+      assertEquals(List.of(), writer.settingChanges());
+      assertEquals(new WriterSettings(Codec.NONE, 0, 0), writer.options().settings());
+      writer.add("b", TEXT, EntryMetadata.of(0));
+      writer.commit();
+    }
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(Codec.NONE, reader.stat("b").codec(), "a later writer compressed");
+    }
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(
+            storage,
+            WriterOptions.builder()
+                .autoCompact(false)
+                .codec(Codec.LZ4)
+                .groups(4096, 256)
+                .build())) {
+      assertEquals(
+          List.of(
+              "none, no groups -> lz4, groups of 4096 bytes of entries up to 256 for new entries"),
+          writer.settingChanges());
+      writer.add("c", TEXT, EntryMetadata.of(0));
+      writer.add("d", new byte[] {1, 2, 3}, EntryMetadata.of(0));
+      writer.commit();
+      assertEquals(new WriterSettings(Codec.LZ4, 4096, 256), writer.manifest().writerSettings());
+    }
+    try (ArchiveWriter writer =
+            ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build());
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(List.of(), writer.settingChanges());
+      assertEquals(Codec.LZ4, reader.stat("c").codec());
+      assertTrue(reader.stat("d").inGroup(), "the small entry went into a group");
+    }
+  }
+
+  @Test
+  void anArchiveOfVersion4GetsTheWritersSettingsRecorded() throws Exception {
+    Path dir = temp.resolve("v4.hpf");
+    GoldenArchiveTest.copyGolden("v4", "none.hpf", dir);
+    LocalStorage storage = LocalStorage.open(dir);
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(null, reader.manifest().writerSettings());
+    }
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build())) {
+      assertEquals(List.of(), writer.settingChanges()); // nothing recorded to change
+      writer.add("new", TEXT, EntryMetadata.of(0));
+      writer.commit();
+      assertEquals(
+          new WriterSettings(
+              WriterOptions.DEFAULT_CODEC,
+              WriterOptions.DEFAULT_GROUP_BYTES,
+              WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES),
+          writer.manifest().writerSettings());
     }
   }
 }

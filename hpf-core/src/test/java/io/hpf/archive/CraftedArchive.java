@@ -138,6 +138,7 @@ public final class CraftedArchive {
             1_700_000_000_000L,
             "crafted",
             1000,
+            new io.hpf.manifest.WriterSettings(io.hpf.format.Codec.NONE, 0, 0),
             rows.size(),
             liveBytes,
             List.of(),

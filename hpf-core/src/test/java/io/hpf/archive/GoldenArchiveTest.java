@@ -42,7 +42,13 @@ class GoldenArchiveTest {
         "v4/none.hpf",
         "v4/none-aligned-1k.hpf",
         "v4/lz4-small-groups.hpf",
-        "v4/zstd-two-commits.hpf"
+        "v4/zstd-two-commits.hpf",
+        "v5/lz4.hpf",
+        "v5/zstd-dictionary.hpf",
+        "v5/none.hpf",
+        "v5/none-aligned-1k.hpf",
+        "v5/lz4-small-groups.hpf",
+        "v5/zstd-two-commits.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
@@ -94,7 +100,13 @@ class GoldenArchiveTest {
    * archive is its manifests, parts and segment files, and nothing else.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"v4/lz4.hpf:1", "v4/zstd-dictionary.hpf:1", "v4/zstd-two-commits.hpf:2"})
+  @ValueSource(
+      strings = {
+        "v4/lz4.hpf:1",
+        "v4/zstd-dictionary.hpf:1",
+        "v4/zstd-two-commits.hpf:2",
+        "v5/zstd-two-commits.hpf:2"
+      })
   void versionFourArchivesAreManifestsPartsAndSegmentFiles(String archiveAndSegments)
       throws Exception {
     String[] a = archiveAndSegments.split(":");
@@ -113,5 +125,41 @@ class GoldenArchiveTest {
       assertEquals(1, d.segmentId(), "the first commit's segment file holds the dictionary");
     }
     assertEquals(a[0].contains("zstd"), !m.dictionaries().isEmpty());
+  }
+
+  /** Version 5's manifests record how their writer stored new entries; older ones did not. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "v5/lz4.hpf:lz4:32768:4096",
+        "v5/zstd-dictionary.hpf:zstd:32768:4096",
+        "v5/none.hpf:none:32768:4096",
+        "v5/lz4-small-groups.hpf:lz4:1024:512",
+        "v4/lz4.hpf:::"
+      })
+  void versionFiveManifestsRecordTheWriterSettings(String archiveAndSettings) throws Exception {
+    String[] a = archiveAndSettings.split(":", -1);
+    LocalStorage storage = LocalStorage.open(GOLDEN.resolve(a[0]));
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    if (a[1].isEmpty()) {
+      assertEquals(null, m.writerSettings());
+      return;
+    }
+    assertEquals(
+        new io.hpf.manifest.WriterSettings(
+            io.hpf.format.Codec.parse(a[1]), Integer.parseInt(a[2]), Integer.parseInt(a[3])),
+        m.writerSettings());
+    assertEquals(16, m.bucketCapacity());
+  }
+
+  /** Copies a golden archive to {@code target}, for a test that changes it. */
+  static void copyGolden(String version, String archive, Path target) throws java.io.IOException {
+    java.nio.file.Files.createDirectories(target);
+    try (java.util.stream.Stream<Path> files =
+        java.nio.file.Files.list(GOLDEN.resolve(version).resolve(archive))) {
+      for (Path f : files.toList()) {
+        java.nio.file.Files.copy(f, target.resolve(f.getFileName()));
+      }
+    }
   }
 }

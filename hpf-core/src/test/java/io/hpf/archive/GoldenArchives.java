@@ -18,14 +18,15 @@ import java.util.SplittableRandom;
  * <pre>
  * mvn -q -pl hpf-core test-compile exec:java ... or from an IDE:
  * java -cp hpf-core/target/classes:hpf-core/target/test-classes:DEPS \
- *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v3
+ *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v5
  * </pre>
  */
 public final class GoldenArchives {
   /**
    * The golden archives of each version: version 2 added padding before entries, version 3 groups
    * of small entries (in every archive with a codec, and many small groups in one), version 4
-   * segment files (and an archive of two commits, two segment files, the dictionary in the first).
+   * segment files (and an archive of two commits, two segment files, the dictionary in the first),
+   * version 5 the same archives, whose manifests record their writer settings.
    */
   static final String[] ARCHIVES_V1 = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
 
@@ -35,6 +36,15 @@ public final class GoldenArchives {
 
   static final String[] ARCHIVES_V3 = {
     "lz4.hpf", "zstd-dictionary.hpf", "none.hpf", "none-aligned-1k.hpf", "lz4-small-groups.hpf"
+  };
+
+  static final String[] ARCHIVES_V4 = {
+    "lz4.hpf",
+    "zstd-dictionary.hpf",
+    "none.hpf",
+    "none-aligned-1k.hpf",
+    "lz4-small-groups.hpf",
+    "zstd-two-commits.hpf"
   };
 
   static final String[] ARCHIVES = {

@@ -104,13 +104,7 @@ class SegmentFileTest {
   @Test
   void aVersionThreeArchiveTakesSegmentFilesAndMovesIntoThemWhenCompacted() throws Exception {
     Path dir = temp.resolve("v3.hpf");
-    Files.createDirectories(dir);
-    try (Stream<Path> files =
-        Files.list(Path.of("src/test/resources/golden/v3/zstd-dictionary.hpf"))) {
-      for (Path f : files.toList()) {
-        Files.copy(f, dir.resolve(f.getFileName()));
-      }
-    }
+    GoldenArchiveTest.copyGolden("v3", "zstd-dictionary.hpf", dir);
     assertEquals(new TreeSet<>(List.of(".hpfc", ".hpfd", ".hpfm", ".hpfp", ".hpfx")), kinds(dir));
     Map<String, byte[]> all = new java.util.TreeMap<>(MODEL);
     try (ArchiveWriter writer = ArchiveWriter.open(LocalStorage.open(dir), zstdWithDictionary())) {

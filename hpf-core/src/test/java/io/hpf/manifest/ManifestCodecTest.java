@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.format.Codec;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.index.SegmentDirectory;
@@ -64,6 +65,7 @@ class ManifestCodecTest {
         123,
         "add 12 entries",
         64,
+        new WriterSettings(Codec.LZ4, 1024, 300),
         12,
         4000,
         dictionaries,
@@ -115,6 +117,44 @@ class ManifestCodecTest {
       CorruptArchiveException e =
           assertThrows(CorruptArchiveException.class, () -> ManifestCodec.decode("m", encoded));
       assertTrue(e.getMessage().contains(expected[i]), e.getMessage());
+    }
+  }
+
+  @Test
+  void writerSettingsRoundTripAndImpossibleOnesAreRefused() throws Exception {
+    Manifest m =
+        manifest(List.of(), new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 316), 508));
+    byte[] encoded = ManifestCodec.encode(m);
+    assertEquals(
+        new WriterSettings(Codec.LZ4, 1024, 300),
+        ManifestCodec.decode("m", encoded).writerSettings());
+    // The settings follow the bucket capacity: name hash (1), reserved (3), capacity (4) after
+    // the header, generation, time and operation.
+    int at = 16 + 8 + 8 + 2 + "add 12 entries".length() + 1 + 3 + 4;
+    assertEquals(Codec.LZ4.id(), encoded[at]);
+    String[] expected = {
+      "unknown codec 9", "writer settings: group size", "writer settings: group size"
+    };
+    int[][] changes = {{at, 9}, {at + 1, 0xFF, 0xFF, 0xFF, 0x7F}, {at + 5, 0x01, 0x08, 0, 0}};
+    for (int i = 0; i < changes.length; i++) {
+      byte[] bad = encoded.clone();
+      for (int k = 1; k < changes[i].length; k++) {
+        bad[changes[i][0] + k - 1] = (byte) changes[i][k];
+      }
+      resealFooter(bad);
+      CorruptArchiveException e =
+          assertThrows(CorruptArchiveException.class, () -> ManifestCodec.decode("m", bad));
+      assertTrue(e.getMessage().contains(expected[i]), e.getMessage());
+    }
+  }
+
+  /** A valid footer again after bytes were changed: what a crafted manifest would carry. */
+  private static void resealFooter(byte[] bytes) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(bytes, 0, bytes.length - 8);
+    int value = (int) crc.getValue();
+    for (int i = 0; i < 4; i++) {
+      bytes[bytes.length - 4 + i] = (byte) (value >>> (8 * i));
     }
   }
 }

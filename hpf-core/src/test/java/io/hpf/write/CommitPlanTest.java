@@ -27,7 +27,18 @@ class CommitPlanTest {
       new TreeMap<>(Map.of("a/x", entry("a/x", 100), "b/y", entry("b/y", 200)));
 
   private static final Manifest BASE =
-      new Manifest(3, 0, "add", 100, 2, 300, List.of(), List.of(), List.of(), List.of());
+      new Manifest(
+          3,
+          0,
+          "add",
+          100,
+          new io.hpf.manifest.WriterSettings(io.hpf.format.Codec.ZSTD, 2048, 512),
+          2,
+          300,
+          List.of(),
+          List.of(),
+          List.of(),
+          List.of());
 
   private static CommitPlan plan(List<EntryInfo> added, Set<String> deletes, boolean replace)
       throws Exception {
