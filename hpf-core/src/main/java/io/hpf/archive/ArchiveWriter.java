@@ -1,6 +1,7 @@
 package io.hpf.archive;
 
 import io.hpf.format.Dictionary;
+import io.hpf.format.DictionarySource;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.FileNames;
@@ -11,6 +12,7 @@ import io.hpf.store.StoredFile;
 import io.hpf.write.ArchiveLock;
 import io.hpf.write.CommitPlan;
 import io.hpf.write.ImportMarker;
+import io.hpf.write.ManifestEdit;
 import io.hpf.write.PartJoiner;
 import io.hpf.write.PartPool;
 import io.hpf.write.PartWriter;
@@ -23,13 +25,10 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -426,37 +425,13 @@ public final class ArchiveWriter implements Closeable {
     if (pool.pendingEntries() > 0 || !deletes.isEmpty()) {
       throw new IllegalStateException("commit the pending changes before importing");
     }
-    List<EntryInfo> rows = new ArrayList<>();
-    List<Manifest.PartRef> newParts = new ArrayList<>();
-    List<String[]> moves = new ArrayList<>();
-    int nextId = Math.max(pool.nextPartId(), base == null ? 1 : base.maxPartId() + 1);
-    for (int i = 0; i < imports.size(); i++) {
-      Manifest imported = imports.get(i).manifest();
-      for (Manifest.DictionaryRef ref : imported.dictionaries()) {
-        if (!isThisArchivesDictionary(imports.get(i).storage(), ref)) {
-          throw new IllegalArgumentException(
-              subdirectories.get(i)
-                  + ": an import must be written without a dictionary or with this archive's"
-                  + " (same id, same bytes)");
-        }
-      }
-      java.util.Map<Integer, Integer> newIds = new java.util.HashMap<>();
-      for (Manifest.PartRef part : imported.parts()) {
-        int id = nextId++;
-        newIds.put(part.partId(), id);
-        newParts.add(new Manifest.PartRef(id, part.committedLength()));
-        moves.add(
-            new String[] {
-              subdirectories.get(i),
-              FileNames.partFileName(part.partId()),
-              FileNames.partFileName(id)
-            });
-      }
-      for (java.util.Iterator<EntryInfo> it = imports.get(i).list(""); it.hasNext(); ) {
-        EntryInfo e = it.next();
-        rows.add(e.inPart(newIds.get(e.partId())));
-      }
-    }
+    ImportedParts imported =
+        ImportedParts.of(
+            subdirectories,
+            imports,
+            Math.max(pool.nextPartId(), base == null ? 1 : base.maxPartId() + 1),
+            dictionary);
+    List<EntryInfo> rows = imported.rows();
     CommitPlan plan =
         replaceAll
             ? CommitPlan.of(storage.toString(), rows, List.of(), null, name -> null, false)
@@ -473,26 +448,22 @@ public final class ArchiveWriter implements Closeable {
     state = State.FAILED; // until the manifest is in place
     // Should this process die between the moves and the manifest, the next writer must delete
     // what was moved in, not recover it: the marker says which parts they are.
-    ImportMarker.write(storage, moves.stream().map(m -> m[2]).toList());
-    for (String[] move : moves) {
+    ImportMarker.write(storage, imported.moves().stream().map(m -> m[2]).toList());
+    for (String[] move : imported.moves()) {
       storage.moveIn(move[0], move[1], move[2]);
     }
     Manifest next =
         commitSegment(
-            plan.rows(), newParts, plan.liveEntries(), plan.liveBytes(), operation, !replaceAll);
+            plan.rows(),
+            imported.parts(),
+            plan.liveEntries(),
+            plan.liveBytes(),
+            operation,
+            !replaceAll);
     ImportMarker.clear(storage);
     afterCommit(next);
     compactByPolicy();
     return next;
-  }
-
-  /** Whether an import's dictionary is this archive's newest one: same id, same bytes. */
-  private boolean isThisArchivesDictionary(Storage imported, Manifest.DictionaryRef ref)
-      throws IOException {
-    return dictionary != null
-        && ref.dictionaryId() == dictionary.id()
-        && java.util.Arrays.equals(
-            ArchiveReader.readDictionary(imported, ref).bytes(), dictionary.bytes());
   }
 
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
@@ -514,10 +485,7 @@ public final class ArchiveWriter implements Closeable {
 
   /**
    * Writes a segment of {@code rows}, puts it at index {@code at} of {@code kept} (the segments
-   * that stay, oldest first) and commits the manifest. The dictionaries stay where they are while
-   * the segment file holding each stays; one whose segment the commit drops (a merge or a
-   * compaction replaced it), one in a file of its own (versions 1 to 3) when the commit compacts,
-   * and a new archive's first one, move into the new segment file.
+   * that stay, oldest first) and commits the manifest ({@link ManifestEdit}).
    */
   private Manifest commitNewSegment(
       List<SegmentBuilder.Row> rows,
@@ -528,63 +496,15 @@ public final class ArchiveWriter implements Closeable {
       long liveBytes,
       String operation)
       throws IOException {
-    Set<Integer> keptIds = new HashSet<>();
-    kept.forEach(s -> keptIds.add(s.segmentId()));
-    List<Manifest.DictionaryRef> current = base == null ? List.of() : base.dictionaries();
-    List<Dictionary> moving = new ArrayList<>();
-    // A compaction (some segment dropped) also moves the own files of older versions' dictionaries.
-    boolean dropsSegments = base != null && kept.size() < base.segments().size();
-    for (Manifest.DictionaryRef d : current) {
-      if (d.inSegmentFile() ? !keptIds.contains(d.segmentId()) : dropsSegments) {
-        moving.add(snapshot.dictionary(d.dictionaryId()));
-      }
-    }
-    if (base == null && dictionary != null) {
-      moving.add(dictionary);
-    }
-    int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
-    SegmentBuilder.Written written =
-        SegmentBuilder.write(storage, segmentId, rows, options.bucketCapacity(), moving);
-    Map<Integer, Manifest.DictionaryRef> moved = new HashMap<>();
-    written.dictionaries().forEach(d -> moved.put(d.dictionaryId(), d));
-    List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
-    for (Manifest.DictionaryRef d : current) {
-      dictionaries.add(moved.getOrDefault(d.dictionaryId(), d)); // oldest first, newest last
-    }
-    if (base == null) {
-      dictionaries.addAll(written.dictionaries());
-    }
-    List<Manifest.SegmentRef> segments = new ArrayList<>(kept);
-    segments.add(at, written.segment());
-    return commitManifest(parts, segments, dictionaries, liveEntries, liveBytes, operation);
-  }
-
-  private Manifest commitManifest(
-      List<Manifest.PartRef> parts,
-      List<Manifest.SegmentRef> segments,
-      List<Manifest.DictionaryRef> dictionaries,
-      long liveEntries,
-      long liveBytes,
-      String operation)
-      throws IOException {
-    long generation = (base == null ? 0 : base.generation()) + 1;
-    long now = System.currentTimeMillis();
-    Manifest.HistoryEntry entry =
-        new Manifest.HistoryEntry(generation, now, operation, liveEntries);
-    List<Manifest.HistoryEntry> history = base == null ? List.of(entry) : base.historyWith(entry);
-    Manifest next =
-        new Manifest(
-            generation,
-            now,
-            operation,
+    ManifestEdit edit =
+        new ManifestEdit(
+            storage,
+            base,
+            snapshot == null ? DictionarySource.NONE : snapshot::dictionary,
+            dictionary,
             options.bucketCapacity(),
-            options.settings(),
-            liveEntries,
-            liveBytes,
-            dictionaries,
-            parts,
-            segments,
-            history);
+            options.settings());
+    Manifest next = edit.withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
     ManifestStore.commit(storage, next);
     return next;
   }
