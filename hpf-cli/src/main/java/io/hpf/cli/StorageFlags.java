@@ -44,7 +44,7 @@ final class StorageFlags {
     // Local disk without a StorageLocator: a local command loads no Hadoop class.
     return Locations.isLocal(archive)
         ? LocalStorage.open(Locations.localPath(archive))
-        : locator().openArchive(archive);
+        : locator().openArchiveToRead(archive);
   }
 
   SourceTree sourceTree(String location) throws IOException {

@@ -497,7 +497,7 @@ public final class ArchiveReader implements Closeable {
   /** Reads and checks a dictionary the manifest lists, from its file or its segment file. */
   static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref) throws IOException {
     Section section = Section.dictionary(ref);
-    try (ReadableFile file = section.open(storage, FileUse.ONCE)) {
+    try (ReadableFile file = section.open(storage, FileUse.INDEX)) {
       return Dictionary.readFile(section.describe(storage), file, ref.dictionaryId(), ref.length());
     }
   }

@@ -147,19 +147,10 @@ public record WriterOptions(
     if (base != null && capacity != archiveCapacity) {
       changes.add("bucket capacity " + archiveCapacity + " -> " + capacity + " for new segments");
     }
-    return new WriterOptions(
+    return with(
         resolved.codec(),
         dictionary,
         capacity,
-        maxPartBytes,
-        streamThresholdBytes,
-        replace,
-        breakLock,
-        maxSegments,
-        reclaimRatio,
-        gracePeriodMillis,
-        autoCompact,
-        blockAlignment,
         resolved.groupBytes(),
         resolved.groupEntryMaxBytes());
   }
@@ -176,9 +167,15 @@ public record WriterOptions(
 
   /** The same options with another dictionary. */
   public WriterOptions withDictionary(byte[] value) {
+    return with(codec, value, bucketCapacity, groupBytes, groupEntryMaxBytes);
+  }
+
+  /** The same options but for these. */
+  private WriterOptions with(
+      Codec codec, byte[] dictionary, int bucketCapacity, int groupBytes, int groupEntryMaxBytes) {
     return new WriterOptions(
         codec,
-        value,
+        dictionary,
         bucketCapacity,
         maxPartBytes,
         streamThresholdBytes,

@@ -43,7 +43,7 @@ public final class ManifestStore {
   /** Reads and checks the manifest of a generation. */
   public static Manifest read(Storage storage, long generation) throws IOException {
     String name = FileNames.manifestFileName(generation);
-    try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
+    try (ReadableFile file = storage.openRead(name, FileUse.INDEX)) {
       long length = file.length();
       if (length > Integer.MAX_VALUE) {
         throw new CorruptArchiveException(

@@ -5,9 +5,12 @@ package io.hpf.store;
  * (as parquet's {@code HadoopInputFile.fromStatus} is told what it needs instead of asking).
  */
 public enum FileUse {
-  /** Read once, whole or nearly (a manifest, a dictionary, a lock, a part being recovered). */
+  /** Read once, whole or nearly (a lock, a part being recovered or verified). */
   ONCE,
-  /** Small, read again and again by lookups (bucket and catalog files): worth keeping pages. */
+  /**
+   * Small and immutable, read again and again by lookups and by every reader that opens the archive
+   * (manifests, segment files with their buckets, catalogs and dictionaries): worth keeping pages.
+   */
   INDEX,
   /** Large, read at random by entry (part files). */
   CONTENT

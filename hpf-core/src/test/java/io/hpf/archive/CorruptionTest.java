@@ -38,14 +38,11 @@ class CorruptionTest {
   @BeforeEach
   void writeArchive() throws Exception {
     model = ArchiveModel.random(300, 99);
-    byte[][] samples = model.values().stream().filter(v -> v.length > 64).toArray(byte[][]::new);
-    byte[] dict = new byte[8192];
-    long n = com.github.luben.zstd.Zstd.trainFromBuffer(samples, dict);
     // Small buckets and parts so that every kind of file exists more than once.
     WriterOptions options =
         WriterOptions.builder()
             .codec(Codec.ZSTD)
-            .dictionary(java.util.Arrays.copyOf(dict, (int) n))
+            .dictionary(TestArchives.dictionary(model, 8192))
             .bucketCapacity(100)
             .maxPartBytes(256 * 1024)
             .build();

@@ -97,14 +97,8 @@ public abstract class StorageConformanceSuite {
   void zstdWithDictionaryRoundTrips() throws Exception {
     TreeMap<String, byte[]> model = ArchiveModel.random(600, 77);
     // A dictionary made of the model's own text entries, as the packer would train.
-    byte[][] samples = model.values().stream().filter(v -> v.length > 64).toArray(byte[][]::new);
-    byte[] trained = new byte[16 * 1024];
-    long size = com.github.luben.zstd.Zstd.trainFromBuffer(samples, trained);
-    assertTrue(size > 0 && !com.github.luben.zstd.Zstd.isError(size));
-    roundTrip(
-        model,
-        options(Codec.ZSTD).dictionary(java.util.Arrays.copyOf(trained, (int) size)).build(),
-        2);
+    byte[] trained = TestArchives.dictionary(model, 16 * 1024);
+    roundTrip(model, options(Codec.ZSTD).dictionary(trained).build(), 2);
   }
 
   @ParameterizedTest

@@ -26,6 +26,20 @@ public final class TestArchives {
     return storage;
   }
 
+  /**
+   * A zstd dictionary of at most {@code maxBytes} trained on the model's entries over 64 bytes, as
+   * the packer trains one on the files it packs.
+   */
+  public static byte[] dictionary(Map<String, byte[]> model, int maxBytes) {
+    byte[][] samples = model.values().stream().filter(v -> v.length > 64).toArray(byte[][]::new);
+    byte[] trained = new byte[maxBytes];
+    long size = com.github.luben.zstd.Zstd.trainFromBuffer(samples, trained);
+    if (com.github.luben.zstd.Zstd.isError(size) || size <= 0) {
+      throw new IllegalStateException("zstd made no dictionary of the model: " + size);
+    }
+    return java.util.Arrays.copyOf(trained, (int) size);
+  }
+
   /** Writes {@code model} into the empty archive directory {@code storage} and returns it. */
   public static <S extends Storage> S write(
       S storage, SortedMap<String, byte[]> model, WriterOptions options, int threads)

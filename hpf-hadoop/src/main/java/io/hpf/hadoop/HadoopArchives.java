@@ -19,7 +19,7 @@ import org.apache.hadoop.fs.Path;
 public final class HadoopArchives {
   private HadoopArchives() {}
 
-  /** The storage of an existing archive directory. */
+  /** The storage of an existing archive directory, to read ({@link HadoopStorage#openToRead}). */
   public static Storage open(URI archive, Configuration conf) throws IOException {
     if ("file".equals(archive.getScheme())) {
       // java.nio, not Hadoop's local file system, which starts a process per file without
@@ -27,7 +27,7 @@ public final class HadoopArchives {
       return LocalStorage.open(Paths.get(archive.getPath()));
     }
     FileSystem fs = FileSystem.get(archive, conf);
-    return HadoopStorage.open(fs, new Path(archive), HadoopStorageOptions.DEFAULTS, false);
+    return HadoopStorage.openToRead(fs, new Path(archive), HadoopStorageOptions.DEFAULTS, false);
   }
 
   /** The storage of an archive directory to write, made (with its parents) if missing. */

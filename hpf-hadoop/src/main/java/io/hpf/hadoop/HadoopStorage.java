@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -23,6 +25,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
 /**
  * {@link Storage} over any Hadoop {@link FileSystem} (HDFS, S3A, ABFS, ...), like parquet-java's
@@ -49,12 +52,22 @@ public final class HadoopStorage implements Storage {
   private final java.util.concurrent.atomic.AtomicLong indexCacheBudget =
       new java.util.concurrent.atomic.AtomicLong(INDEX_CACHE_BYTES);
 
+  /** Whether index files take their pages from the process's {@link SharedIndexPages}. */
+  private volatile boolean sharedIndexPages = true;
+
+  /**
+   * The HDFS identity of each file of the last listing, by name: an index file listed there can be
+   * served from the process's shared pages without being opened.
+   */
+  private volatile Map<String, SharedIndexPages.FileKey> listedIndexKeys = Map.of();
+
   /**
    * Keeps no index pages in memory from now on: every lookup reads its record from a DataNode (the
    * HPF paper's "without caching" setting, for benchmarks). Returns this storage.
    */
   public HadoopStorage withoutIndexPageCache() {
     indexCacheBudget.set(0);
+    sharedIndexPages = false;
     return this;
   }
 
@@ -86,6 +99,17 @@ public final class HadoopStorage implements Storage {
       throw new FileNotFoundException(
           fs.makeQualified(directory) + ": not an archive (a file, not a directory)");
     }
+    return new HadoopStorage(fs, directory, options, ownsFileSystem);
+  }
+
+  /**
+   * Opens an existing archive directory for reading, asking the NameNode nothing yet: a directory
+   * that is missing, or is a file, is reported by the first listing, which is a reader's first step
+   * (a fresh reader's open then costs that one call). Writers use {@link #open}, which checks at
+   * once: HDFS would make the missing directories of a file a writer creates.
+   */
+  public static HadoopStorage openToRead(
+      FileSystem fs, Path directory, HadoopStorageOptions options, boolean ownsFileSystem) {
     return new HadoopStorage(fs, directory, options, ownsFileSystem);
   }
 
@@ -157,6 +181,43 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public ReadableFile openRead(String name, FileUse use) throws IOException {
+    SharedIndexPages.FileKey key = use == FileUse.INDEX ? listedIndexKeys.get(name) : null;
+    if (key != null && sharedIndexPages) {
+      // Immutable and listed whole: opened only if a page it needs is not in the process already.
+      return new PageCachedFile(() -> openListed(name, key), key.length(), indexCacheBudget, key);
+    }
+    ReadableFile file = open(name);
+    // Index files keep their pages: a warm lookup then asks no DataNode for them.
+    try {
+      return use == FileUse.INDEX ? new PageCachedFile(file, indexCacheBudget) : file;
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  /** Opens a file as it was listed, or fails if it is no longer that length. */
+  private ReadableFile openListed(String name, SharedIndexPages.FileKey key) throws IOException {
+    ReadableFile file = open(name);
+    if (file.length() != key.length()) {
+      file.close();
+      throw new IOException(
+          describe(name) + ": " + file.length() + " bytes, " + key.length() + " when listed");
+    }
+    return file;
+  }
+
+  /** This storage no longer knows a file it changes (created, deleted or renamed) as listed. */
+  private void forget(String name) {
+    Map<String, SharedIndexPages.FileKey> keys = listedIndexKeys;
+    if (keys.containsKey(name)) {
+      Map<String, SharedIndexPages.FileKey> rest = new HashMap<>(keys);
+      rest.remove(name);
+      listedIndexKeys = rest;
+    }
+  }
+
+  private ReadableFile open(String name) throws IOException {
     Path path = resolve(name);
     FSDataInputStream in;
     try {
@@ -173,9 +234,7 @@ public final class HadoopStorage implements Storage {
           in instanceof HdfsDataInputStream hdfs
               ? hdfs.getVisibleLength()
               : fs.getFileStatus(path).getLen();
-      ReadableFile file = new HadoopReadableFile(describe(name), in, length);
-      // Index files keep their pages: a warm lookup then asks no DataNode for them.
-      return use == FileUse.INDEX ? new PageCachedFile(file, indexCacheBudget) : file;
+      return new HadoopReadableFile(describe(name), in, length);
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
@@ -185,6 +244,7 @@ public final class HadoopStorage implements Storage {
   @Override
   public AppendableFile create(String name, FileUse use) throws IOException {
     Path path = resolve(name);
+    forget(name);
     boolean part = use == FileUse.CONTENT;
     long blockSize = part ? options.partBlockSize() : options.indexBlockSize();
     if (blockSize == 0) {
@@ -218,6 +278,8 @@ public final class HadoopStorage implements Storage {
   public void rename(String from, String to) throws IOException {
     Path source = resolve(from);
     Path target = resolve(to);
+    forget(from);
+    forget(to);
     if (fs.rename(source, target)) {
       return;
     }
@@ -236,6 +298,7 @@ public final class HadoopStorage implements Storage {
     resolve(name); // a plain name
     Path source = new Path(new Path(directory, Locations.checkRelative(subdirectory)), name);
     Path target = resolve(to);
+    forget(to);
     if (fs.rename(source, target)) {
       return;
     }
@@ -254,7 +317,9 @@ public final class HadoopStorage implements Storage {
     Path[] paths = new Path[sources.size()];
     for (int i = 0; i < paths.length; i++) {
       paths[i] = resolve(sources.get(i));
+      forget(sources.get(i));
     }
+    forget(target);
     fs.concat(resolve(target), paths);
     return true;
   }
@@ -262,16 +327,33 @@ public final class HadoopStorage implements Storage {
   @Override
   public List<StoredFile> list() throws IOException {
     List<StoredFile> files = new ArrayList<>();
-    for (FileStatus status : fs.listStatus(directory)) {
+    Map<String, SharedIndexPages.FileKey> keys = new HashMap<>();
+    String fileSystem = fs.getUri().toString();
+    FileStatus[] listed;
+    try {
+      listed = fs.listStatus(directory);
+    } catch (FileNotFoundException e) {
+      throw new FileNotFoundException(directory + ": no such archive directory");
+    }
+    if (listed.length == 1 && listed[0].isFile() && listed[0].getPath().equals(directory)) {
+      throw new FileNotFoundException(directory + ": not an archive (a file, not a directory)");
+    }
+    for (FileStatus status : listed) {
       if (status.isFile()) {
-        files.add(new StoredFile(status.getPath().getName(), status.getLen()));
+        String name = status.getPath().getName();
+        files.add(new StoredFile(name, status.getLen()));
+        if (status instanceof HdfsFileStatus hdfs) {
+          keys.put(name, new SharedIndexPages.FileKey(fileSystem, hdfs.getFileId(), hdfs.getLen()));
+        }
       }
     }
+    listedIndexKeys = keys;
     return files;
   }
 
   @Override
   public void delete(String name) throws IOException {
+    forget(name);
     fs.delete(resolve(name), false);
   }
 

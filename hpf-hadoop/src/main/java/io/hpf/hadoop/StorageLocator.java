@@ -73,6 +73,15 @@ public final class StorageLocator {
     }
   }
 
+  /** An existing archive, to read: nothing is asked of its file system before the first listing. */
+  public Storage openArchiveToRead(String location) throws IOException {
+    if (Locations.isLocal(location)) {
+      return LocalStorage.open(Locations.localPath(location));
+    }
+    FileSystem fs = fileSystem(location);
+    return HadoopStorage.openToRead(fs, new Path(URI.create(location)), options, true);
+  }
+
   /** An archive directory to create (made if missing). */
   public Storage createArchive(String location) throws IOException {
     if (Locations.isLocal(location)) {

@@ -155,6 +155,68 @@ class HdfsArchiveTest {
     }
   }
 
+  @Test
+  void aFreshReaderOfAnArchiveThisProcessHasReadOpensOnlyThePartItReads() throws Exception {
+    org.apache.hadoop.fs.Path dir = hdfs.freshPath("fresh.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(300, 8);
+    byte[] dictionary = TestArchives.dictionary(model, 16 * 1024);
+    WriterOptions zstd = WriterOptions.builder().codec(Codec.ZSTD).dictionary(dictionary).build();
+    TestArchives.write(
+        HadoopStorage.createDirectories(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false),
+        model,
+        zstd,
+        1);
+    String name = model.lastKey();
+    freshGetOps(dir, name, model.get(name), false); // the first also fills the process's pages
+    long cached = freshGetOps(dir, name, model.get(name), false);
+    long uncached = freshGetOps(dir, name, model.get(name), true);
+    // The manifest and the segment file (buckets, dictionary) come from the process's pages.
+    // Without them: the listing and opens of the manifest, the segment file and the part.
+    assertEquals(4, uncached, "NameNode operations of a fresh reader's get without shared pages");
+    assertEquals(2, cached, "NameNode operations of a fresh reader's get: the listing, the part");
+
+    // The same path made again holds other files (other HDFS ids): nothing old is served.
+    hdfs.fs().delete(dir, true);
+    TreeMap<String, byte[]> other = new TreeMap<>(ArchiveModel::compareUtf8);
+    for (String n : model.keySet()) {
+      other.put(n, ("other " + n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    TestArchives.write(
+        HadoopStorage.createDirectories(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false),
+        other,
+        WriterOptions.builder().codec(Codec.NONE).bucketCapacity(7).build(),
+        1);
+    for (String n : List.of(model.firstKey(), name)) {
+      freshGetOps(dir, n, other.get(n), false);
+    }
+    // Opened to read, a missing archive or a file is reported by the first listing.
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, FileNames.partFileName(1));
+    for (org.apache.hadoop.fs.Path notAnArchive : List.of(hdfs.freshPath("missing.hpf"), file)) {
+      HadoopStorage storage =
+          HadoopStorage.openToRead(hdfs.fs(), notAnArchive, HadoopStorageOptions.DEFAULTS, false);
+      FileNotFoundException e =
+          assertThrows(FileNotFoundException.class, () -> ArchiveReader.open(storage));
+      assertTrue(
+          e.getMessage().contains("no such archive directory")
+              || e.getMessage().contains("not an archive (a file"),
+          e.getMessage());
+    }
+  }
+
+  /** NameNode operations of one get by a new reader (of a new storage), checking its bytes. */
+  private static long freshGetOps(
+      org.apache.hadoop.fs.Path dir, String name, byte[] expected, boolean withoutPageCache)
+      throws Exception {
+    long before = MiniHdfs.nameNodeFileOps();
+    HadoopStorage storage =
+        HadoopStorage.openToRead(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false);
+    try (ArchiveReader reader =
+        ArchiveReader.open(withoutPageCache ? storage.withoutIndexPageCache() : storage)) {
+      assertArrayEquals(expected, reader.get(name), name);
+    }
+    return MiniHdfs.nameNodeFileOps() - before;
+  }
+
   /** What the NameNode itself holds for a subtree: inodes (files and directories) and blocks. */
   private static NameNodeCost nameNodeCount(org.apache.hadoop.fs.Path dir) throws Exception {
     return ArchiveCosts.counted(hdfs.fs(), dir);

@@ -34,6 +34,6 @@ public record BenchTarget(FileSystem fs, Path path) {
     }
     return create
         ? HadoopStorage.createDirectories(fs, path, HadoopStorageOptions.DEFAULTS, false)
-        : HadoopStorage.open(fs, path, HadoopStorageOptions.DEFAULTS, false);
+        : HadoopStorage.openToRead(fs, path, HadoopStorageOptions.DEFAULTS, false);
   }
 }

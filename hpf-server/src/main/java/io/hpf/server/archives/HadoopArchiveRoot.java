@@ -68,7 +68,7 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
 
   @Override
   public Storage open(String location) throws IOException {
-    return HadoopStorage.open(fs, new Path(location), HadoopStorageOptions.DEFAULTS, false);
+    return HadoopStorage.openToRead(fs, new Path(location), HadoopStorageOptions.DEFAULTS, false);
   }
 
   @Override
