@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.format.CheckedContent;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import java.io.IOException;
@@ -111,7 +112,10 @@ final class ExtractTarget {
   void write(EntryInfo info, InputStream content) throws IOException {
     Path target = root.resolve(info.name());
     if (info.rawLength() <= WHOLE_MAX_BYTES) {
-      ByteBuffer bytes = ByteBuffer.wrap(content.readAllBytes()); // checked before any file exists
+      // Checked before any file exists; content read whole is taken as it is, not copied again.
+      ByteBuffer bytes =
+          ByteBuffer.wrap(
+              content instanceof CheckedContent checked ? checked.bytes() : content.readAllBytes());
       try (FileChannel out = open(target, info.mode())) {
         while (bytes.hasRemaining()) {
           out.write(bytes);

@@ -1,7 +1,6 @@
 package io.hpf.format;
 
 import io.hpf.store.ReadableFile;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -292,7 +291,7 @@ public final class EntryReader {
     if (entry.inGroup()
         || (h.rawLength() <= STREAM_WHOLE_MAX_BYTES && h.storedLength() <= STREAM_WHOLE_MAX_BYTES)
         || h.codec() == Codec.LZ4) {
-      return new ByteArrayInputStream(content(entry));
+      return new CheckedContent(content(entry));
     }
     return new EntryContentStream(file, path, entry, dictionaryFor(entry));
   }
