@@ -3,7 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.CheckedEntry;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.Dictionary;
-import io.hpf.format.EntryHeader;
+import io.hpf.format.DictionarySource;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.EntryReader;
@@ -15,6 +15,7 @@ import io.hpf.manifest.ArchiveFiles;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
 import io.hpf.manifest.Section;
+import io.hpf.read.GenerationAccess;
 import io.hpf.read.MergedListing;
 import io.hpf.read.SegmentReader;
 import io.hpf.store.FileUse;
@@ -139,7 +140,7 @@ public final class ArchiveReader implements Closeable {
   /** Entry metadata without reading the content, or null if there is no such entry. */
   public EntryInfo stat(String name) throws IOException {
     Found found = locate(name, false);
-    return found == null ? null : info(found.entry(), found.partId());
+    return found == null ? null : EntryInfo.of(found.entry(), found.partId());
   }
 
   public boolean exists(String name) throws IOException {
@@ -187,7 +188,7 @@ public final class ArchiveReader implements Closeable {
           return found == null
               ? null
               : new FetchedEntry(
-                  info(found.entry(), record.partId()), found.crc32c(), found.content());
+                  EntryInfo.of(found.entry(), record.partId()), found.crc32c(), found.content());
         });
   }
 
@@ -274,7 +275,7 @@ public final class ArchiveReader implements Closeable {
         rows,
         (row, part, entry) -> {
           try (InputStream content = part.openContent(entry)) {
-            visitor.visit(info(entry, row.partId()), content);
+            visitor.visit(EntryInfo.of(entry, row.partId()), content);
           }
         });
   }
@@ -313,9 +314,33 @@ public final class ArchiveReader implements Closeable {
     }
   }
 
-  /** What a walk does with each entry: its row, the part's reader and the entry found. */
-  interface PartVisitor {
-    void visit(EntryInfo row, EntryReader part, PartEntry entry) throws IOException;
+  /**
+   * What compaction and recovery read of this generation beyond this API: its segments, its
+   * dictionaries and walks of rows. For the writer of the archive.
+   */
+  GenerationAccess access() {
+    return new GenerationAccess() {
+      @Override
+      public List<SegmentReader> segmentsNewestFirst() {
+        return segmentsNewestFirst;
+      }
+
+      @Override
+      public DictionarySource dictionaries() {
+        return ArchiveReader.this::dictionary;
+      }
+
+      @Override
+      public List<EntryInfo> entriesInPartOrder() throws IOException {
+        return ArchiveReader.this.entriesInPartOrder();
+      }
+
+      @Override
+      public void walk(List<EntryInfo> rows, GenerationAccess.PartVisitor visitor)
+          throws IOException {
+        ArchiveReader.this.walk(rows, visitor);
+      }
+    };
   }
 
   /**
@@ -324,7 +349,7 @@ public final class ArchiveReader implements Closeable {
    * opened for this walk alone with plain reads: a sequential pass through a mapping would fault
    * every page in. The catalog and the entry header must agree on the name.
    */
-  void walk(List<EntryInfo> rows, PartVisitor visitor) throws IOException {
+  void walk(List<EntryInfo> rows, GenerationAccess.PartVisitor visitor) throws IOException {
     ReadableFile file = null;
     EntryReader ahead = null;
     int aheadPart = -1;
@@ -500,26 +525,6 @@ public final class ArchiveReader implements Closeable {
     try (ReadableFile file = section.open(storage, FileUse.INDEX)) {
       return Dictionary.readFile(section.describe(storage), file, ref.dictionaryId(), ref.length());
     }
-  }
-
-  /** The catalog-style row of an entry found in a part. */
-  static EntryInfo info(PartEntry entry, int partId) {
-    EntryHeader h = entry.header();
-    return new EntryInfo(
-        h.name(),
-        false,
-        h.rawLength(),
-        h.storedLength(),
-        h.codec(),
-        h.dictionaryId(),
-        h.mtimeMillis(),
-        h.mode(),
-        h.attributes(),
-        partId,
-        entry.offset(),
-        entry.length(),
-        entry.member(),
-        entry.members());
   }
 
   @Override

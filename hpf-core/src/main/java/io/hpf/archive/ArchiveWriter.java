@@ -5,6 +5,9 @@ import io.hpf.format.DictionarySource;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.FileNames;
+import io.hpf.maintenance.Compactor;
+import io.hpf.maintenance.FileCleaner;
+import io.hpf.maintenance.Recovery;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
 import io.hpf.store.Storage;
@@ -162,7 +165,7 @@ public final class ArchiveWriter implements Closeable {
       ArchiveReader snapshot = new ArchiveReader(storage, base);
       Recovery.Scan scan;
       try {
-        scan = Recovery.scan(storage, listing, base, snapshot);
+        scan = Recovery.scan(storage, listing, base, snapshot, snapshot.access().dictionaries());
       } finally {
         snapshot.close();
       }
@@ -586,7 +589,7 @@ public final class ArchiveWriter implements Closeable {
     }
     state = State.FAILED;
     long oldBytes = base.partBytes();
-    Compactor.copyLive(snapshot, pool);
+    Compactor.copyLive(snapshot.access(), pool);
     List<PartJoiner.Part> parts =
         PartJoiner.join(storage, pool.finishAll(), options.maxPartBytes());
     List<SegmentBuilder.Row> rows = new ArrayList<>();
@@ -625,7 +628,7 @@ public final class ArchiveWriter implements Closeable {
     kept.subList(run.from(), run.to()).clear();
     Manifest next =
         commitNewSegment(
-            Compactor.mergedRows(base, snapshot, run),
+            Compactor.mergedRows(base, snapshot.access(), run),
             base.parts(),
             kept,
             run.from(),

@@ -50,7 +50,7 @@ public final class PartCursor implements Closeable {
       entry = group.member(member);
     }
     current = entry;
-    return ArchiveReader.info(current, partId);
+    return EntryInfo.of(current, partId);
   }
 
   /** The current entry's checked content, whole (up to 64 MiB; stream larger ones). */

@@ -89,6 +89,26 @@ public record EntryInfo(
     return entryLength / members + (member < entryLength % members ? 1 : 0);
   }
 
+  /** The catalog-style row of an entry found in part {@code partId}. */
+  public static EntryInfo of(PartEntry entry, int partId) {
+    EntryHeader h = entry.header();
+    return new EntryInfo(
+        h.name(),
+        false,
+        h.rawLength(),
+        h.storedLength(),
+        h.codec(),
+        h.dictionaryId(),
+        h.mtimeMillis(),
+        h.mode(),
+        h.attributes(),
+        partId,
+        entry.offset(),
+        entry.length(),
+        entry.member(),
+        entry.members());
+  }
+
   /** This row with the entry in another part at the same offset (a part file moved in). */
   public EntryInfo inPart(int newPartId) {
     return movedTo(newPartId, offset);

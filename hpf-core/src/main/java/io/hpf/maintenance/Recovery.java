@@ -1,6 +1,9 @@
-package io.hpf.archive;
+package io.hpf.maintenance;
 
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.RecoveryResult;
 import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.DictionarySource;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
@@ -24,16 +27,25 @@ import java.util.Set;
  * incomplete or damaged one (what follows is never half-read). Entries whose names the archive
  * already has are dropped, so that nothing committed ever changes. REQUIRES: the writer lock.
  */
-final class Recovery {
+public final class Recovery {
   /** Rows recovered from one part and the end of its last good entry. */
-  record RecoveredPart(int partId, List<EntryInfo> rows, long committedLength) {}
+  public record RecoveredPart(int partId, List<EntryInfo> rows, long committedLength) {}
 
-  record Scan(List<RecoveredPart> parts, RecoveryResult result) {}
+  /** What a scan found: the parts to commit and what to tell the user. */
+  public record Scan(List<RecoveredPart> parts, RecoveryResult result) {}
 
   private Recovery() {}
 
-  static Scan scan(
-      Storage storage, List<StoredFile> listing, Manifest manifest, ArchiveReader snapshot)
+  /**
+   * Scans the parts of {@code listing} above every part {@code manifest} names, keeping their good
+   * entries whose names {@code snapshot} (the manifest's reader) does not have.
+   */
+  public static Scan scan(
+      Storage storage,
+      List<StoredFile> listing,
+      Manifest manifest,
+      ArchiveReader snapshot,
+      DictionarySource dictionaries)
       throws IOException {
     List<RecoveredPart> recovered = new ArrayList<>();
     List<String> notes = new ArrayList<>();
@@ -55,7 +67,7 @@ final class Recovery {
       List<EntryInfo> rows = new ArrayList<>();
       long end;
       try (ReadableFile file = storage.openRead(orphan.name(), FileUse.ONCE)) {
-        end = scanPart(storage.describe(orphan.name()), partId, file, rows, snapshot);
+        end = scanPart(storage.describe(orphan.name()), partId, file, rows, dictionaries);
       }
       List<EntryInfo> keep = new ArrayList<>();
       for (EntryInfo row : rows) {
@@ -88,7 +100,7 @@ final class Recovery {
     return new Scan(recovered, new RecoveryResult(kept, dropped, bytesDropped, removed, notes));
   }
 
-  static int partIdOf(String fileName) {
+  public static int partIdOf(String fileName) {
     return FileNames.partIdOf(fileName);
   }
 
@@ -97,7 +109,11 @@ final class Recovery {
    * at the first entry that is incomplete or damaged: nothing after it is trusted.
    */
   private static long scanPart(
-      String path, int partId, ReadableFile file, List<EntryInfo> rows, ArchiveReader snapshot)
+      String path,
+      int partId,
+      ReadableFile file,
+      List<EntryInfo> rows,
+      DictionarySource dictionaries)
       throws IOException {
     long length = file.length();
     if (length < FormatConstants.FILE_HEADER_BYTES) {
@@ -105,7 +121,7 @@ final class Recovery {
     }
     long end = FormatConstants.FILE_HEADER_BYTES;
     // The dictionaries an entry may name are the committed ones: a writer only uses those.
-    PartScanner scanner = new PartScanner(file, path, end, length, length, snapshot::dictionary);
+    PartScanner scanner = new PartScanner(file, path, end, length, length, dictionaries);
     while (true) {
       try {
         PartEntry entry = scanner.next();
@@ -113,7 +129,7 @@ final class Recovery {
           return end;
         }
         scanner.reader().check(entry);
-        rows.add(ArchiveReader.info(entry, partId));
+        rows.add(EntryInfo.of(entry, partId));
         end = entry.end();
       } catch (CorruptArchiveException | java.io.EOFException e) {
         return end; // cut short by the crash, or damaged: the tail from here is dropped

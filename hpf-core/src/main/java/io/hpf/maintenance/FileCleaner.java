@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.maintenance;
 
 import io.hpf.format.FileNames;
 import io.hpf.manifest.ArchiveFiles;
@@ -20,16 +20,16 @@ import java.util.Set;
  * (temporary manifests, indexes of commits that never happened) go at once. REQUIRES: the writer
  * lock, and no uncommitted files of the current writer in the directory.
  */
-final class FileCleaner {
+public final class FileCleaner {
   private FileCleaner() {}
 
-  static int clean(Storage storage, Manifest current, long graceMillis, long nowMillis)
+  public static int clean(Storage storage, Manifest current, long graceMillis, long nowMillis)
       throws IOException {
     return clean(storage, storage.list(), current, graceMillis, nowMillis);
   }
 
   /** As above, with a listing the caller made (files it names may be gone since). */
-  static int clean(
+  public static int clean(
       Storage storage, List<StoredFile> listing, Manifest current, long graceMillis, long nowMillis)
       throws IOException {
     List<Long> generations = new ArrayList<>();
@@ -74,7 +74,7 @@ final class FileCleaner {
    * any committed segment (ids only grow, so they were never committed) and temporary manifests.
    * Runs before a new writer writes anything, so its ids cannot collide with them.
    */
-  static int removeUncommitted(Storage storage, List<StoredFile> listing, Manifest current)
+  public static int removeUncommitted(Storage storage, List<StoredFile> listing, Manifest current)
       throws IOException {
     int removed = 0;
     for (StoredFile f : listing) {

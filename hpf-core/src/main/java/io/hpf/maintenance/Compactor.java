@@ -1,9 +1,11 @@
-package io.hpf.archive;
+package io.hpf.maintenance;
 
+import io.hpf.archive.EntryMetadata;
 import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.PartEntry;
 import io.hpf.manifest.Manifest;
+import io.hpf.read.GenerationAccess;
 import io.hpf.read.MergedListing;
 import io.hpf.read.SegmentReader;
 import io.hpf.write.PartPool;
@@ -25,21 +27,21 @@ import java.util.Map;
  * (after its checksums are checked) into new part files and one segment indexes them; the old parts
  * are no longer named and go after the grace period.
  */
-final class Compactor {
+public final class Compactor {
   /** Segments per tier before they merge (size-tiered, as in LSM trees). */
-  static final int MERGE_FACTOR = 4;
+  public static final int MERGE_FACTOR = 4;
 
   private Compactor() {}
 
   /** A run [from, to) of the manifest's segments (oldest first) to merge, or null. */
-  record Run(int from, int to) {}
+  public record Run(int from, int to) {}
 
   /**
    * The size-tiered choice: the newest run of at least {@link #MERGE_FACTOR} adjacent segments of
    * the same size tier (rows within a factor of 4), else, past {@code maxSegments}, the newest
    * segments that bring the count back to the limit.
    */
-  static Run chooseRun(Manifest m, int maxSegments) {
+  public static Run chooseRun(Manifest m, int maxSegments) {
     List<Manifest.SegmentRef> s = m.segments();
     int end = s.size();
     while (end >= MERGE_FACTOR) {
@@ -65,7 +67,7 @@ final class Compactor {
   }
 
   /** The rows of a run's segments merged into one (the newest row of each name). */
-  static List<SegmentBuilder.Row> mergedRows(Manifest m, ArchiveReader reader, Run run)
+  public static List<SegmentBuilder.Row> mergedRows(Manifest m, GenerationAccess reader, Run run)
       throws IOException {
     List<SegmentReader> newestFirst = reader.segmentsNewestFirst();
     int count = m.segments().size();
@@ -88,7 +90,7 @@ final class Compactor {
    * recompression); the live members of a group with dead ones join a new group (the dead ones are
    * what is reclaimed). The rows in their new places are the parts' rows once they are finished.
    */
-  static void copyLive(ArchiveReader reader, PartPool pool) throws IOException {
+  public static void copyLive(GenerationAccess reader, PartPool pool) throws IOException {
     byte[] buffer = new byte[1 << 16];
     List<EntryInfo> rows = reader.entriesInPartOrder();
     Map<GroupPlace, List<EntryInfo>> liveMembers = new HashMap<>();
