@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 
@@ -32,8 +33,17 @@ import org.apache.hadoop.util.ReflectionUtils;
  * @param <V> the value type
  */
 public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
-  /** Most bytes of a split; default: the part file's block size. */
+  /**
+   * Most bytes of a split; default: the part file's block size, or less for a small input, so that
+   * an archive's selected entries make at least {@code mapreduce.job.maps} splits (Hadoop's hint of
+   * map tasks per job, 2 by default) of at least {@link #MIN_GOAL_BYTES}.
+   */
   public static final String SPLIT_SIZE = "hpf.split.size";
+
+  /**
+   * The smallest split a small input is cut into by default: smaller ones cost more than they save.
+   */
+  public static final long MIN_GOAL_BYTES = 1 << 20;
 
   /** A {@code --select} expression (README "Selecting entries"); default: every entry. */
   public static final String SELECT = "hpf.select";
@@ -100,7 +110,16 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
           selected.add(row);
         }
       }
-      for (EntryRun run : PartRuns.plan(reader, storage, selected, splitSize)) {
+      long goal = 0;
+      if (splitSize == 0) {
+        long bytes = 0;
+        for (EntryInfo row : selected) {
+          bytes += row.accountedBytes();
+        }
+        int maps = Math.max(1, conf.getInt(MRJobConfig.NUM_MAPS, 2));
+        goal = Math.max(MIN_GOAL_BYTES, (bytes + maps - 1) / maps);
+      }
+      for (EntryRun run : PartRuns.plan(reader, storage, selected, splitSize, goal)) {
         splits.add(
             new HpfSplit(
                 scope.archive().toString(),

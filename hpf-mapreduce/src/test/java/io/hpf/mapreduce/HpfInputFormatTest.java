@@ -76,6 +76,35 @@ class HpfInputFormatTest {
   }
 
   @Test
+  void aSmallInputGivesEveryMapSlotASplitByDefault() throws Exception {
+    // About 6 MiB of incompressible entries in one part within one 128 MiB block: one split at
+    // the block size, so one of a job's map slots would do all the work.
+    TreeMap<String, byte[]> small = new TreeMap<>(ArchiveModel::compareUtf8);
+    SplittableRandom random = new SplittableRandom(31);
+    for (int i = 0; i < 200; i++) {
+      small.put("f" + i, ArchiveModel.content(random, 20_000 + random.nextInt(20_000)));
+    }
+    Path dir = hdfs.fs().makeQualified(hdfs.freshPath("small.hpf"));
+    io.hpf.testing.TestArchives.write(
+        HadoopStorage.createDirectories(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false),
+        small,
+        WriterOptions.builder().codec(Codec.NONE).build(),
+        1);
+    for (int maps : new int[] {1, 2, 4}) {
+      Job job = ArchiveInputs.job(conf, dir);
+      job.getConfiguration().setInt("mapreduce.job.maps", maps);
+      var splits = new HpfInputFormat().getSplits(job);
+      assertTrue(
+          splits.size() >= maps && splits.size() <= maps + 1,
+          splits.size() + " splits for mapreduce.job.maps " + maps);
+      assertEquals(small.keySet(), ArchiveInputs.readAll(new HpfInputFormat(), job).keySet());
+    }
+    Job sized = ArchiveInputs.job(conf, dir);
+    ArchiveInputFormat.setSplitSize(sized, 1L << 30);
+    assertEquals(1, new HpfInputFormat().getSplits(sized).size(), "a split size given wins");
+  }
+
+  @Test
   void aSelectorChoosesOnMetadataAlone() throws Exception {
     Job job = ArchiveInputs.job(conf, archive);
     ArchiveInputFormat.setSelect(job, "(prefix:log or attr:kind=third) size:100..6k");

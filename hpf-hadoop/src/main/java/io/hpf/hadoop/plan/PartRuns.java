@@ -30,6 +30,21 @@ public final class PartRuns {
   public static List<EntryRun> plan(
       ArchiveReader reader, Storage storage, Collection<EntryInfo> selected, long splitSize)
       throws IOException {
+    return plan(reader, storage, selected, splitSize, 0);
+  }
+
+  /**
+   * As {@link #plan(ArchiveReader, Storage, Collection, long)}; with no split size given, runs are
+   * at most {@code goalBytes} (when positive) instead of a whole block: a small input still gives
+   * every slot of a job a run (Hadoop's FileInputFormat splits by a goal size the same way).
+   */
+  public static List<EntryRun> plan(
+      ArchiveReader reader,
+      Storage storage,
+      Collection<EntryInfo> selected,
+      long splitSize,
+      long goalBytes)
+      throws IOException {
     Map<Integer, List<EntryInfo>> byPart = new TreeMap<>();
     for (EntryInfo row : selected) {
       byPart.computeIfAbsent(row.partId(), id -> new ArrayList<>()).add(row);
@@ -41,7 +56,11 @@ public final class PartRuns {
       long committed = committedLength(reader.manifest(), part.getKey());
       BlockLocation[] blocks =
           HadoopArchives.partBlocks(storage, part.getKey(), 0, Math.max(1, committed));
-      long size = splitSize > 0 ? splitSize : defaultSplitSize(blocks, committed);
+      long size =
+          splitSize > 0
+              ? splitSize
+              : Math.min(
+                  defaultSplitSize(blocks, committed), goalBytes > 0 ? goalBytes : Long.MAX_VALUE);
       runs.addAll(SplitPlanner.plan(part.getKey(), entries, blocks, size));
     }
     return runs;

@@ -27,7 +27,8 @@ public final class MapReduceMain {
           "per map task (part-m-NNNNN), or one (part-r-00000) with --reduce.",
           "options:",
           "  --select EXPR      only entries EXPR selects (README \"Selecting entries\")",
-          "  --split-size MB    most megabytes of a split (default: the part files' block size)",
+          "  --split-size MB    most megabytes of a split (default: the part files' block size, or"
+              + " less, so that a small input makes at least mapreduce.job.maps splits)",
           "  --reduce           add a reduce phase: one global result",
           "  --replace          replace output entries the archive already has",
           "  -D KEY=VALUE       a Hadoop setting (e.g. mapreduce.framework.name=yarn)");
