@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
@@ -35,8 +36,8 @@ import org.apache.hadoop.util.ReflectionUtils;
 public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
   /**
    * Most bytes of a split; default: the part file's block size, or less for a small input, so that
-   * an archive's selected entries make at least {@code mapreduce.job.maps} splits (Hadoop's hint of
-   * map tasks per job, 2 by default) of at least {@link #MIN_GOAL_BYTES}.
+   * an archive's selected entries make as many splits as the job runs map tasks at once ({@link
+   * #mapSlots}), none under {@link #MIN_GOAL_BYTES}.
    */
   public static final String SPLIT_SIZE = "hpf.split.size";
 
@@ -78,6 +79,22 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
     return SelectorParser.parse(conf.get(SELECT, ""));
   }
 
+  /**
+   * The map tasks the job runs at once, as Hadoop says: the local job runner's map threads ({@code
+   * mapreduce.local.map.tasks.maximum}; that runner sets {@code mapreduce.job.maps} to 1), else
+   * {@code mapreduce.job.maps} (Hadoop's hint of map tasks per job, 2 by default).
+   */
+  static int mapSlots(Configuration conf) {
+    boolean local =
+        MRConfig.LOCAL_FRAMEWORK_NAME.equals(
+            conf.get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME));
+    int slots =
+        local
+            ? conf.getInt("mapreduce.local.map.tasks.maximum", 1)
+            : conf.getInt(MRJobConfig.NUM_MAPS, 2);
+    return Math.max(1, slots);
+  }
+
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
@@ -116,8 +133,10 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
         for (EntryInfo row : selected) {
           bytes += row.accountedBytes();
         }
-        int maps = Math.max(1, conf.getInt(MRJobConfig.NUM_MAPS, 2));
-        goal = Math.max(MIN_GOAL_BYTES, (bytes + maps - 1) / maps);
+        int maps = mapSlots(conf);
+        // 10% over an even share, as FileInputFormat's last split may be, rather than a last split
+        // of a few entries.
+        goal = Math.max(MIN_GOAL_BYTES, (bytes + maps - 1) / maps * 11 / 10);
       }
       for (EntryRun run : PartRuns.plan(reader, storage, selected, splitSize, goal)) {
         splits.add(
