@@ -29,7 +29,7 @@ public final class ArchiveOutputCommitter extends OutputCommitter {
     this.archive = archive;
   }
 
-  private StagedImport staging(JobContext context) {
+  StagedImport staging(JobContext context) {
     return new StagedImport(archive, context.getJobID().toString(), context.getConfiguration());
   }
 
@@ -48,9 +48,15 @@ public final class ArchiveOutputCommitter extends OutputCommitter {
     staging(context).setup(writerOptions(context.getConfiguration()));
   }
 
+  /**
+   * The options of the archive's writer at setup and commit: a codec the job names becomes the
+   * archive's (recorded in the manifest, as {@code hpf add --codec} does).
+   */
   static WriterOptions writerOptions(Configuration conf) {
+    String codec = conf.get(AttemptArchive.CODEC);
     return WriterOptions.builder()
         .replace(conf.getBoolean(ArchiveOutputFormat.REPLACE, false))
+        .codec(codec == null ? null : io.hpf.format.Codec.parse(codec))
         .build();
   }
 

@@ -2,9 +2,10 @@ package io.hpf.mapreduce;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
+import io.hpf.hadoop.stage.StagedImport;
+import io.hpf.manifest.WriterSettings;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,12 +33,12 @@ final class AttemptArchive {
       Configuration conf = context.getConfiguration();
       storage =
           HadoopArchives.create(ArchiveOutputFormat.committer(context).attemptDir(context), conf);
-      Codec codec = Codec.valueOf(conf.get(CODEC, "zstd").toUpperCase(java.util.Locale.ROOT));
-      // No dictionary: the committer moves these parts into an archive with dictionaries of its
-      // own; no grace period: nobody reads an attempt's archive while it is written.
-      writer =
-          ArchiveWriter.create(
-              storage, WriterOptions.builder().codec(codec).gracePeriodMillis(0).build());
+      String asked = conf.get(CODEC);
+      Codec codec = asked == null ? null : Codec.parse(asked);
+      // The archive's settings unless the job asks for a codec (StagedImport.taskOptions).
+      WriterSettings archive =
+          ArchiveOutputFormat.committer(context).staging(context).archiveSettings();
+      writer = ArchiveWriter.create(storage, StagedImport.taskOptions(codec, archive));
     }
     return writer;
   }

@@ -48,10 +48,15 @@ class ArchiveOutputCommitterTest {
   }
 
   private static Path existingArchive(Map<String, String> entries) throws Exception {
+    return existingArchive(entries, WriterOptions.builder().build());
+  }
+
+  private static Path existingArchive(Map<String, String> entries, WriterOptions options)
+      throws Exception {
     Path dir = hdfs.fs().makeQualified(hdfs.freshPath("out.hpf"));
     HadoopStorage s =
         HadoopStorage.createDirectories(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false);
-    try (ArchiveWriter w = ArchiveWriter.create(s, WriterOptions.builder().build())) {
+    try (ArchiveWriter w = ArchiveWriter.create(s, options)) {
       for (var e : entries.entrySet()) {
         w.add(e.getKey(), bytes(e.getValue()), EntryMetadata.of(0));
       }
@@ -134,6 +139,41 @@ class ArchiveOutputCommitterTest {
             Map.of("old", "kept", "a", "retried", "b", "speculative two", "c", "two's other")),
         ArchiveJobsTest.entries(archive));
     assertNoStagingLeft(archive);
+  }
+
+  @Test
+  void tasksStoreEntriesAsTheArchivesWritersDoUnlessTheJobNamesACodec() throws Exception {
+    Path archive =
+        existingArchive(
+            Map.of("old", "kept"), WriterOptions.builder().codec(io.hpf.format.Codec.NONE).build());
+    String text = "a line that compresses, a line that compresses\n".repeat(50);
+    for (String asked : new String[] {null, "lz4"}) {
+      Configuration conf = conf(archive);
+      if (asked != null) {
+        conf.set(AttemptArchive.CODEC, asked);
+      }
+      JobID job = new JobID("settings", asked == null ? 1 : 2);
+      ArchiveOutputCommitter committer =
+          new HpfOutputFormat<>().getOutputCommitter(attempt(conf, job, 0, 0));
+      committer.setupJob(new JobContextImpl(conf, job));
+      TaskAttemptContext task = attempt(conf, job, 0, 0);
+      String name = asked == null ? "by-default" : "asked-lz4";
+      write(task, name, text);
+      committer.commitTask(task);
+      committer.commitJob(new JobContextImpl(conf, job));
+      try (HadoopStorage s =
+              HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
+          var r = io.hpf.archive.ArchiveReader.open(s)) {
+        assertEquals(
+            asked == null ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.LZ4,
+            r.stat(name).codec(),
+            name);
+        // A codec the job names becomes the archive's, as `hpf add --codec` makes it.
+        assertEquals(
+            asked == null ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.LZ4,
+            r.manifest().writerSettings().codec());
+      }
+    }
   }
 
   @Test

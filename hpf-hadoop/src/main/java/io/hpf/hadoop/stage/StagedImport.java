@@ -3,10 +3,13 @@ package io.hpf.hadoop.stage;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.WriterOptions;
+import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
+import io.hpf.manifest.WriterSettings;
 import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -53,6 +56,40 @@ public final class StagedImport {
     try (Storage storage = HadoopArchives.create(archive, conf)) {
       return hasManifest(storage);
     }
+  }
+
+  /**
+   * The archive's writer settings (its newest manifest's), or null for a new archive or one whose
+   * manifest records none (format version 4 or older).
+   */
+  public WriterSettings archiveSettings() throws IOException {
+    try (Storage storage = HadoopArchives.open(archive, conf)) {
+      List<StoredFile> files = storage.list();
+      return ManifestStore.newestGeneration(files) < 0
+          ? null
+          : ManifestStore.readNewest(storage, files).writerSettings();
+    } catch (java.io.FileNotFoundException e) {
+      return null; // not made yet: a new archive
+    }
+  }
+
+  /**
+   * The options of a task's own archive: the codec asked for (null: the archive's, as its writers
+   * store new entries; zstd for a new archive) and the archive's groups; no dictionary (the commit
+   * moves the task's parts into an archive with dictionaries of its own) and no grace period
+   * (nobody reads a task's archive while it is written).
+   *
+   * @param archive the archive's settings ({@link #archiveSettings}), or null
+   */
+  public static WriterOptions taskOptions(Codec codec, WriterSettings archive) {
+    WriterOptions.Builder options = WriterOptions.builder().gracePeriodMillis(0);
+    if (archive != null) {
+      options.codec(archive.codec()).groups(archive.groupBytes(), archive.groupEntryMaxBytes());
+    }
+    if (codec != null) {
+      options.codec(codec);
+    }
+    return options.build();
   }
 
   private static boolean hasManifest(Storage storage) throws IOException {

@@ -48,6 +48,8 @@ public final class ArchiveWrite {
         }
       }
       staging.setup(writeOptions.commitOptions());
+      // Tasks store entries as the archive's writers do, unless the write names a codec.
+      WriteOptions taskOptions = writeOptions.withArchive(staging.archiveSettings());
       SparkContext sc = data.sparkSession().sparkContext();
       String group = staging.jobDir().getName();
       List<String> tasks;
@@ -55,7 +57,7 @@ public final class ArchiveWrite {
         tasks =
             data.javaRDD()
                 .mapPartitionsWithIndex(
-                    new TaskWriter(conf, staging.jobDir().toUri(), columns, writeOptions), false)
+                    new TaskWriter(conf, staging.jobDir().toUri(), columns, taskOptions), false)
                 .collect();
       } catch (Exception e) { // SparkException too: Scala throws it undeclared
         // The job failed: its other tasks may still be writing; stop them before deleting.

@@ -222,6 +222,48 @@ class ArchiveWriteTest {
   }
 
   @Test
+  void tasksStoreEntriesAsTheArchivesWritersDoUnlessTheWriteNamesACodec() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> text = new TreeMap<>();
+    for (int i = 0; i < 30; i++) {
+      text.put(
+          "t/" + i,
+          ("compress me, line " + i + ", ")
+              .repeat(80)
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    frame(text, 2).write().format("hpf").option("codec", "none").save(archive.toString());
+    TreeMap<String, byte[]> more = new TreeMap<>();
+    for (var e : text.entrySet()) {
+      more.put("u" + e.getKey().substring(1), e.getValue());
+    }
+    frame(more, 2).write().format("hpf").mode("append").save(archive.toString());
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(io.hpf.format.Codec.NONE, reader.manifest().writerSettings().codec());
+      for (String name : List.of("t/0", "u/0", "u/29")) {
+        assertEquals(io.hpf.format.Codec.NONE, reader.stat(name).codec(), name);
+      }
+    }
+    TreeMap<String, byte[]> lz4 = new TreeMap<>();
+    lz4.put("v/0", text.get("t/0"));
+    frame(lz4, 1)
+        .write()
+        .format("hpf")
+        .mode("append")
+        .option("codec", "lz4")
+        .save(archive.toString());
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(io.hpf.format.Codec.LZ4, reader.stat("v/0").codec());
+      assertEquals(io.hpf.format.Codec.LZ4, reader.manifest().writerSettings().codec());
+    }
+    text.putAll(more);
+    text.putAll(lz4);
+    assertSameEntries(text, archive);
+  }
+
+  @Test
   void overwriteLeavesOnlyTheNewEntries() throws Exception {
     Path archive = fresh();
     frame(model("old/", 300, 5), 2).write().format("hpf").save(archive.toString());
