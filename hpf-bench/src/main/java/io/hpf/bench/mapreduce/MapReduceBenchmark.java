@@ -131,7 +131,7 @@ public final class MapReduceBenchmark {
             job = SfJobs.build(kind, conf, List.of(archive), hpfOut, GREP_PATTERN, false);
           }
           if (input.equals("combine")) {
-            // Combine splits up to the size hpf's default gives its own: the part's block size.
+            // Combine splits up to the block size (on this input: one per map slot, as hpf's).
             job.getConfiguration()
                 .setLong(
                     "mapreduce.input.fileinputformat.split.maxsize", fs.getDefaultBlockSize(plain));
