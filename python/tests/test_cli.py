@@ -1,5 +1,6 @@
 """python -m hpf_archive and Archive.verify against a golden archive and a damaged copy."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -32,6 +33,9 @@ def test_ls_cat_get_info_verify(tmp_path):
     r = cli("get", archive, "one", "../escape", "-o", out)  # checked before anything is written
     assert r.returncode == 1 and "../escape" in r.stderr.decode() and not out.exists()
     assert f'"entries": {len(names)}' in cli("info", archive).stdout.decode()
+    assert '"codec"' not in cli("info", archive).stdout.decode()  # version 2 records no settings
+    v5 = json.loads(cli("info", GOLDEN / "v5" / "lz4-small-groups.hpf").stdout)
+    assert (v5["codec"], v5["groupBytes"], v5["groupEntryMaxBytes"]) == ("lz4", 1024, 512)
     assert cli("verify", archive).stdout.decode().strip() == f"ok: {len(names)} entries checked"
     r = cli("cat", archive, "nope")
     assert r.returncode == 1 and r.stderr.decode().count("\n") == 1 and "nope" in r.stderr.decode()

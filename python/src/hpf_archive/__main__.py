@@ -67,10 +67,15 @@ def run(a, args):
                 shutil.copyfileobj(f, w, 1 << 20)
     elif args.command == "info":
         m = a.manifest
-        json.dump({"generation": m.generation, "entries": m.live_entries,
-                   "liveBytes": m.live_bytes, "parts": len(m.parts),
-                   "segments": len(m.segments), "dictionaries": len(m.dictionaries),
-                   "operation": m.operation}, out)
+        info = {"generation": m.generation, "entries": m.live_entries,
+                "liveBytes": m.live_bytes, "parts": len(m.parts),
+                "segments": len(m.segments), "dictionaries": len(m.dictionaries),
+                "operation": m.operation, "bucketCapacity": m.bucket_capacity}
+        s = m.writer_settings  # version 5: how the archive's writers store new entries
+        if s is not None:
+            info.update(codec=("none", "lz4", "zstd")[s.codec], groupBytes=s.group_bytes,
+                        groupEntryMaxBytes=s.group_entry_max_bytes)
+        json.dump(info, out)
         out.write("\n")
     elif args.command == "verify":
         n = a.verify()
