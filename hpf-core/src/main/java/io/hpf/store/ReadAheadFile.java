@@ -43,5 +43,10 @@ public final class ReadAheadFile implements ReadableFile {
   }
 
   @Override
+  public boolean servesFromMemory() {
+    return true;
+  }
+
+  @Override
   public void close() {}
 }

@@ -20,6 +20,15 @@ public interface ReadableFile extends Closeable {
    */
   void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
 
+  /**
+   * Whether reads are served from memory this file already holds (a read-ahead window), so that two
+   * small reads cost no more than one: a reader may then read a part of what it needs apart instead
+   * of reading all of it and copying the part out.
+   */
+  default boolean servesFromMemory() {
+    return false;
+  }
+
   /** Convenience: reads {@code length} bytes at {@code position} into a new array. */
   default byte[] readFully(long position, int length) throws IOException {
     byte[] buffer = new byte[length];
