@@ -326,6 +326,11 @@ public final class ArchiveReader implements Closeable {
       }
 
       @Override
+      public boolean exists(String name) throws IOException {
+        return ArchiveReader.this.exists(name);
+      }
+
+      @Override
       public DictionarySource dictionaries() {
         return ArchiveReader.this::dictionary;
       }

@@ -165,7 +165,7 @@ public final class ArchiveWriter implements Closeable {
       ArchiveReader snapshot = new ArchiveReader(storage, base);
       Recovery.Scan scan;
       try {
-        scan = Recovery.scan(storage, listing, base, snapshot, snapshot.access().dictionaries());
+        scan = Recovery.scan(storage, listing, base, snapshot.access());
       } finally {
         snapshot.close();
       }

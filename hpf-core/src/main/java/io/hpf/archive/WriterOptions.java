@@ -86,9 +86,8 @@ public record WriterOptions(
   public static final int DEFAULT_GROUP_ENTRY_MAX_BYTES = 512;
 
   public WriterOptions {
-    if (dictionary != null && codec != Codec.ZSTD && codec != null) {
-      throw new IllegalArgumentException(
-          "a dictionary needs the zstd codec, not " + codec.displayName());
+    if (codec != null) {
+      checkDictionary(dictionary, codec);
     }
     if (bucketCapacity < 0) {
       throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
@@ -125,20 +124,14 @@ public record WriterOptions(
    * to {@code changes}, one line for the user.
    */
   public WriterOptions resolve(Manifest base, List<String> changes) {
-    WriterSettings archive =
-        base == null || base.writerSettings() == null ? null : base.writerSettings();
-    WriterSettings defaults =
-        new WriterSettings(DEFAULT_CODEC, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
-    WriterSettings from = archive == null ? defaults : archive;
+    WriterSettings archive = base == null ? null : base.writerSettings();
+    WriterSettings from = archive == null ? DEFAULT_SETTINGS : archive;
     WriterSettings resolved =
         new WriterSettings(
             codec == null ? from.codec() : codec,
             groupBytes == ARCHIVE_GROUPS ? from.groupBytes() : groupBytes,
             groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes);
-    if (dictionary != null && resolved.codec() != Codec.ZSTD) {
-      throw new IllegalArgumentException(
-          "a dictionary needs the zstd codec, not " + resolved.codec().displayName());
-    }
+    checkDictionary(dictionary, resolved.codec());
     if (archive != null && !archive.equals(resolved)) {
       changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");
     }
@@ -153,6 +146,17 @@ public record WriterOptions(
         capacity,
         resolved.groupBytes(),
         resolved.groupEntryMaxBytes());
+  }
+
+  /** What a new archive's writers store new entries with when nothing says otherwise. */
+  private static final WriterSettings DEFAULT_SETTINGS =
+      new WriterSettings(DEFAULT_CODEC, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
+
+  private static void checkDictionary(byte[] dictionary, Codec codec) {
+    if (dictionary != null && codec != Codec.ZSTD) {
+      throw new IllegalArgumentException(
+          "a dictionary needs the zstd codec, not " + codec.displayName());
+    }
   }
 
   /** The settings a manifest records of these options. REQUIRES: resolved options. */

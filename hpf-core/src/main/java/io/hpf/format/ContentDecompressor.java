@@ -23,6 +23,14 @@ public final class ContentDecompressor {
 
   private ContentDecompressor() {}
 
+  /** Content stored raw is as long stored as raw; else an IllegalArgumentException saying so. */
+  static void checkRaw(long storedLength, long rawLength) {
+    if (storedLength != rawLength) {
+      throw new IllegalArgumentException(
+          "stored length " + storedLength + " differs from raw length " + rawLength);
+    }
+  }
+
   /**
    * Decompresses {@code stored[offset, offset+length)} into exactly {@code rawLength} bytes.
    * Damaged input is reported as an {@link IllegalArgumentException} whose message the caller wraps
@@ -37,10 +45,7 @@ public final class ContentDecompressor {
     try {
       switch (codec) {
         case NONE:
-          if (length != rawLength) {
-            throw new IllegalArgumentException(
-                "stored length " + length + " differs from raw length " + rawLength);
-          }
+          checkRaw(length, rawLength);
           System.arraycopy(stored, offset, raw, 0, length);
           return raw;
         case LZ4:

@@ -293,15 +293,10 @@ public final class EntryReader {
   private byte[] rawContent(PartEntry entry) throws IOException {
     EntryHeader h = entry.header();
     long contentAt = entry.offset() + h.headerLength();
-    if (h.storedLength() != h.rawLength()) {
-      throw new CorruptArchiveException(
-          path,
-          contentAt,
-          label(h)
-              + ": content does not decompress: stored length "
-              + h.storedLength()
-              + " differs from raw length "
-              + h.rawLength());
+    try {
+      ContentDecompressor.checkRaw(h.storedLength(), h.rawLength());
+    } catch (IllegalArgumentException e) {
+      throw undecodable(contentAt, h, e);
     }
     byte[] content = file.readFully(contentAt, (int) h.storedLength());
     byte[] trailer = file.readFully(contentAt + h.storedLength(), 4);
@@ -463,11 +458,7 @@ public final class EntryReader {
               (int) header.rawLength(),
               dictionaryFor(entry));
     } catch (IllegalArgumentException e) {
-      throw new CorruptArchiveException(
-          path,
-          offset + contentAt,
-          label(header) + ": content does not decompress: " + e.getMessage(),
-          e);
+      throw undecodable(offset + contentAt, header, e);
     }
     int expected = ByteReader.getU32(bytes, contentAt + stored);
     checkCrc(
@@ -477,6 +468,13 @@ public final class EntryReader {
         EntryCodec.crc32c(content, 0, content.length),
         expected);
     return content;
+  }
+
+  /** Content at {@code contentAt} that its codec refuses, in the reader's words. */
+  private CorruptArchiveException undecodable(
+      long contentAt, EntryHeader header, IllegalArgumentException e) {
+    return new CorruptArchiveException(
+        path, contentAt, label(header) + ": content does not decompress: " + e.getMessage(), e);
   }
 
   /** How messages name an entry: by its name, or as a group. */

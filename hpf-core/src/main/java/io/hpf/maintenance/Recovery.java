@@ -1,6 +1,5 @@
 package io.hpf.maintenance;
 
-import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.RecoveryResult;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.DictionarySource;
@@ -10,6 +9,7 @@ import io.hpf.format.FormatConstants;
 import io.hpf.format.PartEntry;
 import io.hpf.format.PartScanner;
 import io.hpf.manifest.Manifest;
+import io.hpf.read.GenerationAccess;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
@@ -38,14 +38,11 @@ public final class Recovery {
 
   /**
    * Scans the parts of {@code listing} above every part {@code manifest} names, keeping their good
-   * entries whose names {@code snapshot} (the manifest's reader) does not have.
+   * entries whose names {@code snapshot} (the manifest's generation) does not have; entries may
+   * name its dictionaries.
    */
   public static Scan scan(
-      Storage storage,
-      List<StoredFile> listing,
-      Manifest manifest,
-      ArchiveReader snapshot,
-      DictionarySource dictionaries)
+      Storage storage, List<StoredFile> listing, Manifest manifest, GenerationAccess snapshot)
       throws IOException {
     List<RecoveredPart> recovered = new ArrayList<>();
     List<String> notes = new ArrayList<>();
@@ -67,11 +64,12 @@ public final class Recovery {
       List<EntryInfo> rows = new ArrayList<>();
       long end;
       try (ReadableFile file = storage.openRead(orphan.name(), FileUse.ONCE)) {
-        end = scanPart(storage.describe(orphan.name()), partId, file, rows, dictionaries);
+        end =
+            scanPart(storage.describe(orphan.name()), partId, file, rows, snapshot.dictionaries());
       }
       List<EntryInfo> keep = new ArrayList<>();
       for (EntryInfo row : rows) {
-        if (!seen.add(row.name()) || (snapshot != null && snapshot.exists(row.name()))) {
+        if (!seen.add(row.name()) || snapshot.exists(row.name())) {
           dropped++;
         } else {
           keep.add(row);

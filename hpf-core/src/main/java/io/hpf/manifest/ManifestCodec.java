@@ -2,6 +2,7 @@ package io.hpf.manifest;
 
 import io.hpf.format.ByteReader;
 import io.hpf.format.ByteWriter;
+import io.hpf.format.Codec;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
@@ -101,7 +102,7 @@ public final class ManifestCodec {
   /** The writer settings of a version-5 manifest, refused unless a writer could have them. */
   private static WriterSettings writerSettings(ByteReader in) throws CorruptArchiveException {
     int codecId = in.u8("codec");
-    io.hpf.format.Codec codec = io.hpf.format.Codec.byId(codecId);
+    Codec codec = Codec.byId(codecId);
     if (codec == null) {
       throw in.corrupt("unknown codec " + codecId + " in the writer settings");
     }

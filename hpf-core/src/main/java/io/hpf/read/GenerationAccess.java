@@ -22,6 +22,9 @@ public interface GenerationAccess {
   /** The generation's segments, newest first. */
   List<SegmentReader> segmentsNewestFirst();
 
+  /** Whether the generation has a live entry of this name. */
+  boolean exists(String name) throws IOException;
+
   /** The dictionaries the generation lists, loaded once. */
   DictionarySource dictionaries();
 

@@ -53,10 +53,9 @@ public final class ArchiveOutputCommitter extends OutputCommitter {
    * archive's (recorded in the manifest, as {@code hpf add --codec} does).
    */
   static WriterOptions writerOptions(Configuration conf) {
-    String codec = conf.get(AttemptArchive.CODEC);
     return WriterOptions.builder()
         .replace(conf.getBoolean(ArchiveOutputFormat.REPLACE, false))
-        .codec(codec == null ? null : io.hpf.format.Codec.parse(codec))
+        .codec(AttemptArchive.codec(conf))
         .build();
   }
 

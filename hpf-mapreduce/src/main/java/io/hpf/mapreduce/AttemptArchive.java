@@ -17,8 +17,16 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  * attempt's writer closes; {@link ArchiveOutputCommitter} then takes it over.
  */
 final class AttemptArchive {
-  /** The codec of output entries: zstd (default), lz4 or none. */
+  /**
+   * The codec of output entries: none, lz4 or zstd; default: the archive's (zstd for a new one).
+   */
   static final String CODEC = "hpf.output.codec";
+
+  /** The codec the job names ({@link #CODEC}), or null for the archive's. */
+  static Codec codec(Configuration conf) {
+    String asked = conf.get(CODEC);
+    return asked == null ? null : Codec.parse(asked);
+  }
 
   private final TaskAttemptContext context;
   private Storage storage;
@@ -33,12 +41,10 @@ final class AttemptArchive {
       Configuration conf = context.getConfiguration();
       storage =
           HadoopArchives.create(ArchiveOutputFormat.committer(context).attemptDir(context), conf);
-      String asked = conf.get(CODEC);
-      Codec codec = asked == null ? null : Codec.parse(asked);
       // The archive's settings unless the job asks for a codec (StagedImport.taskOptions).
       WriterSettings archive =
           ArchiveOutputFormat.committer(context).staging(context).archiveSettings();
-      writer = ArchiveWriter.create(storage, StagedImport.taskOptions(codec, archive));
+      writer = ArchiveWriter.create(storage, StagedImport.taskOptions(codec(conf), archive));
     }
     return writer;
   }
