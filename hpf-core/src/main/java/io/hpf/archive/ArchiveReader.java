@@ -193,6 +193,18 @@ public final class ArchiveReader implements Closeable {
   }
 
   /**
+   * Many entries at once, each as {@link #fetch(String, int)} returns it (null for a name no entry
+   * has), in the order of {@code names}. Entries of one part are read in offset order, neighbours
+   * with one read (on HDFS, one round trip per run of neighbours instead of one per name), so a
+   * batch of names costs far less than as many fetches. Contents are returned whole while their
+   * total stays within {@code maxTotal} bytes; past it, entries come without content.
+   */
+  public List<FetchedEntry> fetchAll(List<String> names, int maxWhole, long maxTotal)
+      throws IOException {
+    return BatchFetch.fetch(this, names, maxWhole, maxTotal);
+  }
+
+  /**
    * The content of the entry a row of this reader names, as a stream in bounded memory, read at its
    * place without looking the name up again; checked as {@link #openStream(String)}.
    */
@@ -457,9 +469,7 @@ public final class ArchiveReader implements Closeable {
     if (reader != null) {
       return reader;
     }
-    long committed = committedLength(partId);
-    String path = storage.describe(FileNames.partFileName(partId));
-    reader = new EntryReader(partFile(partId), path, committed, this::dictionary);
+    reader = entryReader(partId, partFile(partId));
     EntryReader raced = parts.putIfAbsent(partId, reader);
     return raced == null ? reader : raced;
   }
@@ -476,7 +486,18 @@ public final class ArchiveReader implements Closeable {
     return committed;
   }
 
-  private ReadableFile partFile(int partId) throws IOException {
+  /** An entry reader of a part over {@code file}, a view of that part's file. */
+  EntryReader entryReader(int partId, ReadableFile file) throws IOException {
+    return new EntryReader(
+        file,
+        storage.describe(FileNames.partFileName(partId)),
+        committedLength(partId),
+        this::dictionary);
+  }
+
+  /** The part's file, opened once and shared by every thread of this reader. */
+  ReadableFile partFile(int partId) throws IOException {
+    committedLength(partId); // an index naming a part the manifest does not list is corrupt
     SharedFile file = partFiles.get(partId);
     if (file == null) {
       SharedFile opened =

@@ -29,6 +29,15 @@ public interface ReadableFile extends Closeable {
     return false;
   }
 
+  /**
+   * How many bytes between two wanted places are worth reading (and dropping) to get both in one
+   * read: about what one more read call costs, in bytes read. A system call on a local file is
+   * worth a few tens of KiB of copying; a round trip to a DataNode, a MiB or more.
+   */
+  default int coalesceBytes() {
+    return 32 << 10;
+  }
+
   /** Convenience: reads {@code length} bytes at {@code position} into a new array. */
   default byte[] readFully(long position, int length) throws IOException {
     byte[] buffer = new byte[length];

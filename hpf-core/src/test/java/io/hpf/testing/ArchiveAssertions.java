@@ -10,13 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryNotFoundException;
+import io.hpf.archive.FetchedEntry;
 import io.hpf.format.EntryInfo;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.SortedMap;
 
@@ -42,6 +45,19 @@ public final class ArchiveAssertions {
         assertFalse(reader.exists(missing), missing);
         assertNull(reader.stat(missing));
         assertThrows(EntryNotFoundException.class, () -> reader.get(missing));
+      }
+    }
+    // One batch of every name and the missing ones, shuffled: each gets what its own get gets.
+    List<String> batch = new ArrayList<>(model.keySet());
+    batch.addAll(List.of("no-such-entry", "x/../y", "", "/abs", "zzz/missing"));
+    Collections.shuffle(batch, new Random(model.size()));
+    List<FetchedEntry> fetched = reader.fetchAll(batch, 64 << 20, Long.MAX_VALUE);
+    for (int i = 0; i < batch.size(); i++) {
+      byte[] expected = model.get(batch.get(i));
+      if (expected == null) {
+        assertNull(fetched.get(i), "batch fetch of missing " + batch.get(i));
+      } else {
+        assertArrayEquals(expected, fetched.get(i).content(), "batch fetch of " + batch.get(i));
       }
     }
     assertListing(reader, model, "");

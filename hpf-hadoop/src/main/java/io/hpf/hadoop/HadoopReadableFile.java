@@ -34,6 +34,12 @@ record HadoopReadableFile(String path, FSDataInputStream in, long length) implem
     }
   }
 
+  /** A read is a DataNode round trip (a request, a connection from the client's cache, a reply). */
+  @Override
+  public int coalesceBytes() {
+    return 1 << 20;
+  }
+
   @Override
   public void close() throws IOException {
     in.close();

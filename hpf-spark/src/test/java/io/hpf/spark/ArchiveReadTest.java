@@ -6,14 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.store.LocalStorage;
+import io.hpf.testing.ArchiveModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +52,11 @@ class ArchiveReadTest {
             .collectAsList();
     int expected = models.values().stream().mapToInt(m -> m.entries.size()).sum();
     assertEquals(expected, rows.size());
+    assertRowsAreInTheModels(rows);
+  }
+
+  /** Each row (all six columns, in schema order) is its archive's model entry. */
+  private static void assertRowsAreInTheModels(List<Row> rows) {
     for (Row r : rows) {
       String path = r.getString(0);
       String name = r.getString(1);
@@ -60,6 +70,35 @@ class ArchiveReadTest {
       assertEquals(e.mtimeMillis(), ((Timestamp) r.get(3)).getTime(), path);
       assertArrayEquals(e.content(), (byte[]) r.get(4), path);
       assertEquals(e.attributes(), r.getJavaMap(5), path);
+    }
+  }
+
+  @Test
+  void lookupsByNameInSeveralArchivesAreTheirModels() {
+    // Every third name ever written (some since deleted or replaced) and names never written.
+    Set<String> asked = new HashSet<>(List.of("no-such-name", "../x"));
+    for (int i = 0; i < models.size(); i++) {
+      List<String> written = new ArrayList<>(ArchiveModel.random(400, i).keySet());
+      for (int n = 0; n < written.size(); n += 3) {
+        asked.add(written.get(n));
+      }
+    }
+    long expected = 0;
+    for (ModelArchive m : models.values()) {
+      expected += asked.stream().filter(m.entries::containsKey).count();
+    }
+    for (long driver : new long[] {0, 64 << 20}) { // read by tasks, then by the driver
+      List<Row> rows =
+          spark
+              .read()
+              .format("hpf")
+              .option("driverLookupBytes", driver)
+              .load(dir.resolve("logs-*.hpf").toString())
+              .where(functions.col("name").isin(asked.toArray()))
+              .select("path", "name", "length", "modificationTime", "content", "attributes")
+              .collectAsList();
+      assertEquals(expected, rows.size(), "driverLookupBytes " + driver);
+      assertRowsAreInTheModels(rows);
     }
   }
 

@@ -6,21 +6,14 @@ import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryReader;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.PartRuns;
-import io.hpf.spark.EntrySchema;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
-import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The rows of one {@link EntryPartition}, in its columns. Metadata comes with the partition; the
@@ -29,7 +22,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class EntryPartitionReader implements PartitionReader<InternalRow> {
   private final EntryPartition partition;
-  private final String[] columns;
+  private final EntryRows rows;
   private final long maxEntryBytes;
   private final Configuration conf;
   private int next = -1;
@@ -41,12 +34,9 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
   EntryPartitionReader(
       EntryPartition partition, StructType required, long maxEntryBytes, Configuration conf) {
     this.partition = partition;
-    this.columns = required.fieldNames();
+    this.rows = new EntryRows(required);
     this.maxEntryBytes = maxEntryBytes;
     this.conf = conf;
-    for (StructField f : required.fields()) {
-      EntrySchema.SCHEMA.apply(f.name()); // fails now on a column the schema has not
-    }
   }
 
   @Override
@@ -55,48 +45,21 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
     if (next >= partition.size()) {
       return false;
     }
-    Object[] values = new Object[columns.length];
-    for (int c = 0; c < columns.length; c++) {
-      values[c] = value(columns[c]);
-    }
-    current = new GenericInternalRow(values);
+    String name = partition.names[next];
+    current =
+        rows.row(
+            partition.archive,
+            name,
+            partition.lengths[next],
+            partition.mtimeMillis[next],
+            partition.attributes == null ? null : partition.attributes.get(next),
+            () -> content(name));
     return true;
   }
 
   @Override
   public InternalRow get() {
     return current;
-  }
-
-  private Object value(String column) throws IOException {
-    String name = partition.names[next];
-    if (column.equals(EntrySchema.NAME)) {
-      return UTF8String.fromString(name);
-    }
-    if (column.equals(EntrySchema.PATH)) {
-      return UTF8String.fromString(partition.archive + "/" + name);
-    }
-    if (column.equals(EntrySchema.LENGTH)) {
-      return partition.lengths[next];
-    }
-    if (column.equals(EntrySchema.MODIFICATION_TIME)) {
-      return Math.multiplyExact(partition.mtimeMillis[next], 1000L); // Spark: microseconds
-    }
-    if (column.equals(EntrySchema.ATTRIBUTES)) {
-      return map(partition.attributes.get(next));
-    }
-    return content(name);
-  }
-
-  private static ArrayBasedMapData map(Map<String, String> attributes) {
-    Object[] keys = new Object[attributes.size()];
-    Object[] values = new Object[attributes.size()];
-    int i = 0;
-    for (var e : attributes.entrySet()) {
-      keys[i] = UTF8String.fromString(e.getKey());
-      values[i++] = UTF8String.fromString(e.getValue());
-    }
-    return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(values));
   }
 
   private byte[] content(String name) throws IOException {
@@ -116,19 +79,7 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
               + "' as when the query was planned: run the query again");
     }
     if (entry.rawLength() > maxEntryBytes) {
-      throw new IOException(
-          partition.archive
-              + "/"
-              + name
-              + ": "
-              + entry.rawLength()
-              + " bytes, over the option "
-              + ReadOptions.MAX_ENTRY_BYTES
-              + " ("
-              + maxEntryBytes
-              + "): raise it (at most "
-              + ReadOptions.MAX_BINARY_BYTES
-              + ") or leave the content column out");
+      throw EntryRows.tooLarge(partition.archive, name, entry.rawLength(), maxEntryBytes);
     }
     if (entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES) {
       return cursor.content();

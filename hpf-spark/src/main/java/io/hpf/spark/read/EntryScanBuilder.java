@@ -1,6 +1,8 @@
 package io.hpf.spark.read;
 
 import io.hpf.spark.HadoopConf;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.read.Scan;
@@ -46,8 +48,15 @@ final class EntryScanBuilder implements SupportsPushDownFilters, SupportsPushDow
     required = requiredSchema;
   }
 
+  /** A lookup by name small enough is answered on the driver; anything else, by tasks. */
   @Override
   public Scan build() {
-    return new EntryScan(conf, options, List.of(pushed), required);
+    List<Filter> filters = List.of(pushed);
+    try {
+      LookupScan lookup = LookupScan.plan(conf, options, filters, required);
+      return lookup != null ? lookup : new EntryScan(conf, options, filters, required);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
   }
 }

@@ -16,14 +16,23 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *     default {@code spark.sql.files.maxPartitionBytes})
  * @param maxEntryBytes the largest entry a {@code content} value may hold (option {@value
  *     #MAX_ENTRY_BYTES}; a binary value is at most {@value #MAX_BINARY_BYTES} bytes)
+ * @param driverLookupBytes most content bytes a lookup by name ({@code name =}/{@code IN}) reads on
+ *     the driver instead of in tasks (option {@value #DRIVER_LOOKUP_BYTES}, default {@value
+ *     #DEFAULT_DRIVER_LOOKUP_BYTES}; 0: always tasks)
  * @param select a {@code --select} expression evaluated on metadata (README "Selecting entries"),
  *     "" for all; it is how attribute conditions reach the archive (Spark cannot push a map lookup)
  */
 public record ReadOptions(
-    List<String> paths, long maxPartitionBytes, long maxEntryBytes, String select) {
+    List<String> paths,
+    long maxPartitionBytes,
+    long maxEntryBytes,
+    long driverLookupBytes,
+    String select) {
   public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
   public static final String MAX_ENTRY_BYTES = "maxEntryBytes";
+  public static final String DRIVER_LOOKUP_BYTES = "driverLookupBytes";
   public static final String SELECT = "select";
+  public static final long DEFAULT_DRIVER_LOOKUP_BYTES = 64 << 20;
 
   /** The largest Java array, so the largest binary value. */
   public static final long MAX_BINARY_BYTES = Integer.MAX_VALUE - 8;
@@ -37,6 +46,9 @@ public record ReadOptions(
     if (maxPartitionBytes <= 0) {
       throw new IllegalArgumentException(MAX_PARTITION_BYTES + " must be positive");
     }
+    if (driverLookupBytes < 0) {
+      throw new IllegalArgumentException(DRIVER_LOOKUP_BYTES + " must not be negative");
+    }
     if (maxEntryBytes < 0 || maxEntryBytes > MAX_BINARY_BYTES) {
       throw new IllegalArgumentException(
           MAX_ENTRY_BYTES + " must be between 0 and " + MAX_BINARY_BYTES + " (Spark's binary)");
@@ -48,6 +60,7 @@ public record ReadOptions(
         paths(options),
         options.getLong(MAX_PARTITION_BYTES, SQLConf.get().filesMaxPartitionBytes()),
         options.getLong(MAX_ENTRY_BYTES, MAX_BINARY_BYTES),
+        options.getLong(DRIVER_LOOKUP_BYTES, DEFAULT_DRIVER_LOOKUP_BYTES),
         options.getOrDefault(SELECT, ""));
   }
 

@@ -22,9 +22,11 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,9 +140,8 @@ class FilterPushdownTest {
     // A listing fails now.
     Path copy = copyZeroing(archive, "no-catalogs.hpf", name -> false);
     zeroCatalogs(copy);
-    Dataset<Row> df = spark.read().format("hpf").load(copy.toString());
-    assertThrows(Exception.class, df::count, "the catalogs are zeros");
-    // Every 20th name: entries far apart in their parts, read one by one, not by windows.
+    assertThrows(Exception.class, spark.read().format("hpf").load(copy.toString())::count, "zeros");
+    // Every 20th name: entries far apart in their parts.
     List<String> wanted = new ArrayList<>();
     int i = 0;
     for (String name : model.entries.keySet()) {
@@ -152,13 +153,73 @@ class FilterPushdownTest {
     for (i = 0; asked.size() < 1000; i++) {
       asked.add("missing-" + i);
     }
-    Dataset<Row> found = df.where(df.col("name").isin(asked.toArray())).select("name", "content");
-    List<Row> rows = found.collectAsList();
-    assertEquals(wanted.size(), rows.size());
-    for (Row r : rows) {
-      assertTrue(
-          java.util.Arrays.equals(model.entries.get(r.getString(0)).content(), (byte[]) r.get(1)));
+    // Read by tasks, then by the driver.
+    for (long driver : new long[] {0, ReadOptions.DEFAULT_DRIVER_LOOKUP_BYTES}) {
+      Dataset<Row> df =
+          spark.read().format("hpf").option("driverLookupBytes", driver).load(copy.toString());
+      Dataset<Row> found = df.where(df.col("name").isin(asked.toArray())).select("name", "content");
+      List<Row> rows = found.collectAsList();
+      assertEquals(wanted.size(), rows.size());
+      for (Row r : rows) {
+        assertTrue(
+            java.util.Arrays.equals(
+                model.entries.get(r.getString(0)).content(), (byte[]) r.get(1)));
+      }
     }
+  }
+
+  @Test
+  void smallLookupsRunNoJobAndLargeOnesRunTasks() {
+    List<String> names = new ArrayList<>(model.entries.keySet());
+    List<String> asked = new ArrayList<>(List.of("no such name"));
+    for (int i = 0; i < names.size(); i += 7) {
+      asked.add(names.get(i));
+    }
+    Column in = functions.col("name").isin(asked.toArray());
+    long total = 0;
+    for (String name : asked) {
+      total += model.entries.containsKey(name) ? model.entries.get(name).content().length : 0;
+    }
+    List<String> expected = rowStrings(plain.where(in).collectAsList());
+    for (long driver : new long[] {total, total - 1}) {
+      Dataset<Row> df =
+          spark
+              .read()
+              .format("hpf")
+              .option("driverLookupBytes", driver)
+              .load(archive.toString())
+              .where(in);
+      String group = "lookup-" + driver;
+      spark.sparkContext().setJobGroup(group, group, false);
+      List<Row> rows = df.collectAsList();
+      spark.sparkContext().clearJobGroup();
+      assertEquals(expected, rowStrings(rows), "driverLookupBytes " + driver);
+      String plan = df.queryExecution().executedPlan().toString();
+      int jobs = spark.sparkContext().statusTracker().getJobIdsForGroup(group).length;
+      if (driver == total) {
+        assertTrue(plan.contains("LocalTableScan"), plan);
+        assertEquals(0, jobs, "a lookup within the budget runs no job");
+      } else {
+        assertTrue(plan.contains("BatchScan"), "one byte over the budget: tasks read\n" + plan);
+        assertTrue(jobs > 0, "jobs: " + jobs);
+      }
+    }
+  }
+
+  /** Every column of each row as text (content as its bytes), sorted: rows compared as sets. */
+  private static List<String> rowStrings(List<Row> rows) {
+    List<String> strings = new ArrayList<>();
+    for (Row r : rows) {
+      StringBuilder s = new StringBuilder();
+      for (int c = 0; c < r.length(); c++) {
+        Object v = r.get(c);
+        s.append(v instanceof byte[] b ? java.util.Arrays.toString(b) : String.valueOf(v))
+            .append('|');
+      }
+      strings.add(s.toString());
+    }
+    java.util.Collections.sort(strings);
+    return strings;
   }
 
   /** Zeros the catalog section of every segment file (their lengths stay). */

@@ -76,7 +76,7 @@ class PartitionsTest {
     EntryScan scan =
         new EntryScan(
             new HadoopConf(spark.sparkContext().hadoopConfiguration()),
-            new ReadOptions(List.of(archive.toString()), maxPartitionBytes, 1 << 20, ""),
+            new ReadOptions(List.of(archive.toString()), maxPartitionBytes, 1 << 20, 0, ""),
             List.of(),
             EntrySchema.SCHEMA);
     Map<String, Long> before = nameNodeOps();

@@ -33,11 +33,15 @@ class ReadErrorsTest {
   }
 
   private static String failure(String path, String... columns) {
-    return failureWhere(path, "true", columns);
+    return failureWhere(path, ReadOptions.DEFAULT_DRIVER_LOOKUP_BYTES, "true", columns);
   }
 
-  /** The root message of reading {@code columns} of the rows passing {@code where}. */
-  private static String failureWhere(String path, String where, String... columns) {
+  /**
+   * The root message of reading {@code columns} of the rows passing {@code where}, with lookups by
+   * name read on the driver up to {@code driverLookupBytes}.
+   */
+  private static String failureWhere(
+      String path, long driverLookupBytes, String where, String... columns) {
     Exception e =
         assertThrows(
             Exception.class,
@@ -46,6 +50,7 @@ class ReadErrorsTest {
                     .read()
                     .format("hpf")
                     .option("maxEntryBytes", 1000)
+                    .option("driverLookupBytes", driverLookupBytes)
                     .load(path)
                     .where(where)
                     .select(columns[0], java.util.Arrays.copyOfRange(columns, 1, columns.length))
@@ -86,14 +91,21 @@ class ReadErrorsTest {
         3, spark.read().format("hpf").load(archive.toString()).select("name", "length").count());
     String large = failure(archive.toString(), "name", "content");
     assertTrue(large.contains("large") && large.contains("maxEntryBytes"), large);
+    // The same when the name is looked up, by tasks and by the driver.
+    for (long driver : new long[] {0, 1 << 20}) {
+      String named = failureWhere(archive.toString(), driver, "name = 'large'", "content");
+      assertEquals(large, named, "driverLookupBytes " + driver);
+    }
     // Flip a content byte of the victim.
     Path part = archive.resolve(FileNames.partFileName(victim.partId()));
     try (FileChannel ch = FileChannel.open(part, StandardOpenOption.WRITE)) {
       long at = victim.offset() + victim.entryLength() - 10;
       ch.write(java.nio.ByteBuffer.wrap(new byte[] {42}), at);
     }
-    String damaged = failureWhere(archive.toString(), "name = 'victim'", "content");
-    assertTrue(
-        damaged.contains("victim") && damaged.contains(part.getFileName().toString()), damaged);
+    for (long driver : new long[] {0, 1 << 20}) {
+      String damaged = failureWhere(archive.toString(), driver, "name = 'victim'", "content");
+      assertTrue(
+          damaged.contains("victim") && damaged.contains(part.getFileName().toString()), damaged);
+    }
   }
 }
