@@ -105,7 +105,36 @@ class CorruptEntryTest {
           }
         }
       }
-      assertTrue(server.metrics().corruptEntries.sum() >= 6);
+      // In one _mget, the damaged entries are 500 frames and the others are served: the batch
+      // read fails, and its names are then fetched one by one.
+      for (Codec codec : Codec.values()) {
+        String archive = codec.name().toLowerCase(java.util.Locale.ROOT);
+        String names = "fine.txt\nsmall.txt\nbig.bin\nmissing\nfine.txt\n";
+        try (RawHttp http = new RawHttp(server.port())) {
+          http.send(
+              "POST /"
+                  + archive
+                  + "/_mget HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                  + names.length()
+                  + "\r\n\r\n"
+                  + names);
+          RawHttp.Response r = http.read();
+          assertEquals(200, r.status());
+          byte[] fine = model.get("fine.txt");
+          String frameOfFine = "200 " + fine.length + " fine.txt\n";
+          java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+          expected.writeBytes(frameOfFine.getBytes(StandardCharsets.UTF_8));
+          expected.writeBytes(fine);
+          expected.writeBytes(
+              "\n500 0 small.txt\n\n500 0 big.bin\n\n404 0 missing\n\n"
+                  .getBytes(StandardCharsets.UTF_8));
+          expected.writeBytes(frameOfFine.getBytes(StandardCharsets.UTF_8));
+          expected.writeBytes(fine);
+          expected.write('\n');
+          assertArrayEquals(expected.toByteArray(), r.body(), archive);
+        }
+      }
+      assertTrue(server.metrics().corruptEntries.sum() >= 12);
     } finally {
       System.setErr(originalErr);
     }

@@ -22,12 +22,17 @@ import java.util.concurrent.TimeUnit;
  * chunked) has, for each name in order, a line {@code <status> <length> <name>\n}, then {@code
  * <length>} bytes of content, then '\n'. Status 200 carries the content; 404 (no such entry), 400
  * (invalid name), 413 (over {@link #MAX_ENTRY_BYTES}: GET it) and 500 (damaged, logged) carry none.
- * Runs on a worker, writing an entry at a time and waiting while the client is slower than the
- * archive, so memory stays bounded.
+ * Runs on a worker, fetching names in batches ({@link ArchiveReader#fetchAll}) and writing an entry
+ * at a time, waiting while the client is slower than the archive, so memory stays bounded.
  */
 final class MgetResponder {
   /** The largest entry sent in an _mget; larger ones are 413 there and served by GET. */
   static final int MAX_ENTRY_BYTES = 16 << 20;
+
+  /** Names fetched together, and the most content bytes such a batch holds in memory. */
+  static final int BATCH_NAMES = 256;
+
+  static final long BATCH_BYTES = 2L * MAX_ENTRY_BYTES;
 
   static final String CONTENT_TYPE = "application/x-hpf-mget";
 
@@ -53,29 +58,64 @@ final class MgetResponder {
     Exchange.chunked(head);
     ex.sendHeaders(head);
     ArchiveReader reader = ex.lease().reader();
-    for (String name : names) {
-      if (!ex.ctx.channel().isActive()) {
-        ex.abort();
-        return;
-      }
-      ByteBuf frame = frame(ex, reader, archive, name);
-      ex.countBytes(frame.readableBytes());
-      ChannelFuture written = ex.ctx.writeAndFlush(new DefaultHttpContent(frame));
-      if (!ex.ctx.channel().isWritable()) {
-        written.awaitUninterruptibly(router.writeTimeoutMillis(), TimeUnit.MILLISECONDS);
+    for (int from = 0; from < names.size(); from += BATCH_NAMES) {
+      List<String> batch = names.subList(from, Math.min(names.size(), from + BATCH_NAMES));
+      List<FetchedEntry> fetched = fetchAll(reader, batch);
+      for (int i = 0; i < batch.size(); i++) {
+        if (!ex.ctx.channel().isActive()) {
+          ex.abort();
+          return;
+        }
+        ByteBuf frame =
+            frame(
+                ex,
+                reader,
+                archive,
+                batch.get(i),
+                fetched == null,
+                fetched == null ? null : fetched.get(i));
+        ex.countBytes(frame.readableBytes());
+        ChannelFuture written = ex.ctx.writeAndFlush(new DefaultHttpContent(frame));
+        if (!ex.ctx.channel().isWritable()) {
+          written.awaitUninterruptibly(router.writeTimeoutMillis(), TimeUnit.MILLISECONDS);
+        }
       }
     }
     ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
   }
 
-  private ByteBuf frame(Exchange ex, ArchiveReader reader, String archive, String name) {
+  /**
+   * The batch's entries fetched together (one read per run of neighbouring entries: on HDFS one
+   * round trip per run, not per name), or null when a read failed: each name is then fetched alone,
+   * so that only the damaged one is a 500.
+   */
+  private static List<FetchedEntry> fetchAll(ArchiveReader reader, List<String> batch) {
+    try {
+      return reader.fetchAll(batch, MAX_ENTRY_BYTES, BATCH_BYTES);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The frame of one name from what its batch fetched ({@code batched}, null: not found), or
+   * fetched {@code alone} when the batch failed or left its content out for the batch's budget.
+   */
+  private ByteBuf frame(
+      Exchange ex,
+      ArchiveReader reader,
+      String archive,
+      String name,
+      boolean alone,
+      FetchedEntry batched) {
     int status;
     byte[] content = null;
     if (EntryNames.whyNotNormal(name) != null) {
       status = 400;
     } else {
       try {
-        FetchedEntry f = reader.fetch(name, MAX_ENTRY_BYTES);
+        FetchedEntry f =
+            alone || overBatchBudget(batched) ? reader.fetch(name, MAX_ENTRY_BYTES) : batched;
         if (f == null) {
           status = 404;
         } else if (f.content() == null) {
@@ -100,6 +140,14 @@ final class MgetResponder {
     }
     frame.writeByte('\n');
     return frame;
+  }
+
+  /** Whether the batch left out content that a fetch of its own returns. */
+  private static boolean overBatchBudget(FetchedEntry batched) {
+    return batched != null
+        && batched.content() == null
+        && batched.info().rawLength() <= MAX_ENTRY_BYTES
+        && batched.info().storedLength() <= MAX_ENTRY_BYTES;
   }
 
   /** The names of a request body: one per line, blank lines skipped. */
