@@ -35,10 +35,13 @@ final class BatchFetch {
   static final int MAX_RUN_BYTES = 8 << 20;
 
   /**
-   * Runs read at once by one batch, from this many runs on: on HDFS each is a round trip, which
-   * threads overlap (the reader is thread-safe; each run has an entry reader of its own).
+   * Runs read at once by one batch, when there are this many runs or they hold {@link
+   * #PARALLEL_MIN_BYTES}: on HDFS each is a round trip, which threads overlap, and decoding is
+   * spread over the cores (the reader is thread-safe; each run has an entry reader of its own).
    */
   static final int THREADS = 8;
+
+  static final long PARALLEL_MIN_BYTES = 1 << 20;
 
   private static final ExecutorService POOL =
       Executors.newCachedThreadPool(
@@ -92,7 +95,7 @@ final class BatchFetch {
       runs.add(places.subList(first, end));
       first = end;
     }
-    if (runs.size() < THREADS) {
+    if (runs.size() < THREADS && (runs.size() < 2 || bytes(runs) < PARALLEL_MIN_BYTES)) {
       for (List<Place> run : runs) {
         readRun(run, found);
       }
@@ -102,20 +105,29 @@ final class BatchFetch {
     return Arrays.asList(found);
   }
 
+  private static long bytes(List<List<Place>> runs) {
+    long bytes = 0;
+    for (List<Place> run : runs) {
+      bytes += run.get(run.size() - 1).end() - run.get(0).record().offset();
+    }
+    return bytes;
+  }
+
   /**
-   * Reads run i, i + THREADS, ... on thread i, the caller's thread being one of them, and waits for
+   * Reads run i, i + n, ... on thread i of n, the caller's thread being one of them, and waits for
    * every thread (none is interrupted: an interrupt would close a local file shared by the reader)
    * before reporting the first failure.
    */
   private void readInParallel(List<List<Place>> runs, FetchedEntry[] found) throws IOException {
+    int threads = Math.min(THREADS, runs.size());
     List<Future<?>> others = new ArrayList<>();
-    for (int t = 1; t < THREADS; t++) {
+    for (int t = 1; t < threads; t++) {
       int first = t;
-      others.add(POOL.submit(() -> readEvery(runs, first, found)));
+      others.add(POOL.submit(() -> readEvery(runs, first, threads, found)));
     }
     Throwable failed = null;
     try {
-      readEvery(runs, 0, found);
+      readEvery(runs, 0, threads, found);
     } catch (RuntimeException e) {
       failed = e;
     }
@@ -148,9 +160,9 @@ final class BatchFetch {
     }
   }
 
-  private Void readEvery(List<List<Place>> runs, int first, FetchedEntry[] found) {
+  private Void readEvery(List<List<Place>> runs, int first, int step, FetchedEntry[] found) {
     try {
-      for (int i = first; i < runs.size(); i += THREADS) {
+      for (int i = first; i < runs.size(); i += step) {
         readRun(runs.get(i), found);
       }
       return null;

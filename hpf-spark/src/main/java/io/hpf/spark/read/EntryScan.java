@@ -1,7 +1,5 @@
 package io.hpf.spark.read;
 
-import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.FetchedEntry;
 import io.hpf.format.EntryInfo;
 import io.hpf.hadoop.plan.EntryRun;
 import io.hpf.hadoop.plan.PartRuns;
@@ -11,9 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -66,8 +62,10 @@ final class EntryScan implements Scan, Batch {
           options,
           filters,
           (storage, reader, rows) -> {
+            List<EntryInfo> selected = new ArrayList<>();
+            rows.forEach(reader, selected::add);
             for (EntryRun run :
-                PartRuns.plan(reader, storage, select(reader, rows), options.maxPartitionBytes())) {
+                PartRuns.plan(reader, storage, selected, options.maxPartitionBytes())) {
               partitions.add(new EntryPartition(rows.archive(), run, withAttributes));
             }
             return true;
@@ -76,32 +74,6 @@ final class EntryScan implements Scan, Batch {
       throw new UncheckedIOException(e.getMessage(), e);
     }
     return partitions.toArray(new InputPartition[0]);
-  }
-
-  /**
-   * The rows to read: named ones looked up in the index together ({@link ArchiveReader#fetchAll}:
-   * one read per run of neighbouring entries, no catalog listing), else a listing of the catalogs
-   * from the longest prefix the query allows.
-   */
-  private static List<EntryInfo> select(ArchiveReader reader, RowFilter filter) throws IOException {
-    List<EntryInfo> rows = new ArrayList<>();
-    Set<String> names = filter.lookupNames();
-    if (names != null) {
-      for (FetchedEntry found : reader.fetchAll(new ArrayList<>(names), 0, 0)) {
-        if (found != null && filter.accept(found.info())) {
-          rows.add(found.info());
-        }
-      }
-      return rows;
-    }
-    Iterator<EntryInfo> listing = reader.list(filter.listingPrefix());
-    while (listing.hasNext()) {
-      EntryInfo row = listing.next();
-      if (filter.accept(row)) {
-        rows.add(row);
-      }
-    }
-    return rows;
   }
 
   @Override

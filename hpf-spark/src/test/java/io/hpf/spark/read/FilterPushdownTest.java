@@ -100,6 +100,45 @@ class FilterPushdownTest {
   }
 
   @Test
+  void countsAreAnsweredOnTheDriverWithTheRowsSparkCounts() {
+    String mid = some(300);
+    List<String> filters =
+        List.of(
+            "true",
+            "name like '" + some(100).substring(0, 3) + "%'",
+            "name in ('" + some(0) + "', '" + mid + "', 'no such name')",
+            "length > 2000 or name = '" + mid + "'",
+            "modificationTime > timestamp '2020-06-01 00:00:00'");
+    for (String filter : filters) {
+      Dataset<Row> counted = hpf.filter(filter).agg(functions.count("*"), functions.count("name"));
+      Row expected =
+          plain.filter(filter).agg(functions.count("*"), functions.count("name")).first();
+      assertEquals(expected, counted.first(), filter);
+      String plan = counted.queryExecution().executedPlan().toString();
+      assertTrue(plan.contains("LocalTableScan") && !plan.contains("BatchScan"), filter + plan);
+      assertEquals(plain.filter(filter).count(), hpf.filter(filter).count(), filter);
+    }
+    // A filter Spark keeps, a distinct count, a count of an expression, a grouping: Spark counts.
+    for (Column c :
+        List.of(
+            functions.countDistinct("length"),
+            functions.count(functions.when(functions.col("length").gt(1000), 1)))) {
+      assertEquals(plain.agg(c).first(), hpf.agg(c).first(), c.toString());
+    }
+    String kept = "upper(name) like '%A%'";
+    assertEquals(plain.filter(kept).count(), hpf.filter(kept).count());
+    assertTrue(
+        hpf.filter(kept)
+            .groupBy()
+            .count()
+            .queryExecution()
+            .executedPlan()
+            .toString()
+            .contains("BatchScan"));
+    assertEquals(plain.groupBy("length").count().count(), hpf.groupBy("length").count().count());
+  }
+
+  @Test
   void filtersSparkKeepsStillReturnWhatSparkReturns() {
     for (String filter :
         List.of(
