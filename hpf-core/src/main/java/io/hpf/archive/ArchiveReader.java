@@ -19,6 +19,7 @@ import io.hpf.read.GenerationAccess;
 import io.hpf.read.MergedListing;
 import io.hpf.read.SegmentReader;
 import io.hpf.store.FileUse;
+import io.hpf.store.PrefetchedFile;
 import io.hpf.store.ReadAheadFile;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
@@ -299,15 +300,31 @@ public final class ArchiveReader implements Closeable {
    * @throws io.hpf.format.CorruptArchiveException if the manifest lists no such part
    */
   public PartCursor openPart(int partId) throws IOException {
-    return openPart(partId, true);
+    return openPart(partId, ReadAheadFile::new);
   }
 
   /**
-   * As {@link #openPart(int)}; without {@code readAhead} each entry is read where it lies (a header
-   * read and a content read), for a pass over entries far apart, where windows would read mostly
-   * what lies between them.
+   * As {@link #openPart(int)}, for a pass over the entries at {@code offsets} (ascending, their
+   * entry lengths beside them, a group's members at its offset): each run of neighbouring entries
+   * is read with one read and the rest of the part not at all, so that a pass over entries far
+   * apart reads them alone and one over neighbours reads them together.
    */
-  public PartCursor openPart(int partId, boolean readAhead) throws IOException {
+  public PartCursor openPart(int partId, long[] offsets, long[] entryLengths) throws IOException {
+    long[] ends = new long[offsets.length];
+    for (int i = 0; i < ends.length; i++) {
+      ends[i] = offsets[i] + entryLengths[i];
+    }
+    return openPart(
+        partId, file -> new PrefetchedFile(file, false, offsets, ends, ReadAheadFile.WINDOW_BYTES));
+  }
+
+  /** How a pass reads its part's file. */
+  @FunctionalInterface
+  private interface PassReads {
+    ReadableFile over(ReadableFile file) throws IOException;
+  }
+
+  private PartCursor openPart(int partId, PassReads reads) throws IOException {
     long committed = committedLength(partId);
     String name = FileNames.partFileName(partId);
     ReadableFile file = storage.openRead(name, FileUse.ONCE);
@@ -315,11 +332,7 @@ public final class ArchiveReader implements Closeable {
       return new PartCursor(
           partId,
           file,
-          new EntryReader(
-              readAhead ? new ReadAheadFile(file) : file,
-              storage.describe(name),
-              committed,
-              this::dictionary));
+          new EntryReader(reads.over(file), storage.describe(name), committed, this::dictionary));
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;

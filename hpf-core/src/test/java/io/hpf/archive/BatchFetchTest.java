@@ -11,11 +11,7 @@ import io.hpf.format.Codec;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.FileNames;
-import io.hpf.store.FileUse;
-import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.ReadableFile;
-import io.hpf.store.Storage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.FaultyStorage;
 import io.hpf.testing.TestArchives;
@@ -31,50 +27,17 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** {@link ArchiveReader#fetchAll}: what many single fetches give, with far fewer reads. */
+/**
+ * {@link ArchiveReader#fetchAll}: what many single fetches give, with far fewer reads; and a pass
+ * over planned places ({@link ArchiveReader#openPart(int, long[], long[])}) that reads likewise.
+ */
 class BatchFetchTest {
   @TempDir Path temp;
-
-  /** Counts the reads that reach part files. */
-  private static final class PartReads extends ForwardingStorage {
-    final AtomicInteger reads = new AtomicInteger();
-
-    PartReads(Storage inner) {
-      super(inner);
-    }
-
-    @Override
-    public ReadableFile openRead(String name, FileUse use) throws IOException {
-      ReadableFile file = super.openRead(name, use);
-      if (!FileNames.isPartFileName(name)) {
-        return file;
-      }
-      return new ReadableFile() {
-        @Override
-        public long length() throws IOException {
-          return file.length();
-        }
-
-        @Override
-        public void readFully(long position, byte[] buffer, int offset, int length)
-            throws IOException {
-          reads.incrementAndGet();
-          file.readFully(position, buffer, offset, length);
-        }
-
-        @Override
-        public void close() throws IOException {
-          file.close();
-        }
-      };
-    }
-  }
 
   /** Several segments (replaced and deleted entries), groups, one entry over a run's bytes. */
   private TreeMap<String, byte[]> writeChanged(Path dir, Codec codec) throws Exception {
@@ -147,7 +110,7 @@ class BatchFetchTest {
     // One thread, no groups: entries lie in one part in the order written.
     WriterOptions options = WriterOptions.builder().codec(Codec.NONE).groups(0, 0).build();
     TestArchives.write(dir, model, options, 1);
-    PartReads counted = new PartReads(LocalStorage.open(dir));
+    FaultyStorage counted = new FaultyStorage(LocalStorage.open(dir), 0); // no faults: counts
     try (ArchiveReader reader = ArchiveReader.open(counted)) {
       List<String> near = new ArrayList<>(model.headMap("o").keySet());
       Collections.shuffle(near, new Random(2));
@@ -155,20 +118,48 @@ class BatchFetchTest {
       for (int i = 0; i < near.size(); i++) {
         assertArrayEquals(model.get(near.get(i)), found.get(i).content(), near.get(i));
       }
-      assertEquals(1, counted.reads.get(), "200 neighbouring entries, one read");
+      assertEquals(1, counted.partReads(), "200 neighbouring entries, one read");
       // Every other 64 KiB entry: gaps over the local coalescing distance, so a read each, in
       // parallel (more runs than a batch reads at once).
       List<String> far = new ArrayList<>();
       for (int i = 0; i < 40; i += 2) {
         far.add(String.format(Locale.ROOT, "far/%04d", i));
       }
-      counted.reads.set(0);
+      int before = counted.partReads();
       found = reader.fetchAll(far, 1 << 20, Long.MAX_VALUE);
       for (int i = 0; i < far.size(); i++) {
         assertArrayEquals(model.get(far.get(i)), found.get(i).content(), far.get(i));
       }
-      assertEquals(far.size(), counted.reads.get(), "one read per distant entry");
+      assertEquals(far.size(), counted.partReads() - before, "one read per distant entry");
+      // A task's pass over planned places reads the same way: neighbours together, far apart
+      // alone (a pass has its own file handle: opening it reads nothing).
+      assertEquals(1, passReads(reader, counted, near, model), "a pass over neighbours");
+      assertEquals(far.size(), passReads(reader, counted, far, model), "a pass over far ones");
     }
+  }
+
+  /** Part reads of a cursor pass over the named entries, each checked against the model. */
+  private static int passReads(
+      ArchiveReader reader,
+      FaultyStorage counted,
+      List<String> names,
+      TreeMap<String, byte[]> model)
+      throws IOException {
+    List<EntryInfo> rows = new ArrayList<>();
+    for (String name : names) {
+      rows.add(reader.stat(name));
+    }
+    rows.sort(java.util.Comparator.comparingLong(EntryInfo::offset));
+    long[] offsets = rows.stream().mapToLong(EntryInfo::offset).toArray();
+    long[] lengths = rows.stream().mapToLong(EntryInfo::entryLength).toArray();
+    int before = counted.partReads();
+    try (PartCursor cursor = reader.openPart(rows.get(0).partId(), offsets, lengths)) {
+      for (EntryInfo row : rows) {
+        assertEquals(row.name(), cursor.entryAt(row.offset(), row.member()).name());
+        assertArrayEquals(model.get(row.name()), cursor.content(), row.name());
+      }
+    }
+    return counted.partReads() - before;
   }
 
   @Test

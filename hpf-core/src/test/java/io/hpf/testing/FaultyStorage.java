@@ -1,5 +1,6 @@
 package io.hpf.testing;
 
+import io.hpf.format.FileNames;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ForwardingStorage;
@@ -24,6 +25,7 @@ public final class FaultyStorage extends ForwardingStorage {
   private final AtomicInteger listings = new AtomicInteger();
   private final AtomicInteger opens = new AtomicInteger();
   private final AtomicInteger reads = new AtomicInteger();
+  private final AtomicInteger partReads = new AtomicInteger();
   private final AtomicInteger faults = new AtomicInteger();
 
   public FaultyStorage(Storage inner, long seed) {
@@ -48,6 +50,11 @@ public final class FaultyStorage extends ForwardingStorage {
   /** Positioned reads of opened files. */
   public int reads() {
     return reads.get();
+  }
+
+  /** Positioned reads of part files. */
+  public int partReads() {
+    return partReads.get();
   }
 
   public int faults() {
@@ -81,6 +88,9 @@ public final class FaultyStorage extends ForwardingStorage {
       public void readFully(long position, byte[] buffer, int offset, int length)
           throws IOException {
         reads.incrementAndGet();
+        if (FileNames.isPartFileName(name)) {
+          partReads.incrementAndGet();
+        }
         maybeFail("read at " + position, name);
         file.readFully(position, buffer, offset, length);
       }

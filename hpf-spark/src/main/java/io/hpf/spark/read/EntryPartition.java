@@ -10,8 +10,8 @@ import org.apache.spark.sql.connector.read.InputPartition;
 
 /**
  * Whole entries of one part file, in offset order, with the metadata the driver read from the
- * catalogs: a task reads content at these offsets (one read-ahead window through the part), or no
- * part file at all when the query selects no content. Placed where most of its bytes are.
+ * catalogs: a task reads content at these places (each run of neighbouring entries with one read),
+ * or no part file at all when the query selects no content. Placed where most of its bytes are.
  */
 final class EntryPartition implements InputPartition {
   private static final long serialVersionUID = 1L;
@@ -27,12 +27,8 @@ final class EntryPartition implements InputPartition {
   final long[] lengths;
   final long[] mtimeMillis;
 
-  /**
-   * Whether the entries lie close together (they fill at least a quarter of the span from the first
-   * to the end of the last): then the part is read through a read-ahead window, else entry by entry
-   * (lookups of scattered names).
-   */
-  final boolean dense;
+  /** Each entry's length in its part (a group's, for a member): where the task reads. */
+  final long[] entryLengths;
 
   /** Each entry's attributes; null when the query does not select them. */
   final List<Map<String, String>> attributes;
@@ -45,6 +41,7 @@ final class EntryPartition implements InputPartition {
     List<EntryInfo> rows = run.rows();
     int n = rows.size();
     offsets = new long[n];
+    entryLengths = new long[n];
     members = new int[n];
     names = new String[n];
     lengths = new long[n];
@@ -53,6 +50,7 @@ final class EntryPartition implements InputPartition {
     for (int i = 0; i < n; i++) {
       EntryInfo row = rows.get(i);
       offsets[i] = row.offset();
+      entryLengths[i] = row.entryLength();
       members[i] = row.member();
       names[i] = row.name();
       lengths[i] = row.rawLength();
@@ -62,9 +60,6 @@ final class EntryPartition implements InputPartition {
       }
     }
     hosts = run.hosts();
-    EntryInfo last = rows.get(n - 1);
-    long span = last.offset() + last.entryLength() - rows.get(0).offset();
-    dense = run.bytes() * 4 >= span;
   }
 
   int size() {

@@ -17,8 +17,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The rows of one {@link EntryPartition}, in its columns. Metadata comes with the partition; the
- * part file is opened only when {@code content} is selected, then read front to back through one
- * read-ahead window, each entry's header checked against the name the driver planned.
+ * part file is opened only when {@code content} is selected, then read at the planned places
+ * (neighbours together), each entry's header checked against the name the driver planned.
  */
 final class EntryPartitionReader implements PartitionReader<InternalRow> {
   private final EntryPartition partition;
@@ -105,7 +105,7 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
                 + " is gone (the archive was compacted or overwritten after the query was"
                 + " planned): run the query again");
       }
-      cursor = reader.openPart(partition.partId, partition.dense);
+      cursor = reader.openPart(partition.partId, partition.offsets, partition.entryLengths);
     }
     return cursor;
   }
