@@ -4,7 +4,8 @@
 # FILES files of about 4 KB (CORPUS: "logs", generated, or "kernel", the Linux sources from
 # scripts/install-corpora.sh) as plain files and as an archive; Spark local[2] reading them four
 # ways (hpf, binaryFile, wholeTextFiles, sc.binaryFiles) for total bytes, a WordCount, a count by
-# prefix and 1,000 lookups; hpf spark-pack against hpf create from one client.
+# prefix and 1,000 lookups (and, for hpf, the same lookups read by tasks); hpf spark-pack against
+# hpf create from one client.
 # Usage: scripts/bench-spark.sh [files] [repetitions] [corpus] [work-dir] [systems]
 #   systems: a comma-separated subset of binaryFile,wholeTextFiles,sc.binaryFiles (hpf always)
 set -euo pipefail
