@@ -5,6 +5,7 @@ import struct
 import threading
 import warnings
 
+from . import batch
 from . import codecs
 from . import files
 from . import manifest as manifests
@@ -144,6 +145,78 @@ class Archive:
         """The checked content of an entry this archive listed or stat'ed."""
         part, committed = self._part(info.part_id, "catalog")
         return read_checked(self.storage, part, committed, info, self._dictionary)
+
+    def get_many(self, names):
+        """The checked contents of many names, in their order (None for a name no entry has).
+        On remote storage (fsspec) the entries of a part are read in offset order, each run of
+        neighbours with one request, the runs concurrently where the file system can; locally
+        each is a slice of a mapping anyway. Holds the contents and one run at a time (8 MiB at
+        most) in memory."""
+        if not hasattr(self.storage, "read_ranges"):
+            return [self._lookup(name, True) for name in names]
+        out = [None] * len(names)
+        places = []
+        for i, name in enumerate(names):
+            key = lookup_key(name)
+            if key is None:
+                continue
+            h = codecs.xxh64_intdigest(key, 0)
+            for index in self._indexes:
+                place = index.find(key, h)
+                if place is None:
+                    continue
+                if place is not DELETED:
+                    part_id, offset, length = place
+                    part = self._parts.get(part_id) or self._part(part_id, "index")
+                    places.append((part[0], offset, length, (i, key, part[1])))
+                break
+
+        def content(view, part, offset, length, item):
+            i, key, committed = item
+            found = content_at(view, part, committed, offset, length, key, self._dictionary)
+            # None: an entry of another name with the same hash is there; search on.
+            out[i] = found if found is not None else self._lookup(names[i], True)
+
+        self._read_runs(places, content)
+        return out
+
+    def read_many(self, infos):
+        """The checked contents of many entries this archive listed or stat'ed, in their order,
+        read as get_many reads them."""
+        if not hasattr(self.storage, "read_ranges"):
+            return [self.read(info) for info in infos]
+        out = [None] * len(infos)
+        places = []
+        for i, info in enumerate(infos):
+            part, committed = self._part(info.part_id, "catalog")
+            places.append((part, info.offset, info.entry_length, (i, info, committed)))
+
+        def content(view, part, offset, length, item):
+            i, info, committed = item
+            out[i] = read_checked(view, part, committed, info, self._dictionary)
+
+        self._read_runs(places, content)
+        return out
+
+    def _read_runs(self, places, visit):
+        """Reads the places' runs of neighbours, a batch of requests at a time, and hands each
+        place with a view of its run to visit(view, part, offset, length, item)."""
+        runs = batch.runs(places)
+        at = 0
+        while at < len(runs):
+            taken, size = [], 0
+            while at < len(runs):
+                length = runs[at][2] - runs[at][1]
+                if taken and size + length > batch.MAX_RUN_BYTES:
+                    break
+                taken.append(runs[at])
+                size += length
+                at += 1
+            fetched = self.storage.read_ranges([(part, start, end) for part, start, end, _ in taken])
+            for (part, start, _, members), data in zip(taken, fetched):
+                view = batch.RunView(self.storage, part, start, data)
+                for p in members:
+                    visit(view, part, p[1], p[2], p[3])
 
     def list(self, prefix=""):
         """Live entries whose names start with `prefix`, in byte order, lazily."""

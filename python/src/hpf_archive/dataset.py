@@ -42,6 +42,24 @@ class Dataset:
             name, data = entry.name, self.archive.read(entry)
         return data if self._transform is None else self._transform(name, data)
 
+    def __getitems__(self, keys):
+        """Many items at once (PyTorch's DataLoader asks a batch this way): on remote storage
+        the entries are read a run of neighbours per request, not one request each."""
+        names = [k for k in keys if isinstance(k, str)]
+        by_name = dict(zip(names, self.archive.get_many(names))) if names else {}
+        places = [self._entries[k] for k in keys if not isinstance(k, str)]
+        by_place = iter(self.archive.read_many(places))
+        out = []
+        for k in keys:
+            if isinstance(k, str):
+                name, data = k, by_name[k]
+                if data is None:
+                    self.archive.get(k)  # raises NotFound, naming the archive and entry
+            else:
+                name, data = self._entries[k].name, next(by_place)
+            out.append(data if self._transform is None else self._transform(name, data))
+        return out
+
     def index(self, name):
         """The position of a name in this dataset (ValueError if it is not in it)."""
         if self._index is None:

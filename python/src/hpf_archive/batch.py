@@ -1,0 +1,42 @@
+"""Many entries read at once from remote storage: the entries of one part are read in offset
+order, each run of neighbours with one request (FORMAT.md says nothing of this; it is how a
+reader may read, as the Java reader's fetchAll does). On S3 or HDFS a request costs far more
+than the bytes between two entries, so a batch of names costs a request per run of neighbours
+instead of one per name, and the runs are fetched concurrently where the file system can."""
+
+GAP_BYTES = 1 << 20  # bytes between two entries worth reading to save a request
+MAX_RUN_BYTES = 8 << 20  # the most one request reads
+
+
+def runs(places):
+    """Groups places (part name, offset, length, item), sorted here by part and offset, into
+    runs: (part name, start, end, [places]) with gaps up to GAP_BYTES and at most MAX_RUN_BYTES,
+    except a place larger than that alone."""
+    out = []
+    for place in sorted(places, key=lambda p: (p[0], p[1])):
+        part, off, length = place[0], place[1], place[2]
+        if out:
+            run_part, start, end, members = out[-1]
+            new_end = max(end, off + length)
+            if run_part == part and off - end <= GAP_BYTES and new_end - start <= MAX_RUN_BYTES:
+                out[-1] = (run_part, start, new_end, members + [place])
+                continue
+        out.append((part, off, off + length, [place]))
+    return out
+
+
+class RunView:
+    """Storage as entry readers see it, with one run's bytes in memory: reads inside the run
+    are slices of it, others go to the storage."""
+
+    def __init__(self, storage, part, start, data):
+        self._storage, self._part, self._start, self._data = storage, part, start, data
+
+    def describe(self, name):
+        return self._storage.describe(name)
+
+    def read(self, name, offset, length):
+        at = offset - self._start
+        if name == self._part and at >= 0 and at + length <= len(self._data):
+            return self._data[at:at + length]
+        return self._storage.read(name, offset, length)
