@@ -212,7 +212,8 @@ class Archive:
                 taken.append(runs[at])
                 size += length
                 at += 1
-            fetched = self.storage.read_ranges([(part, start, end) for part, start, end, _ in taken])
+            ranges = [(part, start, end) for part, start, end, _ in taken]
+            fetched = self.storage.read_ranges(ranges)
             for (part, start, _, members), data in zip(taken, fetched):
                 view = batch.RunView(self.storage, part, start, data)
                 for p in members:

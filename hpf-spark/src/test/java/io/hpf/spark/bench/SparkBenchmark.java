@@ -50,7 +50,12 @@ public final class SparkBenchmark {
     COUNT_PREFIX("count-prefix"),
     LOOKUP("lookup-1000"),
     /** hpf alone: the same lookups read by tasks (past the driver's budget) instead. */
-    LOOKUP_BY_TASKS("lookup-1000-tasks");
+    LOOKUP_BY_TASKS("lookup-1000-tasks"),
+    /**
+     * Spark's floor: the same lookups in a table Spark holds in memory (cached, no I/O), what any
+     * source's lookup costs at least.
+     */
+    LOOKUP_IN_MEMORY("lookup-1000-in-memory");
 
     final String label;
 
@@ -201,7 +206,8 @@ public final class SparkBenchmark {
       for (Query query : Query.values()) {
         Long expected = null;
         for (Peers.System system : systems) {
-          if (query == Query.LOOKUP_BY_TASKS && system != Peers.System.HPF) {
+          boolean hpfOnly = query == Query.LOOKUP_BY_TASKS || query == Query.LOOKUP_IN_MEMORY;
+          if (hpfOnly && system != Peers.System.HPF) {
             continue;
           }
           start = java.lang.System.nanoTime();
@@ -212,6 +218,7 @@ public final class SparkBenchmark {
                 case COUNT_PREFIX -> peers.countPrefix(system, prefix);
                 case LOOKUP -> peers.lookup(system, names);
                 case LOOKUP_BY_TASKS -> peers.lookupByTasks(names);
+                case LOOKUP_IN_MEMORY -> peers.lookupInMemory(names);
               };
           double seconds = (java.lang.System.nanoTime() - start) / 1e9;
           // wholeTextFiles decodes text: its byte counts differ on files that are not UTF-8.
