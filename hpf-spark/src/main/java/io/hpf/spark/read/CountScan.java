@@ -10,7 +10,6 @@ import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
 import org.apache.spark.sql.connector.expressions.aggregate.Count;
 import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
-import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -21,21 +20,24 @@ import org.apache.spark.sql.types.StructType;
  * with no content read and no task: Spark's aggregate is pushed down whole and the answer is a
  * one-row local table.
  */
-final class CountScan implements LocalScan {
-  private final InternalRow[] rows;
-  private final StructType schema;
-  private final String description;
-
+final class CountScan extends DriverScan {
   private CountScan(long count, int columns, String description) {
+    super(row(count, columns), schema(columns), description);
+  }
+
+  /** One row: the count in each column Spark asked for (count(*), count(name), ...). */
+  private static InternalRow[] row(long count, int columns) {
     Object[] values = new Object[columns];
+    java.util.Arrays.fill(values, count);
+    return new InternalRow[] {new GenericInternalRow(values)};
+  }
+
+  private static StructType schema(int columns) {
     StructType schema = new StructType();
     for (int c = 0; c < columns; c++) {
-      values[c] = count;
       schema = schema.add("count" + c, DataTypes.LongType, false);
     }
-    this.rows = new InternalRow[] {new GenericInternalRow(values)};
-    this.schema = schema;
-    this.description = description;
+    return schema;
   }
 
   /** Whether the aggregation is counts only, with no grouping: what this scan answers. */
@@ -69,20 +71,5 @@ final class CountScan implements LocalScan {
         count[0],
         aggregation.aggregateExpressions().length,
         "hpf count on the driver " + options.paths() + " filters " + filters);
-  }
-
-  @Override
-  public InternalRow[] rows() {
-    return rows.clone();
-  }
-
-  @Override
-  public StructType readSchema() {
-    return schema;
-  }
-
-  @Override
-  public String description() {
-    return description;
   }
 }

@@ -23,15 +23,9 @@ import org.apache.spark.sql.types.StructType;
  * ReadOptions#DRIVER_LOOKUP_BYTES}; past it, tasks read them ({@link EntryScan}). A job's tasks,
  * their scheduling and a read per entry cost more than the lookup itself.
  */
-final class LookupScan implements LocalScan {
-  private final InternalRow[] rows;
-  private final StructType required;
-  private final String description;
-
+final class LookupScan extends DriverScan {
   private LookupScan(InternalRow[] rows, StructType required, String description) {
-    this.rows = rows;
-    this.required = required;
-    this.description = description;
+    super(rows, required, description);
   }
 
   /**
@@ -90,20 +84,5 @@ final class LookupScan implements LocalScan {
             required,
             "hpf lookup on the driver " + options.paths() + " filters " + filters)
         : null;
-  }
-
-  @Override
-  public InternalRow[] rows() {
-    return rows.clone();
-  }
-
-  @Override
-  public StructType readSchema() {
-    return required;
-  }
-
-  @Override
-  public String description() {
-    return description;
   }
 }
