@@ -147,6 +147,13 @@ public final class CrashTrials {
         }
       }
     }
+    StringBuilder how = new StringBuilder();
+    for (int candidate : new int[] {k, k + 1}) {
+      if (candidate <= STEPS) {
+        how.append("; against step ").append(candidate).append(": ");
+        how.append(difference(reader, scenario.modelAfter(candidate), names));
+      }
+    }
     fail(
         "seed "
             + seed
@@ -156,8 +163,37 @@ public final class CrashTrials {
             + (k + 1)
             + " ("
             + names.size()
-            + " entries)");
+            + " entries"
+            + how
+            + ")");
     return -1;
+  }
+
+  /** How the archive differs from a model: names missing, names extra, contents changed. */
+  private static String difference(
+      ArchiveReader reader, TreeMap<String, byte[]> model, List<String> names) throws Exception {
+    List<String> missing = new ArrayList<>(model.keySet());
+    missing.removeAll(names);
+    List<String> extra = new ArrayList<>(names);
+    extra.removeAll(model.keySet());
+    List<String> changed = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      if (names.contains(e.getKey())
+          && !java.util.Arrays.equals(e.getValue(), reader.get(e.getKey()))) {
+        changed.add(e.getKey());
+      }
+    }
+    return missing.size()
+        + " missing "
+        + missing.subList(0, Math.min(3, missing.size()))
+        + ", "
+        + extra.size()
+        + " extra "
+        + extra.subList(0, Math.min(3, extra.size()))
+        + ", "
+        + changed.size()
+        + " changed "
+        + changed.subList(0, Math.min(3, changed.size()));
   }
 
   private static String javaCommand() {
