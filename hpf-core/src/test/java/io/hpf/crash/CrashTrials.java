@@ -83,7 +83,10 @@ public final class CrashTrials {
     long killAfter = minKillMillis + new SplittableRandom(seed).nextLong(2500);
     boolean exited = child.waitFor(killAfter, TimeUnit.MILLISECONDS);
     if (!exited) {
-      child.destroyForcibly(); // SIGKILL
+      // SIGKILL through the process handle: Process.destroyForcibly also closes our end of the
+      // pipe, and "STEP" lines the pump had not read yet were lost (seen once: the archive was
+      // two steps past the last line read). The pipe keeps what the child wrote.
+      child.toHandle().destroyForcibly();
       child.waitFor();
     }
     pump.join();
@@ -94,7 +97,7 @@ public final class CrashTrials {
 
     int committed;
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      committed = matchingStep(reader, scenario, k, seed);
+      committed = matchingStep(reader, scenario, k, seed, otherOutput);
     }
     // The next writer recovers (breaking the dead writer's lock, as a user would be told to).
     try (ArchiveWriter writer =
@@ -128,7 +131,8 @@ public final class CrashTrials {
   }
 
   /** The step whose model the archive shows: k, or k+1 if killed before printing it. */
-  private static int matchingStep(ArchiveReader reader, CrashScenario scenario, int k, long seed)
+  private static int matchingStep(
+      ArchiveReader reader, CrashScenario scenario, int k, long seed, StringBuilder otherOutput)
       throws Exception {
     List<String> names = new ArrayList<>();
     reader.list("").forEachRemaining(e -> names.add(e.name()));
@@ -165,7 +169,8 @@ public final class CrashTrials {
             + names.size()
             + " entries"
             + how
-            + ")");
+            + "); the writer's other output: "
+            + otherOutput);
     return -1;
   }
 
