@@ -12,9 +12,10 @@ import java.io.InputStream;
 
 /**
  * A pass over chosen entries of one part, in offset order: what a MapReduce or Spark task does with
- * its split. The part is read through an 8 MiB read-ahead window (one read per window, not per
- * entry: on HDFS a read is a DataNode round trip), and each entry's header is checked where it
- * lies. Not thread-safe; one per task.
+ * its split. The part is read through an 8 MiB read-ahead window, or, when the pass's places are
+ * given, a run of neighbouring places at a time (one read per window or run, not per entry: on HDFS
+ * a read is a DataNode round trip), and each entry's header is checked where it lies. Not
+ * thread-safe; one per task.
  */
 public final class PartCursor implements Closeable {
   private final int partId;

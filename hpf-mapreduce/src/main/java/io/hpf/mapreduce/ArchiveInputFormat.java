@@ -144,6 +144,7 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
                 scope.archive().toString(),
                 run.partId(),
                 run.offsets(),
+                run.entryLengths(),
                 run.members(),
                 run.bytes(),
                 run.hosts()));

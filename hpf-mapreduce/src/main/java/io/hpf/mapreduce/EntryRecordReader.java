@@ -44,7 +44,9 @@ abstract class EntryRecordReader<V> extends RecordReader<EntryKey, V> {
               + " of this job's input is gone (the archive was compacted after the job started):"
               + " run the job again");
     }
-    cursor = reader.openPart(split.partId());
+    // Each run of neighbouring entries with one read, nothing between runs (a selection's split
+    // may be sparse; a dense one reads like an 8 MiB window).
+    cursor = reader.openPart(split.partId(), offsets, split.entryLengths());
   }
 
   @Override

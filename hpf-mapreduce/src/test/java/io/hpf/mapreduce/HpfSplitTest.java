@@ -14,6 +14,7 @@ class HpfSplitTest {
             "hdfs://nn:1/a.hpf",
             7,
             new long[] {64, 100, 100, 1L << 40},
+            new long[] {36, 300, 300, 1L << 33},
             new int[] {0, 0, 1, 0},
             999,
             new String[0]);
@@ -26,6 +27,7 @@ class HpfSplitTest {
     assertEquals(7, back.partId());
     assertEquals(999, back.getLength());
     assertArrayEquals(split.offsets(), back.offsets());
+    assertArrayEquals(new long[] {36, 300, 300, 1L << 33}, back.entryLengths());
     assertArrayEquals(new int[] {0, 0, 1, 0}, back.members());
   }
 }

@@ -27,6 +27,15 @@ public record EntryRun(int partId, List<EntryInfo> rows, long bytes, String[] ho
     return offsets;
   }
 
+  /** Each entry's length in the part (its group's, for a member), in the order of the offsets. */
+  public long[] entryLengths() {
+    long[] lengths = new long[rows.size()];
+    for (int i = 0; i < lengths.length; i++) {
+      lengths[i] = rows.get(i).entryLength();
+    }
+    return lengths;
+  }
+
   /** Each entry's index in its group (0 for an entry on its own), in the order of the offsets. */
   public int[] members() {
     int[] members = new int[rows.size()];
