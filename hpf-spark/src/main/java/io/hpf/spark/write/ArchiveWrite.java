@@ -60,7 +60,11 @@ public final class ArchiveWrite {
                     new TaskWriter(conf, staging.jobDir().toUri(), columns, taskOptions), false)
                 .collect();
       } catch (Exception e) { // SparkException too: Scala throws it undeclared
-        // The job failed: its other tasks may still be writing; stop them before deleting.
+        // The job failed: its other tasks may still be writing; stop them before deleting. A
+        // task that started as the job failed may have made its directory after the first
+        // deletion (later ones find the staging gone and stop): wait and delete once more.
+        JobGroup.cancelAndWait(sc, group);
+        staging.cleanup();
         JobGroup.cancelAndWait(sc, group);
         staging.cleanup();
         throw e;

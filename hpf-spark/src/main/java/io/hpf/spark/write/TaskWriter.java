@@ -47,6 +47,12 @@ final class TaskWriter implements Function2<Integer, Iterator<Row>, Iterator<Str
     TaskContext task = TaskContext.get();
     String name = "task-" + partition + "-attempt-" + (task == null ? 0 : task.taskAttemptId());
     URI dir = URI.create(jobDir + "/" + name);
+    org.apache.hadoop.fs.Path job = new org.apache.hadoop.fs.Path(URI.create(jobDir));
+    if (!job.getFileSystem(conf.get()).exists(job)) {
+      // The write failed and its staging was deleted while this task waited to start: making the
+      // task's directory would make the staging directory again, which nobody deletes.
+      throw new IOException(jobDir + ": the write was aborted (its staging directory is gone)");
+    }
     long now = System.currentTimeMillis();
     try (Storage storage = HadoopArchives.create(dir, conf.get());
         ArchiveWriter writer = ArchiveWriter.create(storage, options.taskOptions())) {
