@@ -8,6 +8,7 @@ import io.hpf.format.NameHash;
 import io.hpf.index.IndexRecord;
 import io.hpf.read.SegmentReader;
 import io.hpf.store.PrefetchedFile;
+import io.hpf.store.ReadAheadFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -31,8 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * sends that name through the single lookup, which searches on.
  */
 final class BatchFetch {
-  /** The most bytes one read of a run takes into memory. */
-  static final int MAX_RUN_BYTES = 8 << 20;
+  /** The most bytes one read of a run takes into memory: a read-ahead window's. */
+  static final int MAX_RUN_BYTES = ReadAheadFile.WINDOW_BYTES;
 
   /**
    * Runs read at once by one batch, when there are this many runs or they hold {@link
@@ -91,9 +92,13 @@ final class BatchFetch {
             .thenComparingLong(p -> p.record().offset()));
     List<List<Place>> runs = new ArrayList<>();
     for (int first = 0; first < places.size(); ) {
-      int end = runEnd(places, first);
-      runs.add(places.subList(first, end));
-      first = end;
+      int partEnd = first;
+      while (partEnd < places.size()
+          && places.get(partEnd).record().partId() == places.get(first).record().partId()) {
+        partEnd++;
+      }
+      addRuns(places.subList(first, partEnd), runs);
+      first = partEnd;
     }
     if (runs.size() < THREADS && (runs.size() < 2 || bytes(runs) < PARALLEL_MIN_BYTES)) {
       for (List<Place> run : runs) {
@@ -190,25 +195,20 @@ final class BatchFetch {
     return null;
   }
 
-  /** The end (exclusive) of the run of places read together that starts at {@code first}. */
-  private int runEnd(List<Place> places, int first) throws IOException {
-    Place start = places.get(first);
-    int partId = start.record().partId();
-    long gap = reader.partFile(partId).coalesceBytes();
-    long end = start.end();
-    int next = first + 1;
-    while (next < places.size()) {
-      Place p = places.get(next);
-      long newEnd = Math.max(end, p.end());
-      if (p.record().partId() != partId
-          || p.record().offset() - end > gap
-          || newEnd - start.record().offset() > MAX_RUN_BYTES) {
-        break;
-      }
-      end = newEnd;
-      next++;
+  /** Cuts one part's places (by offset) into the runs read together, by PrefetchedFile's rule. */
+  private void addRuns(List<Place> part, List<List<Place>> runs) throws IOException {
+    long[] starts = new long[part.size()];
+    long[] ends = new long[part.size()];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = part.get(i).record().offset();
+      ends[i] = part.get(i).end();
     }
-    return next;
+    long gap = reader.partFile(part.get(0).record().partId()).coalesceBytes();
+    for (int first = 0; first < starts.length; ) {
+      int end = PrefetchedFile.runEnd(starts, ends, first, gap, MAX_RUN_BYTES);
+      runs.add(part.subList(first, end));
+      first = end;
+    }
   }
 
   private void readRun(List<Place> run, FetchedEntry[] found) throws IOException {

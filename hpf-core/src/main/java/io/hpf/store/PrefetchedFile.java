@@ -116,14 +116,10 @@ public final class PrefetchedFile implements ReadableFile {
     if (loaded > 0 && start == starts[i]) {
       return false; // loaded already: the read passes the run, the file serves it
     }
-    long gap = file.coalesceBytes();
+    int last = runEnd(starts, ends, i, file.coalesceBytes(), maxRunBytes);
     long end = ends[i];
-    for (int j = i + 1; j < starts.length; j++) {
-      long newEnd = Math.max(end, ends[j]);
-      if (starts[j] - end > gap || newEnd - starts[i] > maxRunBytes) {
-        break;
-      }
-      end = newEnd;
+    for (int j = i + 1; j < last; j++) {
+      end = Math.max(end, ends[j]);
     }
     long runLength = end - starts[i] + SLACK_BYTES;
     if (position + count > starts[i] + runLength) {
@@ -131,6 +127,26 @@ public final class PrefetchedFile implements ReadableFile {
     }
     load(starts[i], (int) runLength);
     return holds(position, count);
+  }
+
+  /**
+   * The end (exclusive) of the run of places {@code [starts[k], ends[k])} (sorted by start) that
+   * starts at {@code first}: the places after it while the gap to the run's end is at most {@code
+   * gap} bytes and the run stays within {@code maxRunBytes} from its start. The one rule of what a
+   * single read takes in, for planned passes and batch fetches alike.
+   */
+  public static int runEnd(long[] starts, long[] ends, int first, long gap, long maxRunBytes) {
+    long end = ends[first];
+    int next = first + 1;
+    while (next < starts.length) {
+      long newEnd = Math.max(end, ends[next]);
+      if (starts[next] - end > gap || newEnd - starts[first] > maxRunBytes) {
+        break;
+      }
+      end = newEnd;
+      next++;
+    }
+    return next;
   }
 
   /** Reads of a loaded run are; an entry reader then reads a raw entry's content apart. */
