@@ -30,11 +30,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads an archive: the snapshot of its newest manifest at the time of opening.
@@ -49,66 +47,34 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ArchiveReader implements Closeable {
   private final Storage storage;
   private final Manifest manifest;
-  private final List<SegmentReader> segmentsNewestFirst;
-  private final Map<Integer, Long> committedLengths = new HashMap<>();
+  private final OpenGeneration generation;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
-  /** One open file and entry reader per part, opened on first use. */
-  private final ConcurrentHashMap<Integer, EntryReader> parts = new ConcurrentHashMap<>();
-
-  private final ConcurrentHashMap<Integer, SharedFile> partFiles = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<Integer, Dictionary> dictionaries = new ConcurrentHashMap<>();
-
+  /** A reader of {@code manifest}'s generation, sharing nothing with other readers. */
   ArchiveReader(Storage storage, Manifest manifest) {
-    this(storage, manifest, null);
+    this(storage, new OpenGeneration(storage, manifest, null));
   }
 
-  /**
-   * A reader of {@code manifest} that shares with {@code previous} (a reader of an older
-   * generation, or null) what has not changed: segments, open part files and loaded dictionaries
-   * are immutable once committed, so only new ones are opened (Lucene's {@code openIfChanged}).
-   */
-  private ArchiveReader(Storage storage, Manifest manifest, ArchiveReader previous) {
+  /** A reader of an open generation whose reference it takes over. */
+  private ArchiveReader(Storage storage, OpenGeneration generation) {
     this.storage = storage;
-    this.manifest = manifest;
-    Map<Integer, SegmentReader> old = new HashMap<>();
-    if (previous != null) {
-      previous.segmentsNewestFirst.forEach(s -> old.put(s.ref().segmentId(), s));
-    }
-    List<SegmentReader> segments = new ArrayList<>();
-    for (Manifest.SegmentRef ref : manifest.segments()) {
-      SegmentReader kept = old.get(ref.segmentId());
-      segments.add(0, kept != null ? kept.retain() : new SegmentReader(storage, ref));
-    }
-    this.segmentsNewestFirst = segments;
-    for (Manifest.PartRef part : manifest.parts()) {
-      committedLengths.put(part.partId(), part.committedLength());
-    }
-    if (previous != null) {
-      previous.partFiles.forEach(
-          (partId, file) -> {
-            if (previous.committedLengths.get(partId).equals(committedLengths.get(partId))) {
-              partFiles.put(partId, file.retain());
-            }
-          });
-      previous.dictionaries.forEach(
-          (id, d) -> {
-            if (manifest.dictionaries().stream().anyMatch(r -> r.dictionaryId() == id)) {
-              dictionaries.put(id, d);
-            }
-          });
-    }
+    this.manifest = generation.manifest();
+    this.generation = generation;
   }
 
   /**
    * Opens the newest generation. Checks cheaply that every file the manifest names is there with
    * the right length (one listing), so a missing or truncated file is reported now, by name, rather
    * than on some later read.
+   *
+   * <p>Readers of an archive in one process share what they have open of its current generation
+   * (files, index pages, dictionaries), kept for the next reader after the last one closes: a
+   * reader opened for one get then costs about a get, not a listing and four opens. An open checks
+   * that the generation is still current without listing (where the storage can: on local disk), so
+   * it sees every commit made before it, as a listing would.
    */
   public static ArchiveReader open(Storage storage) throws IOException {
-    List<StoredFile> files = storage.list();
-    Manifest manifest = ManifestStore.readNewest(storage, files);
-    ArchiveFiles.checkPresent(storage, manifest, files);
-    return new ArchiveReader(storage, manifest);
+    return new ArchiveReader(storage, SharedGenerations.open(storage));
   }
 
   public Manifest manifest() {
@@ -249,7 +215,7 @@ public final class ArchiveReader implements Closeable {
    */
   public Iterator<EntryInfo> list(String prefix, String from) throws IOException {
     List<Iterator<EntryInfo>> sources = new ArrayList<>();
-    for (SegmentReader segment : segmentsNewestFirst) {
+    for (SegmentReader segment : generation.segmentsNewestFirst()) {
       sources.add(segment.catalog().list(prefix, from));
     }
     return new MergedListing(sources);
@@ -347,7 +313,7 @@ public final class ArchiveReader implements Closeable {
     return new GenerationAccess() {
       @Override
       public List<SegmentReader> segmentsNewestFirst() {
-        return segmentsNewestFirst;
+        return generation.segmentsNewestFirst();
       }
 
       @Override
@@ -416,11 +382,11 @@ public final class ArchiveReader implements Closeable {
 
   /** Bytes of index metadata this reader keeps in memory now. */
   public long indexMemoryBytes() {
-    return segmentsNewestFirst.stream().mapToLong(SegmentReader::memoryBytes).sum();
+    return generation.segmentsNewestFirst().stream().mapToLong(SegmentReader::memoryBytes).sum();
   }
 
   List<SegmentReader> segmentsNewestFirst() {
-    return segmentsNewestFirst;
+    return generation.segmentsNewestFirst();
   }
 
   /** What a lookup found: the entry's part and, as asked, its header or its checked content. */
@@ -460,7 +426,7 @@ public final class ArchiveReader implements Closeable {
     }
     byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
     long nameHash = NameHash.of(nameUtf8);
-    for (SegmentReader segment : segmentsNewestFirst) {
+    for (SegmentReader segment : generation.segmentsNewestFirst()) {
       IndexRecord record = segment.find(nameUtf8, nameHash);
       if (record == null) {
         continue;
@@ -478,51 +444,22 @@ public final class ArchiveReader implements Closeable {
 
   /** The entry reader of a part named by the manifest, opened on first use. */
   EntryReader part(int partId) throws IOException {
-    EntryReader reader = parts.get(partId);
-    if (reader != null) {
-      return reader;
-    }
-    reader = entryReader(partId, partFile(partId));
-    EntryReader raced = parts.putIfAbsent(partId, reader);
-    return raced == null ? reader : raced;
+    return generation.part(partId);
   }
 
   /** The committed length of a part the manifest lists; an index naming another is corrupt. */
   private long committedLength(int partId) throws CorruptArchiveException {
-    Long committed = committedLengths.get(partId);
-    if (committed == null) {
-      throw new CorruptArchiveException(
-          storage.describe(FileNames.partFileName(partId)),
-          0,
-          "the index names part " + partId + ", which is not listed");
-    }
-    return committed;
+    return generation.committedLength(partId);
   }
 
   /** An entry reader of a part over {@code file}, a view of that part's file. */
   EntryReader entryReader(int partId, ReadableFile file) throws IOException {
-    return new EntryReader(
-        file,
-        storage.describe(FileNames.partFileName(partId)),
-        committedLength(partId),
-        this::dictionary);
+    return generation.entryReader(partId, file);
   }
 
   /** The part's file, opened once and shared by every thread of this reader. */
   ReadableFile partFile(int partId) throws IOException {
-    committedLength(partId); // an index naming a part the manifest does not list is corrupt
-    SharedFile file = partFiles.get(partId);
-    if (file == null) {
-      SharedFile opened =
-          new SharedFile(storage.openRead(FileNames.partFileName(partId), FileUse.CONTENT));
-      file = partFiles.putIfAbsent(partId, opened);
-      if (file == null) {
-        file = opened;
-      } else {
-        opened.close();
-      }
-    }
-    return file.file();
+    return generation.partFile(partId);
   }
 
   /**
@@ -536,26 +473,15 @@ public final class ArchiveReader implements Closeable {
     }
     Manifest newest = ManifestStore.readNewest(storage, files);
     ArchiveFiles.checkPresent(storage, newest, files);
-    return new ArchiveReader(storage, newest, this);
+    return new ArchiveReader(
+        storage,
+        new OpenGeneration(
+            storage, newest, SharedGenerations.follows(newest, generation) ? generation : null));
   }
 
   /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
   Dictionary dictionary(int id) throws IOException {
-    Dictionary d = dictionaries.get(id);
-    if (d != null) {
-      return d;
-    }
-    Manifest.DictionaryRef ref =
-        manifest.dictionaries().stream()
-            .filter(r -> r.dictionaryId() == id)
-            .findFirst()
-            .orElse(null);
-    if (ref == null) {
-      return null;
-    }
-    d = readDictionary(storage, ref);
-    Dictionary raced = dictionaries.putIfAbsent(id, d);
-    return raced == null ? d : raced;
+    return generation.dictionary(id);
   }
 
   /** Reads and checks a dictionary the manifest lists, from its file or its segment file. */
@@ -566,41 +492,11 @@ public final class ArchiveReader implements Closeable {
     }
   }
 
+  /** Closes this reader; the files of its generation close when no reader has them open. */
   @Override
   public void close() throws IOException {
-    for (SegmentReader segment : segmentsNewestFirst) {
-      segment.close();
-    }
-    for (SharedFile file : partFiles.values()) {
-      file.close();
-    }
-    partFiles.clear();
-    parts.clear();
-  }
-
-  /** An open part file shared by the readers of several generations; closed by the last. */
-  private static final class SharedFile {
-    private final ReadableFile file;
-    private final java.util.concurrent.atomic.AtomicInteger references =
-        new java.util.concurrent.atomic.AtomicInteger(1);
-
-    SharedFile(ReadableFile file) {
-      this.file = file;
-    }
-
-    ReadableFile file() {
-      return file;
-    }
-
-    SharedFile retain() {
-      references.incrementAndGet();
-      return this;
-    }
-
-    void close() throws IOException {
-      if (references.decrementAndGet() == 0) {
-        file.close();
-      }
+    if (closed.compareAndSet(false, true)) {
+      generation.release();
     }
   }
 }

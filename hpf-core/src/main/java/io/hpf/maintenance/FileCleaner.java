@@ -9,6 +9,7 @@ import io.hpf.store.StoredFile;
 import io.hpf.write.ArchiveLock;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -59,14 +60,25 @@ public final class FileCleaner {
       }
       supersededAt = old.commitMillis();
     }
-    int deleted = 0;
+    List<String> doomed = new ArrayList<>();
     for (StoredFile f : listing) {
       if (!keep.contains(f.name()) && FileNames.isArchiveFile(f.name())) {
-        storage.delete(f.name());
-        deleted++;
+        doomed.add(f.name());
       }
     }
-    return deleted;
+    // Old manifests first, oldest first: while a manifest is there, so is every newer one, which
+    // a reader that knows a generation relies on (FORMAT.md "Reading").
+    doomed.sort(
+        Comparator.comparingLong(
+                (String name) -> {
+                  long g = FileNames.manifestGeneration(name);
+                  return g < 0 ? Long.MAX_VALUE : g;
+                })
+            .thenComparing(Comparator.naturalOrder()));
+    for (String name : doomed) {
+      storage.delete(name);
+    }
+    return doomed.size();
   }
 
   /**

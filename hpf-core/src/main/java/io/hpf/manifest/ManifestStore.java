@@ -42,23 +42,30 @@ public final class ManifestStore {
 
   /** Reads and checks the manifest of a generation. */
   public static Manifest read(Storage storage, long generation) throws IOException {
-    String name = FileNames.manifestFileName(generation);
-    try (ReadableFile file = storage.openRead(name, FileUse.INDEX)) {
-      long length = file.length();
-      if (length > Integer.MAX_VALUE) {
-        throw new CorruptArchiveException(
-            storage.describe(name), 0, "manifest of " + length + " bytes");
-      }
-      Manifest manifest =
-          ManifestCodec.decode(storage.describe(name), file.readFully(0, (int) length));
-      if (manifest.generation() != generation) {
-        throw new CorruptArchiveException(
-            storage.describe(name),
-            16,
-            "manifest says generation " + manifest.generation() + ", file name says " + generation);
-      }
-      return manifest;
+    try (ReadableFile file =
+        storage.openRead(FileNames.manifestFileName(generation), FileUse.INDEX)) {
+      return read(storage, generation, file);
     }
+  }
+
+  /** Reads and checks the manifest of a generation from its open file. */
+  public static Manifest read(Storage storage, long generation, ReadableFile file)
+      throws IOException {
+    String name = FileNames.manifestFileName(generation);
+    long length = file.length();
+    if (length > Integer.MAX_VALUE) {
+      throw new CorruptArchiveException(
+          storage.describe(name), 0, "manifest of " + length + " bytes");
+    }
+    Manifest manifest =
+        ManifestCodec.decode(storage.describe(name), file.readFully(0, (int) length));
+    if (manifest.generation() != generation) {
+      throw new CorruptArchiveException(
+          storage.describe(name),
+          16,
+          "manifest says generation " + manifest.generation() + ", file name says " + generation);
+    }
+    return manifest;
   }
 
   /** Reads the newest manifest; an error names the directory if there is none. */

@@ -51,6 +51,18 @@ public abstract class ForwardingStorage implements Storage {
   }
 
   @Override
+  public boolean exists(String name) throws IOException {
+    return inner.exists(name);
+  }
+
+  @Override
+  public Object version(String name) throws IOException {
+    return inner.version(name);
+  }
+
+  // No sharingKey: a storage that changes what calls do must not share what another opened.
+
+  @Override
   public void delete(String name) throws IOException {
     inner.delete(name);
   }

@@ -57,6 +57,33 @@ public interface Storage extends Closeable {
   /** Lists the files of the directory with their lengths, in no particular order. */
   List<StoredFile> list() throws IOException;
 
+  /** Whether a file of that name exists. */
+  default boolean exists(String name) throws IOException {
+    return list().stream().anyMatch(f -> f.name().equals(name));
+  }
+
+  /**
+   * A value equal for the same file and different once the file of that name is another (deleted
+   * and made again, or replaced by a rename), or null if there is no such file: what a reader
+   * compares to know that a file it opened earlier is still the one of that name.
+   *
+   * @throws UnsupportedOperationException where the storage cannot tell ({@link #sharingKey()} is
+   *     null there)
+   */
+  default Object version(String name) throws IOException {
+    throw new UnsupportedOperationException("file versions of " + this);
+  }
+
+  /**
+   * The name under which readers in this process share what they opened of this directory (open
+   * files, loaded index pages), or null where they must not share: the default, and the answer of a
+   * storage that wraps another to change what it does. Storages with equal keys read the same files
+   * in the same way. A storage with a key answers {@link #version}.
+   */
+  default String sharingKey() {
+    return null;
+  }
+
   /** Deletes a file; deleting a missing file is not an error. */
   void delete(String name) throws IOException;
 

@@ -27,11 +27,52 @@ public final class FaultyStorage extends ForwardingStorage {
   private final AtomicInteger reads = new AtomicInteger();
   private final AtomicInteger partReads = new AtomicInteger();
   private final AtomicInteger faults = new AtomicInteger();
+  private final AtomicInteger probes = new AtomicInteger();
+  private final AtomicInteger openFiles = new AtomicInteger();
+  private volatile String sharingKey;
 
   public FaultyStorage(Storage inner, long seed) {
     super(inner);
     this.inner = inner;
     this.random = new SplittableRandom(seed);
+  }
+
+  /**
+   * Lets readers of this process share what they open through this storage, under {@code key} (a
+   * key of the test's own: no other storage shares with it).
+   */
+  public FaultyStorage sharedAs(String key) {
+    sharingKey = key;
+    return this;
+  }
+
+  @Override
+  public String sharingKey() {
+    return sharingKey;
+  }
+
+  /** Questions of whether a file exists and which it is ({@code exists}, {@code version}). */
+  public int probes() {
+    return probes.get();
+  }
+
+  /** Files opened and not closed yet. */
+  public int openFiles() {
+    return openFiles.get();
+  }
+
+  @Override
+  public boolean exists(String name) throws IOException {
+    probes.incrementAndGet();
+    maybeFail("exists", name);
+    return inner.exists(name);
+  }
+
+  @Override
+  public Object version(String name) throws IOException {
+    probes.incrementAndGet();
+    maybeFail("version", name);
+    return inner.version(name);
   }
 
   /** From now on each call fails with this probability (0 disarms). */
@@ -78,7 +119,10 @@ public final class FaultyStorage extends ForwardingStorage {
     opens.incrementAndGet();
     maybeFail("open", name);
     ReadableFile file = inner.openRead(name, use);
+    openFiles.incrementAndGet();
     return new ReadableFile() {
+      private boolean closed;
+
       @Override
       public long length() throws IOException {
         return file.length();
@@ -97,6 +141,12 @@ public final class FaultyStorage extends ForwardingStorage {
 
       @Override
       public void close() throws IOException {
+        synchronized (this) {
+          if (!closed) {
+            closed = true;
+            openFiles.decrementAndGet();
+          }
+        }
         file.close();
       }
     };

@@ -1,0 +1,211 @@
+package io.hpf.archive;
+
+import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.Dictionary;
+import io.hpf.format.EntryReader;
+import io.hpf.format.FileNames;
+import io.hpf.manifest.Manifest;
+import io.hpf.read.SegmentReader;
+import io.hpf.store.FileUse;
+import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What is open of one generation of an archive: its manifest, its segments (with the index pages
+ * they loaded), its part files and its dictionaries, each opened on first use. Every reader of the
+ * generation shares it: the readers opened on it (an {@link ArchiveReader} is a handle) and the
+ * process's cache of current generations ({@link SharedGenerations}). It is counted, and the last
+ * release closes its files.
+ *
+ * <p>A newer generation is made from an older one by sharing what did not change (Lucene's {@code
+ * openIfChanged}): segments and dictionaries never change once committed, and a part file whose
+ * committed length is the same holds the same bytes. Thread-safe.
+ */
+final class OpenGeneration {
+  private final Storage storage;
+  private final Manifest manifest;
+  private final List<SegmentReader> segmentsNewestFirst;
+  private final Map<Integer, Long> committedLengths = new HashMap<>();
+  private final ConcurrentHashMap<Integer, EntryReader> parts = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, SharedFile> partFiles = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, Dictionary> dictionaries = new ConcurrentHashMap<>();
+  private final AtomicInteger references = new AtomicInteger(1);
+
+  /**
+   * Opens {@code manifest}'s generation, sharing with {@code previous} (an open older generation of
+   * the same archive, or null) what has not changed; the caller holds the one reference.
+   */
+  OpenGeneration(Storage storage, Manifest manifest, OpenGeneration previous) {
+    this.storage = storage;
+    this.manifest = manifest;
+    Map<Integer, SegmentReader> old = new HashMap<>();
+    if (previous != null) {
+      previous.segmentsNewestFirst.forEach(s -> old.put(s.ref().segmentId(), s));
+    }
+    List<SegmentReader> segments = new ArrayList<>();
+    for (Manifest.SegmentRef ref : manifest.segments()) {
+      SegmentReader kept = old.get(ref.segmentId());
+      segments.add(0, kept != null ? kept.retain() : new SegmentReader(storage, ref));
+    }
+    this.segmentsNewestFirst = segments;
+    for (Manifest.PartRef part : manifest.parts()) {
+      committedLengths.put(part.partId(), part.committedLength());
+    }
+    if (previous != null) {
+      previous.partFiles.forEach(
+          (partId, file) -> {
+            if (committedLengths.containsKey(partId)
+                && previous.committedLengths.get(partId).equals(committedLengths.get(partId))) {
+              partFiles.put(partId, file.retain());
+            }
+          });
+      previous.dictionaries.forEach(
+          (id, d) -> {
+            if (manifest.dictionaries().stream().anyMatch(r -> r.dictionaryId() == id)) {
+              dictionaries.put(id, d);
+            }
+          });
+    }
+  }
+
+  Manifest manifest() {
+    return manifest;
+  }
+
+  List<SegmentReader> segmentsNewestFirst() {
+    return segmentsNewestFirst;
+  }
+
+  /** One more reader of this generation, or null if its last reader has closed it already. */
+  OpenGeneration tryRetain() {
+    for (int n = references.get(); n > 0; n = references.get()) {
+      if (references.compareAndSet(n, n + 1)) {
+        return this;
+      }
+    }
+    return null;
+  }
+
+  /** A reader is done with this generation; the last one closes its files. */
+  void release() throws IOException {
+    if (references.decrementAndGet() != 0) {
+      return;
+    }
+    IOException failed = null;
+    for (SegmentReader segment : segmentsNewestFirst) {
+      segment.close();
+    }
+    for (SharedFile file : partFiles.values()) {
+      try {
+        file.close();
+      } catch (IOException e) {
+        failed = failed == null ? e : failed;
+      }
+    }
+    partFiles.clear();
+    parts.clear();
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  /** The committed length of a part the manifest lists; an index naming another is corrupt. */
+  long committedLength(int partId) throws CorruptArchiveException {
+    Long committed = committedLengths.get(partId);
+    if (committed == null) {
+      throw new CorruptArchiveException(
+          storage.describe(FileNames.partFileName(partId)),
+          0,
+          "the index names part " + partId + ", which is not listed");
+    }
+    return committed;
+  }
+
+  /** The entry reader of a part named by the manifest, opened on first use. */
+  EntryReader part(int partId) throws IOException {
+    EntryReader reader = parts.get(partId);
+    if (reader != null) {
+      return reader;
+    }
+    reader = entryReader(partId, partFile(partId));
+    EntryReader raced = parts.putIfAbsent(partId, reader);
+    return raced == null ? reader : raced;
+  }
+
+  /** An entry reader of a part over {@code file}, a view of that part's file. */
+  EntryReader entryReader(int partId, ReadableFile file) throws IOException {
+    return new EntryReader(
+        file,
+        storage.describe(FileNames.partFileName(partId)),
+        committedLength(partId),
+        this::dictionary);
+  }
+
+  /** The part's file, opened once and shared by every thread and reader of this generation. */
+  ReadableFile partFile(int partId) throws IOException {
+    committedLength(partId); // an index naming a part the manifest does not list is corrupt
+    SharedFile file = partFiles.get(partId);
+    if (file == null) {
+      SharedFile opened =
+          new SharedFile(storage.openRead(FileNames.partFileName(partId), FileUse.CONTENT));
+      file = partFiles.putIfAbsent(partId, opened);
+      if (file == null) {
+        file = opened;
+      } else {
+        opened.close();
+      }
+    }
+    return file.file();
+  }
+
+  /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
+  Dictionary dictionary(int id) throws IOException {
+    Dictionary d = dictionaries.get(id);
+    if (d != null) {
+      return d;
+    }
+    Manifest.DictionaryRef ref =
+        manifest.dictionaries().stream()
+            .filter(r -> r.dictionaryId() == id)
+            .findFirst()
+            .orElse(null);
+    if (ref == null) {
+      return null;
+    }
+    d = ArchiveReader.readDictionary(storage, ref);
+    Dictionary raced = dictionaries.putIfAbsent(id, d);
+    return raced == null ? d : raced;
+  }
+
+  /** An open part file shared by the generations that have it; closed by the last. */
+  private static final class SharedFile {
+    private final ReadableFile file;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    SharedFile(ReadableFile file) {
+      this.file = file;
+    }
+
+    ReadableFile file() {
+      return file;
+    }
+
+    SharedFile retain() {
+      references.incrementAndGet();
+      return this;
+    }
+
+    void close() throws IOException {
+      if (references.decrementAndGet() == 0) {
+        file.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package io.hpf.archive;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.format.FileNames;
+import io.hpf.store.ForwardingStorage;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.StoredFile;
+import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.FaultyStorage;
+import io.hpf.testing.TestArchives;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Readers of one process share the open current generation of an archive: a fresh reader costs two
+ * questions to the storage, not a listing and its opens, and still sees every commit made before it
+ * opened.
+ */
+class SharedGenerationsTest {
+  @TempDir Path temp;
+
+  private static WriterOptions options() {
+    return WriterOptions.builder().gracePeriodMillis(0).build();
+  }
+
+  private FaultyStorage shared(Path dir) throws IOException {
+    return new FaultyStorage(LocalStorage.open(dir), 0).sharedAs("test " + dir);
+  }
+
+  private static void assertReads(FaultyStorage storage, Map<String, byte[]> model)
+      throws IOException {
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(model.size(), reader.entryCount());
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey());
+      }
+    }
+  }
+
+  @Test
+  void freshReadersOfAnUnchangedArchiveListAndOpenNothing() throws Exception {
+    Path dir = temp.resolve("a.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(300, 1);
+    TestArchives.write(dir, model, options(), 2);
+    FaultyStorage storage = shared(dir);
+    assertReads(storage, model);
+    int opens = storage.opens();
+    for (int i = 0; i < 20; i++) {
+      assertReads(storage, model);
+    }
+    assertEquals(1, storage.listings(), "one listing, by the first reader");
+    assertEquals(opens, storage.opens(), "no file opened again");
+    // The first: the manifest's version before and after reading it; then a version and a question
+    // for the next manifest each.
+    assertEquals(2 + 2 * 20, storage.probes(), "questions to the storage");
+    assertTrue(storage.openFiles() > 0, "the generation stays open for the next reader");
+  }
+
+  @Test
+  void aFreshReaderSeesEveryCommitBeforeItAndReopensOnlyNewFiles() throws Exception {
+    Path dir = temp.resolve("c.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(200, 2);
+    TestArchives.write(dir, model, options(), 1);
+    FaultyStorage storage = shared(dir);
+    assertReads(storage, model);
+    try (ArchiveWriter writer = ArchiveWriter.open(LocalStorage.open(dir), options())) {
+      writer.add("new/one", new byte[] {1, 2, 3}, EntryMetadata.of(0));
+      writer.commit();
+    }
+    model.put("new/one", new byte[] {1, 2, 3});
+    int opens = storage.opens();
+    assertReads(storage, model);
+    // The new manifest, the new segment file and the new part; the first part is shared.
+    assertEquals(3, storage.opens() - opens, "files opened after a commit");
+    assertEquals(2, storage.listings());
+
+    String gone = model.firstKey();
+    try (ArchiveWriter writer = ArchiveWriter.open(LocalStorage.open(dir), options())) {
+      writer.delete(gone);
+      writer.commit();
+    }
+    model.remove(gone);
+    assertReads(storage, model);
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertNull(reader.stat(gone), "a deleted entry is gone for a reader opened after");
+    }
+  }
+
+  @Test
+  void anArchiveMadeAgainAtThePlaceIsReadAfresh() throws Exception {
+    Path dir = temp.resolve("m.hpf");
+    TreeMap<String, byte[]> first = ArchiveModel.random(100, 3);
+    TestArchives.write(dir, first, options(), 1);
+    FaultyStorage storage = shared(dir);
+    assertReads(storage, first);
+    // The same names and sizes, other bytes: a manifest of the same generation and length.
+    TreeMap<String, byte[]> second = new TreeMap<>(ArchiveModel::compareUtf8);
+    SplittableRandom random = new SplittableRandom(7);
+    first.forEach(
+        (name, content) -> {
+          byte[] other = new byte[content.length];
+          random.nextBytes(other);
+          second.put(name, other);
+        });
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    TestArchives.write(dir, second, options(), 1);
+    assertReads(storage, second);
+  }
+
+  @Test
+  void aGenerationLeftOutOfTheCacheStaysOpenForItsReadersAndClosesAfterTheLast() throws Exception {
+    Path dir = temp.resolve("e.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(50, 4);
+    TestArchives.write(dir, model, options(), 1);
+    FaultyStorage storage = shared(dir);
+    ArchiveReader kept = ArchiveReader.open(storage);
+    kept.get(model.firstKey());
+    for (int i = 0; i < SharedGenerations.CAPACITY; i++) {
+      Path other = temp.resolve("other-" + i + ".hpf");
+      TestArchives.write(other, ArchiveModel.random(5, 10 + i), options(), 1);
+      ArchiveReader.open(LocalStorage.open(other)).close();
+    }
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), kept.get(e.getKey()), e.getKey());
+    }
+    assertTrue(storage.openFiles() > 0);
+    kept.close();
+    assertEquals(0, storage.openFiles(), "files still open after the last reader closed");
+    kept.close(); // twice is harmless
+  }
+
+  @Test
+  void aFailedQuestionFailsThatOpenOnly() throws Exception {
+    Path dir = temp.resolve("f.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(30, 5);
+    TestArchives.write(dir, model, options(), 1);
+    FaultyStorage storage = shared(dir);
+    assertReads(storage, model);
+    storage.failWithProbability(1);
+    IOException e = assertThrows(IOException.class, () -> ArchiveReader.open(storage));
+    assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+    storage.failWithProbability(0);
+    assertReads(storage, model);
+  }
+
+  @Test
+  void theCleanerDeletesOldManifestsOldestFirst() throws Exception {
+    Path dir = temp.resolve("g.hpf");
+    TestArchives.write(dir, ArchiveModel.random(10, 6), options(), 1);
+    List<String> deleted = new ArrayList<>();
+    ForwardingStorage recording =
+        new ForwardingStorage(LocalStorage.open(dir)) {
+          @Override
+          public void delete(String name) throws IOException {
+            deleted.add(name);
+            super.delete(name);
+          }
+        };
+    // Commits with the grace period long, so that old manifests stay.
+    WriterOptions keep = WriterOptions.builder().gracePeriodMillis(3_600_000L).build();
+    for (int i = 0; i < 4; i++) {
+      try (ArchiveWriter writer = ArchiveWriter.open(LocalStorage.open(dir), keep)) {
+        writer.add("more/" + i, new byte[] {(byte) i}, EntryMetadata.of(0));
+        writer.commit();
+      }
+    }
+    List<StoredFile> listing = recording.list();
+    List<Long> generations =
+        listing.stream()
+            .map(f -> FileNames.manifestGeneration(f.name()))
+            .filter(g -> g > 0)
+            .sorted()
+            .toList();
+    assertTrue(generations.size() >= 5, "generations " + generations);
+    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
+      io.hpf.maintenance.FileCleaner.clean(
+          recording, listing, reader.manifest(), 0, System.currentTimeMillis());
+    }
+    List<Long> manifests =
+        deleted.stream().map(FileNames::manifestGeneration).filter(g -> g >= 0).toList();
+    assertEquals(generations.subList(0, generations.size() - 1), manifests);
+    assertEquals(
+        manifests,
+        deleted.subList(0, manifests.size()).stream().map(FileNames::manifestGeneration).toList(),
+        "manifests go before any other file: " + deleted);
+  }
+}
