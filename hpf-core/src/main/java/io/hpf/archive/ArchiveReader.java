@@ -77,6 +77,15 @@ public final class ArchiveReader implements Closeable {
     return new ArchiveReader(storage, SharedGenerations.open(storage));
   }
 
+  /**
+   * Lets go of what this process keeps open of archives between their readers (files, index pages):
+   * a long-running process that is done with its archives closes their files this way. Readers
+   * still open keep what they have; the next open of an archive opens it anew.
+   */
+  public static void releaseShared() {
+    SharedGenerations.clear();
+  }
+
   public Manifest manifest() {
     return manifest;
   }

@@ -19,12 +19,14 @@ import java.util.Map;
  * one get (a task, a request, a one-lookup tool) costs about what a kept reader costs, as plain
  * files cost an open: its files stay open and its index pages loaded between readers.
  *
- * <p>An open checks that the generation it would share is still current with two cheap questions to
- * the storage instead of a listing (on local disk a listing costs as much as reading a small file):
- * the manifest file is the one opened (same file, not a re-made archive's) and there is no manifest
- * of the next generation (a commit's generation is its base's plus one; FORMAT.md "Reading"). Only
- * storages that name themselves with a {@link Storage#sharingKey()} take part; a storage that wraps
- * another, such as one that injects faults, does not.
+ * <p>An open checks that the generation it would share is still current. Where asking after a file
+ * is cheap (local disk, where a listing costs as much as reading a small file) it asks two
+ * questions instead of listing: the manifest file is the one opened (the same file, not a re-made
+ * archive's) and there is no manifest of the next generation (a commit's generation is its base's
+ * plus one; FORMAT.md "Reading"). Elsewhere (HDFS) it lists, as any open does, and compares the
+ * newest manifest's version from the listing; what it saves is every other open. Only storages that
+ * name themselves with a {@link Storage#sharingKey()} take part; a storage that wraps another, such
+ * as one that injects faults, does not.
  *
  * <p>At most {@link #CAPACITY} archives are kept, least recently opened first out; a generation
  * stays open while a reader of it is. Thread-safe.
@@ -62,10 +64,9 @@ final class SharedGenerations {
     }
     OpenGeneration previous = kept == null ? null : kept.generation().tryRetain();
     try {
-      if (previous != null && isCurrent(storage, kept)) {
-        OpenGeneration shared = previous;
-        previous = null; // the caller's reference now
-        return shared;
+      boolean questions = storage.fileQuestionsCheaperThanListing();
+      if (previous != null && questions && isCurrent(storage, kept)) {
+        return handOver(previous);
       }
       List<StoredFile> files = storage.list();
       long newest = ManifestStore.newestGeneration(files);
@@ -73,11 +74,17 @@ final class SharedGenerations {
         return openListed(storage, files, null); // says there is no archive
       }
       String name = FileNames.manifestFileName(newest);
-      // The manifest is read from a file held open while kept: a file system may give a deleted
-      // file's identity to a new one (an inode), never to one while it is open. Its version is
-      // asked before and after the open, so the file kept is the one of that version.
-      Object version = storage.version(name);
-      ReadableFile manifestFile = storage.openRead(name, FileUse.ONCE);
+      Object version = versionIn(storage, files, name);
+      if (previous != null
+          && newest == previous.manifest().generation()
+          && kept.manifestVersion().equals(version)) {
+        return handOver(previous); // listed: the same manifest is the newest
+      }
+      // The manifest is read from a file held open while kept: a local file system may give a
+      // deleted file's inode to a new one, never while it is open. Its version is known before the
+      // open, so a file made again meanwhile is seen as changed by the next open, never the
+      // reverse.
+      ReadableFile manifestFile = storage.openRead(name, FileUse.INDEX);
       OpenGeneration opened;
       try {
         Manifest manifest = ManifestStore.read(storage, newest, manifestFile);
@@ -88,7 +95,8 @@ final class SharedGenerations {
         manifestFile.close();
         throw e;
       }
-      if (version != null && version.equals(storage.version(name))) {
+      // Where asking is cheap, asked again: the file kept open is then the one of that version.
+      if (version != null && (!questions || version.equals(storage.version(name)))) {
         keep(key, new Kept(opened.tryRetain(), version, manifestFile));
       } else {
         manifestFile.close();
@@ -99,6 +107,22 @@ final class SharedGenerations {
         previous.release();
       }
     }
+  }
+
+  /** Moves the caller's reference of {@code previous} to a new holder (see the finally above). */
+  private static OpenGeneration handOver(OpenGeneration previous) {
+    return previous.tryRetain();
+  }
+
+  /** A file's version from a listing, or asked of the storage where the listing does not tell. */
+  private static Object versionIn(Storage storage, List<StoredFile> files, String name)
+      throws IOException {
+    for (StoredFile f : files) {
+      if (f.name().equals(name) && f.version() != null) {
+        return f.version();
+      }
+    }
+    return storage.version(name);
   }
 
   /** Opens the newest generation without sharing with this process's other readers. */
@@ -143,7 +167,7 @@ final class SharedGenerations {
     return false;
   }
 
-  private static void keep(String key, Kept kept) throws IOException {
+  private static void keep(String key, Kept kept) {
     Kept replaced;
     Kept evicted = null;
     synchronized (KEPT) {
@@ -154,26 +178,33 @@ final class SharedGenerations {
         oldest.remove();
       }
     }
-    try {
-      if (replaced != null) {
-        replaced.release();
-      }
-    } finally {
-      if (evicted != null) {
-        evicted.release();
+    letGo(replaced);
+    letGo(evicted);
+  }
+
+  /**
+   * Releases a generation no longer kept. A failure to close its read-only files (their file system
+   * closed meanwhile, say) is not the failure of the open that let it go.
+   */
+  private static void letGo(Kept kept) {
+    if (kept != null) {
+      try {
+        kept.release();
+      } catch (IOException | RuntimeException e) {
+        // Nothing was written through them; the file handles are gone with their file system.
       }
     }
   }
 
   /** Forgets every kept generation (their files close once no reader has them): for tests. */
-  static void clear() throws IOException {
+  static void clear() {
     List<Kept> all;
     synchronized (KEPT) {
       all = List.copyOf(KEPT.values());
       KEPT.clear();
     }
     for (Kept k : all) {
-      k.release();
+      letGo(k);
     }
   }
 }

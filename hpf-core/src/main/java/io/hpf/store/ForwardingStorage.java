@@ -60,6 +60,11 @@ public abstract class ForwardingStorage implements Storage {
     return inner.version(name);
   }
 
+  @Override
+  public boolean fileQuestionsCheaperThanListing() {
+    return inner.fileQuestionsCheaperThanListing();
+  }
+
   // No sharingKey: a storage that changes what calls do must not share what another opened.
 
   @Override

@@ -135,7 +135,9 @@ public final class LocalStorage implements Storage {
           continue; // deleted since it was listed (a cleaner's work)
         }
         if (attributes.isRegularFile()) {
-          files.add(new StoredFile(path.getFileName().toString(), attributes.size()));
+          files.add(
+              new StoredFile(
+                  path.getFileName().toString(), attributes.size(), version(attributes)));
         }
       }
     }
@@ -151,12 +153,24 @@ public final class LocalStorage implements Storage {
   @Override
   public Object version(String name) throws IOException {
     try {
-      BasicFileAttributes a = Files.readAttributes(resolve(name), BasicFileAttributes.class);
-      // The inode alone could be reused by a file made after this one was deleted.
-      return java.util.Arrays.asList(a.fileKey(), a.lastModifiedTime(), a.size());
+      return version(Files.readAttributes(resolve(name), BasicFileAttributes.class));
     } catch (NoSuchFileException e) {
       return null;
     }
+  }
+
+  /**
+   * The inode with the modification time and length: a file system may give a deleted file's inode
+   * to a new file (never while the old one is open, which is why a reader keeps a file open whose
+   * version it relies on).
+   */
+  private static Object version(BasicFileAttributes a) {
+    return java.util.Arrays.asList(a.fileKey(), a.lastModifiedTime(), a.size());
+  }
+
+  @Override
+  public boolean fileQuestionsCheaperThanListing() {
+    return true;
   }
 
   @Override

@@ -75,6 +75,15 @@ public interface Storage extends Closeable {
   }
 
   /**
+   * Whether asking after one file ({@link #exists}, {@link #version}) costs much less than a
+   * listing: true on local disk (a stat against a directory read), false where each is a round
+   * trip, as a listing is (HDFS: one NameNode call either way).
+   */
+  default boolean fileQuestionsCheaperThanListing() {
+    return false;
+  }
+
+  /**
    * The name under which readers in this process share what they opened of this directory (open
    * files, loaded index pages), or null where they must not share: the default, and the answer of a
    * storage that wraps another to change what it does. Storages with equal keys read the same files

@@ -1,4 +1,11 @@
 package io.hpf.store;
 
-/** A file of a storage directory and its length in bytes. */
-public record StoredFile(String name, long lengthBytes) {}
+/**
+ * A file of a storage directory, its length in bytes and, where the listing tells, its version (as
+ * {@link Storage#version} gives it; null where the listing does not tell).
+ */
+public record StoredFile(String name, long lengthBytes, Object version) {
+  public StoredFile(String name, long lengthBytes) {
+    this(name, lengthBytes, null);
+  }
+}

@@ -341,7 +341,9 @@ public final class HadoopStorage implements Storage {
     for (FileStatus status : listed) {
       if (status.isFile()) {
         String name = status.getPath().getName();
-        files.add(new StoredFile(name, status.getLen()));
+        // An HDFS file's inode id is never given to another file: its version.
+        Object version = status instanceof HdfsFileStatus hdfs ? hdfs.getFileId() : null;
+        files.add(new StoredFile(name, status.getLen(), version));
         if (status instanceof HdfsFileStatus hdfs) {
           keys.put(name, new SharedIndexPages.FileKey(fileSystem, hdfs.getFileId(), hdfs.getLen()));
         }
@@ -349,6 +351,42 @@ public final class HadoopStorage implements Storage {
     }
     listedIndexKeys = keys;
     return files;
+  }
+
+  @Override
+  public boolean exists(String name) throws IOException {
+    return fs.exists(resolve(name));
+  }
+
+  @Override
+  public Object version(String name) throws IOException {
+    try {
+      return fs.getFileStatus(resolve(name)) instanceof HdfsFileStatus hdfs
+          ? hdfs.getFileId()
+          : null;
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Readers share on HDFS only, where a file's version is its inode id, and only through a file
+   * system this storage does not own (the process's cached one): a shared generation outlives the
+   * storage that opened it. The file system instance is part of the key, so after it is closed and
+   * replaced in Hadoop's cache, readers open anew through the new one.
+   */
+  @Override
+  public String sharingKey() {
+    if (ownsFileSystem || !(fs instanceof DistributedFileSystem)) {
+      return null;
+    }
+    return "hdfs "
+        + FileSystemIds.of(fs)
+        + " "
+        + directory
+        + (sharedIndexPages ? "" : " (no index pages kept)")
+        + " "
+        + options;
   }
 
   @Override

@@ -156,7 +156,7 @@ class HdfsArchiveTest {
   }
 
   @Test
-  void aFreshReaderOfAnArchiveThisProcessHasReadOpensOnlyThePartItReads() throws Exception {
+  void aFreshReaderOfAnArchiveThisProcessHasReadOnlyListsIt() throws Exception {
     org.apache.hadoop.fs.Path dir = hdfs.freshPath("fresh.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(300, 8);
     byte[] dictionary = TestArchives.dictionary(model, 16 * 1024);
@@ -168,12 +168,18 @@ class HdfsArchiveTest {
         1);
     String name = model.lastKey();
     freshGetOps(dir, name, model.get(name), false); // the first also fills the process's pages
-    long cached = freshGetOps(dir, name, model.get(name), false);
+    long shared = freshGetOps(dir, name, model.get(name), false);
+    ArchiveReader.releaseShared();
+    long pagesOnly = freshGetOps(dir, name, model.get(name), false);
+    ArchiveReader.releaseShared();
     long uncached = freshGetOps(dir, name, model.get(name), true);
-    // The manifest and the segment file (buckets, dictionary) come from the process's pages.
-    // Without them: the listing and opens of the manifest, the segment file and the part.
+    // The generation the process keeps open: the listing shows its manifest is still the newest.
+    assertEquals(1, shared, "NameNode operations of a fresh reader's get: the listing");
+    // Let go, the manifest and the segment file (buckets, dictionary) still come from the
+    // process's pages. Without them: the listing and opens of the manifest, segment file and part.
+    assertEquals(
+        2, pagesOnly, "NameNode operations of a fresh reader's get: the listing, the part");
     assertEquals(4, uncached, "NameNode operations of a fresh reader's get without shared pages");
-    assertEquals(2, cached, "NameNode operations of a fresh reader's get: the listing, the part");
 
     // The same path made again holds other files (other HDFS ids): nothing old is served.
     hdfs.fs().delete(dir, true);
