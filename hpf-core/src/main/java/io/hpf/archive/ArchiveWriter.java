@@ -16,7 +16,6 @@ import io.hpf.write.ArchiveLock;
 import io.hpf.write.CommitPlan;
 import io.hpf.write.ImportMarker;
 import io.hpf.write.ManifestEdit;
-import io.hpf.write.PartJoiner;
 import io.hpf.write.PartPool;
 import io.hpf.write.PartWriter;
 import io.hpf.write.SegmentBuilder;
@@ -361,10 +360,9 @@ public final class ArchiveWriter implements Closeable {
   public Manifest commit() throws IOException {
     checkOpen();
     state = State.FAILED; // until the manifest is in place
-    List<PartJoiner.Part> parts =
-        PartJoiner.join(storage, pool.finishAll(), options.maxPartBytes());
+    List<PartWriter> parts = pool.finishAll();
     List<EntryInfo> added = new ArrayList<>();
-    for (PartJoiner.Part part : parts) {
+    for (PartWriter part : parts) {
       added.addAll(part.rows());
     }
     CommitPlan plan =
@@ -590,11 +588,10 @@ public final class ArchiveWriter implements Closeable {
     state = State.FAILED;
     long oldBytes = base.partBytes();
     Compactor.copyLive(snapshot.access(), pool);
-    List<PartJoiner.Part> parts =
-        PartJoiner.join(storage, pool.finishAll(), options.maxPartBytes());
+    List<PartWriter> parts = pool.finishAll();
     List<SegmentBuilder.Row> rows = new ArrayList<>();
     long liveBytes = 0;
-    for (PartJoiner.Part part : parts) {
+    for (PartWriter part : parts) {
       for (EntryInfo row : part.rows()) {
         rows.add(SegmentBuilder.Row.of(row));
         liveBytes += row.accountedBytes();

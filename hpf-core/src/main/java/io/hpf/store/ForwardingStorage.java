@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * A storage that passes every call to another; a subclass overrides what it changes (counting
- * reads, injecting faults, joining files by copying in tests). Thread-safe when the inner storage
- * is and the subclass keeps it so.
+ * reads, injecting faults in tests). Thread-safe when the inner storage is and the subclass keeps
+ * it so.
  */
 public abstract class ForwardingStorage implements Storage {
   private final Storage inner;
@@ -38,11 +38,6 @@ public abstract class ForwardingStorage implements Storage {
   @Override
   public void moveIn(String subdirectory, String name, String to) throws IOException {
     inner.moveIn(subdirectory, name, to);
-  }
-
-  @Override
-  public boolean join(String target, List<String> sources) throws IOException {
-    return inner.join(target, sources);
   }
 
   @Override

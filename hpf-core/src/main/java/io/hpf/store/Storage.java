@@ -43,17 +43,6 @@ public interface Storage extends Closeable {
    */
   void moveIn(String subdirectory, String name, String to) throws IOException;
 
-  /**
-   * Joins files {@code sources} to the end of {@code target}, in order, and removes them, as one
-   * metadata operation where the file system has one (HDFS {@code concat}: the blocks stay where
-   * they are; only the NameNode's records change). REQUIRES: every file is complete and closed.
-   *
-   * @return false, with nothing changed, where the storage has no such operation
-   */
-  default boolean join(String target, List<String> sources) throws IOException {
-    return false;
-  }
-
   /** Lists the files of the directory with their lengths, in no particular order. */
   List<StoredFile> list() throws IOException;
 

@@ -7,22 +7,25 @@ import io.hpf.format.FileNames;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Lends part files to writer threads, one thread at a time each, so N threads fill N parts at once
- * with no lock around the appends. A part that passes the size limit is finished and a new one
- * opened on the next borrow. Thread-safe.
+ * Gives writer threads the part file they append to: one part at a time, shared by every thread
+ * (each compresses on its own; see {@link PartWriter}), so a commit writes one part file per part
+ * size rather than one per thread. A part that passes the size limit gets no new borrower and is
+ * finished once its last borrower gives it back; a broken part likewise. Thread-safe.
  */
 public final class PartPool {
   private final Storage storage;
   private final WriterOptions options;
   private final Dictionary dictionary;
   private final AtomicInteger nextPartId;
-  private final ConcurrentLinkedDeque<PartWriter> idle = new ConcurrentLinkedDeque<>();
-  private final List<PartWriter> all = new ArrayList<>();
+  private final List<PartWriter> all = new ArrayList<>(); // guarded by this
+  private final Map<PartWriter, Integer> borrowers = new IdentityHashMap<>(); // guarded by this
+  private PartWriter current; // guarded by this
 
   public PartPool(Storage storage, WriterOptions options, Dictionary dictionary, int firstPartId) {
     this.storage = storage;
@@ -31,71 +34,77 @@ public final class PartPool {
     this.nextPartId = new AtomicInteger(firstPartId);
   }
 
-  public PartWriter borrow() throws IOException {
-    PartWriter part = idle.pollFirst();
-    if (part != null) {
-      return part;
+  public synchronized PartWriter borrow() throws IOException {
+    if (current == null || retired(current)) {
+      int partId = nextPartId.getAndIncrement();
+      current =
+          new PartWriter(
+              storage, partId, () -> new ContentCompressor(options.codec(), dictionary), options);
+      all.add(current);
     }
-    int partId = nextPartId.getAndIncrement();
-    part =
-        new PartWriter(
-            storage, partId, new ContentCompressor(options.codec(), dictionary), options);
-    synchronized (all) {
-      all.add(part);
-    }
-    return part;
+    borrowers.merge(current, 1, Integer::sum);
+    return current;
   }
 
-  /** A full or broken part gets no more entries; the others go back to the pool. */
+  private boolean retired(PartWriter part) {
+    return part.isBroken() || part.committedLength() >= options.maxPartBytes();
+  }
+
+  /**
+   * A borrower is done with its part; a full part is finished when its last borrower is (a broken
+   * one is left to the commit, which fails, or to an abort).
+   */
   public void giveBack(PartWriter part) throws IOException {
-    if (part.isBroken()) {
-      return;
+    boolean finish;
+    synchronized (this) {
+      int left = borrowers.merge(part, -1, Integer::sum);
+      if (left == 0) {
+        borrowers.remove(part);
+      }
+      finish = left == 0 && !part.isBroken() && retired(part);
+      if (finish && part == current) {
+        current = null;
+      }
     }
-    if (part.committedLength() >= options.maxPartBytes()) {
+    if (finish) {
       part.finish();
-      return;
     }
-    idle.addFirst(part);
   }
 
   /** Finishes every part; deletes those that got no entry. Returns the others. */
-  public List<PartWriter> finishAll() throws IOException {
+  public synchronized List<PartWriter> finishAll() throws IOException {
     List<PartWriter> used = new ArrayList<>();
-    synchronized (all) {
-      for (PartWriter part : all) {
-        part.finish();
-        if (part.rows().isEmpty()) {
-          storage.delete(part.fileName());
-        } else {
-          used.add(part);
-        }
+    for (PartWriter part : all) {
+      part.finish();
+      if (part.rows().isEmpty()) {
+        storage.delete(part.fileName());
+      } else {
+        used.add(part);
       }
-      all.clear();
-      idle.clear();
     }
+    all.clear();
+    borrowers.clear();
+    current = null;
     return used;
   }
 
   /** Closes and deletes every part of this pool (nothing of them was committed). */
-  public void abort() throws IOException {
-    synchronized (all) {
-      for (PartWriter part : all) {
-        part.closeQuietly();
-        storage.delete(FileNames.partFileName(part.partId()));
-      }
-      all.clear();
-      idle.clear();
+  public synchronized void abort() throws IOException {
+    for (PartWriter part : all) {
+      part.closeQuietly();
+      storage.delete(FileNames.partFileName(part.partId()));
     }
+    all.clear();
+    borrowers.clear();
+    current = null;
   }
 
-  public long pendingEntries() {
-    synchronized (all) {
-      long n = 0;
-      for (PartWriter part : all) {
-        n += part.entryCount();
-      }
-      return n;
+  public synchronized long pendingEntries() {
+    long n = 0;
+    for (PartWriter part : all) {
+      n += part.entryCount();
     }
+    return n;
   }
 
   public int nextPartId() {

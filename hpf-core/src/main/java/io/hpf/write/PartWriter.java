@@ -18,11 +18,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
 /**
- * Appends entries to one part file (FORMAT.md "Part file"). Owned by one thread at a time (the
- * archive writer lends it out), so not thread-safe. Keeps the rows of the entries it wrote.
+ * Appends entries to one part file (FORMAT.md "Part file"). Thread-safe: the writer threads of a
+ * commit share one part, each compressing its entries (and the groups it fills) on its own, with a
+ * compressor of the part's, and holding the part only to append the bytes; so a commit writes one
+ * part file, not one per thread (on HDFS every file and block is a NameNode object, and joined
+ * files keep their blocks). A streamed entry holds the part while it is copied. Keeps the rows of
+ * the entries it wrote.
  *
  * <p>Small entries wait in a group (FORMAT.md "Group") until it has about {@link
  * WriterOptions#groupBytes()} raw bytes, then go out compressed as one entry; {@link #finish()}
@@ -36,29 +42,35 @@ public final class PartWriter {
   private final int partId;
   private final String fileName;
   private final AppendableFile file;
-  private final ContentCompressor compressor;
-  private final List<EntryInfo> rows = new ArrayList<>();
+  private final Supplier<ContentCompressor> newCompressor;
+  private final Codec codec;
+  private final ConcurrentLinkedDeque<ContentCompressor> compressors =
+      new ConcurrentLinkedDeque<>();
+  private final List<EntryInfo> rows = new ArrayList<>(); // guarded by this
   private final long blockSize;
   private final WriterOptions options;
-  private final GroupBuilder group = new GroupBuilder();
-  private long paddingBytes;
-  private long committedLength;
-  private boolean broken;
-  private boolean finished;
-  private long fileLength = -1;
+  private GroupBuilder group = new GroupBuilder(); // guarded by this
+  private long paddingBytes; // guarded by this
+  private long committedLength; // guarded by this
+  private volatile boolean broken;
+  private boolean finished; // guarded by this
+  private long fileLength = -1; // guarded by this
 
   /**
    * @param options the block alignment and group sizes
    */
   public PartWriter(
-      Storage storage, int partId, ContentCompressor compressor, WriterOptions options)
+      Storage storage, int partId, Supplier<ContentCompressor> newCompressor, WriterOptions options)
       throws IOException {
     long blockAlignment = options.blockAlignment();
     this.options = options;
     this.partId = partId;
     this.fileName = FileNames.partFileName(partId);
     this.file = storage.create(fileName, FileUse.CONTENT);
-    this.compressor = compressor;
+    this.newCompressor = newCompressor;
+    ContentCompressor first = newCompressor.get();
+    this.codec = first.codec();
+    compressors.add(first);
     this.blockSize =
         blockAlignment == WriterOptions.ALIGN_TO_STORAGE_BLOCKS ? file.blockSize() : blockAlignment;
     file.write(FileFraming.header(FormatConstants.KIND_PART));
@@ -73,7 +85,7 @@ public final class PartWriter {
     return fileName;
   }
 
-  public long committedLength() {
+  public synchronized long committedLength() {
     return committedLength;
   }
 
@@ -82,17 +94,17 @@ public final class PartWriter {
   }
 
   /** Rows of the entries written so far (not of those waiting in a group). */
-  public List<EntryInfo> rows() {
+  public synchronized List<EntryInfo> rows() {
     return rows;
   }
 
   /** Entries added: written, and waiting in a group. */
-  public int entryCount() {
+  public synchronized int entryCount() {
     return rows.size() + group.members().size();
   }
 
   /** Zero bytes written so far to keep entries from straddling block boundaries. */
-  public long paddingBytes() {
+  public synchronized long paddingBytes() {
     return paddingBytes;
   }
 
@@ -128,14 +140,21 @@ public final class PartWriter {
       throw new IllegalStateException("part " + partId + " failed earlier");
     }
     if (options.groups(length) && GroupBuilder.fits(nameUtf8, meta)) {
-      group.add(name, nameUtf8, content, length, meta);
-      if (group.rawBytes() >= options.groupBytes()) {
-        writeGroup();
+      GroupBuilder full = null;
+      synchronized (this) {
+        group.add(name, nameUtf8, content, length, meta);
+        if (group.rawBytes() >= options.groupBytes()) {
+          full = group;
+          group = new GroupBuilder();
+        }
+      }
+      if (full != null) {
+        writeGroup(full);
       }
       return;
     }
-    Stored stored =
-        writeCompressed(
+    Prepared prepared =
+        prepare(
             content,
             length,
             (codec, dictionaryId, storedLength) ->
@@ -148,18 +167,18 @@ public final class PartWriter {
                     meta.mtimeMillis(),
                     meta.mode(),
                     meta.attributes()));
-    record(
-        name,
-        stored.codec(),
-        stored.dictionaryId(),
-        length,
-        stored.length(),
-        meta,
-        stored.offset());
+    synchronized (this) {
+      long offset = write(prepared);
+      record(
+          name,
+          prepared.codec(),
+          prepared.dictionaryId(),
+          length,
+          prepared.storedLength(),
+          meta,
+          offset);
+    }
   }
-
-  /** How {@link #writeCompressed} stored a content. */
-  private record Stored(Codec codec, int dictionaryId, int length, long offset) {}
 
   /** The header of an entry whose content is stored so. */
   @FunctionalInterface
@@ -167,67 +186,106 @@ public final class PartWriter {
     ByteWriter encode(Codec codec, int dictionaryId, int storedLength);
   }
 
+  /** An entry made ready to append: its header, stored content and trailer. */
+  private record Prepared(
+      Codec codec,
+      int dictionaryId,
+      int storedLength,
+      ByteWriter header,
+      byte[] stored,
+      byte[] crc) {
+    long length() {
+      return (long) header.size() + storedLength + crc.length;
+    }
+  }
+
   /**
-   * Compresses {@code raw[0, rawLength)} (stored raw if that does not shrink it) and writes the
-   * entry: padding if it would straddle a block, the header, the stored content, the CRC32C of the
-   * raw content. A failure marks the part broken.
+   * Compresses {@code raw[0, rawLength)} (kept raw if that does not shrink it) with a compressor of
+   * this part's that no other thread is using, and encodes the header: the work of an append that
+   * needs no lock.
    */
-  private Stored writeCompressed(byte[] raw, int rawLength, HeaderFor headerFor)
-      throws IOException {
-    byte[] compressed = compressor.compress(raw, rawLength);
-    Codec codec = compressed == null ? Codec.NONE : compressor.codec();
-    int dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
-    int storedLength = compressed == null ? rawLength : compressed.length;
-    ByteWriter header = headerFor.encode(codec, dictionaryId, storedLength);
-    long offset;
+  private Prepared prepare(byte[] raw, int rawLength, HeaderFor headerFor) {
+    ContentCompressor compressor = compressors.pollFirst();
+    if (compressor == null) {
+      compressor = newCompressor.get();
+    }
+    byte[] compressed;
+    int dictionaryId;
     try {
-      alignFor((long) header.size() + storedLength + EntryCodec.TRAILER_BYTES);
-      offset = committedLength;
-      file.write(header.array(), 0, header.size());
-      file.write(compressed == null ? raw : compressed, 0, storedLength);
-      file.write(EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
+      compressed = compressor.compress(raw, rawLength);
+      dictionaryId = compressor.dictionaryId();
+    } finally {
+      compressors.addFirst(compressor);
+    }
+    Codec stored = compressed == null ? Codec.NONE : codec;
+    int storedLength = compressed == null ? rawLength : compressed.length;
+    return new Prepared(
+        stored,
+        compressed == null ? 0 : dictionaryId,
+        storedLength,
+        headerFor.encode(stored, compressed == null ? 0 : dictionaryId, storedLength),
+        compressed == null ? raw : compressed,
+        EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
+  }
+
+  /**
+   * Writes a prepared entry: padding if it would straddle a block, the header, the stored content,
+   * the CRC32C of the raw content. Returns its offset. A failure marks the part broken.
+   */
+  private synchronized long write(Prepared entry) throws IOException {
+    if (broken) {
+      throw new IllegalStateException("part " + partId + " failed earlier");
+    }
+    try {
+      alignFor(entry.length());
+      long offset = committedLength;
+      file.write(entry.header().array(), 0, entry.header().size());
+      file.write(entry.stored(), 0, entry.storedLength());
+      file.write(entry.crc());
+      return offset;
     } catch (IOException | RuntimeException e) {
       broken = true;
       throw e;
     }
-    return new Stored(codec, dictionaryId, storedLength, offset);
   }
 
-  /** Writes the group being filled as one entry, compressed if that shrinks it, and its rows. */
-  private void writeGroup() throws IOException {
-    if (group.isEmpty()) {
+  /** Writes a filled group as one entry, compressed if that shrinks it, and its members' rows. */
+  private void writeGroup(GroupBuilder full) throws IOException {
+    if (full.isEmpty()) {
       return;
     }
-    int rawLength = group.rawBytes();
-    Stored stored =
-        writeCompressed(
-            group.rawArray(),
+    int rawLength = full.rawBytes();
+    Prepared prepared =
+        prepare(
+            full.rawArray(),
             rawLength,
             (codec, dictionaryId, storedLength) ->
                 EntryCodec.encodeGroupHeader(codec, dictionaryId, rawLength, storedLength));
-    long length = file.position() - stored.offset();
-    List<GroupBuilder.Member> members = group.members();
-    for (int i = 0; i < members.size(); i++) {
-      GroupBuilder.Member m = members.get(i);
-      rows.add(
-          new EntryInfo(
-              m.name(),
-              false,
-              m.length(),
-              m.length(),
-              stored.codec(),
-              stored.dictionaryId(),
-              m.meta().mtimeMillis(),
-              m.meta().mode(),
-              m.meta().attributes(),
-              partId,
-              stored.offset(),
-              length,
-              i,
-              members.size()));
+    synchronized (this) {
+      long offset = write(prepared);
+      long length = file.position() - offset;
+      List<GroupBuilder.Member> members = full.members();
+      for (int i = 0; i < members.size(); i++) {
+        GroupBuilder.Member m = members.get(i);
+        rows.add(
+            new EntryInfo(
+                m.name(),
+                false,
+                m.length(),
+                m.length(),
+                prepared.codec(),
+                prepared.dictionaryId(),
+                m.meta().mtimeMillis(),
+                m.meta().mode(),
+                m.meta().attributes(),
+                partId,
+                offset,
+                length,
+                i,
+                members.size()));
+      }
+      committedLength = file.position();
     }
-    committedLength = file.position();
-    group.clear();
   }
 
   /**
@@ -236,9 +294,12 @@ public final class PartWriter {
    *
    * @throws EOFException if the stream ends early (the source shrank while being read)
    */
-  public void appendStream(
+  public synchronized void appendStream(
       String name, byte[] nameUtf8, InputStream in, long length, EntryMetadata meta, String source)
       throws IOException {
+    if (broken) {
+      throw new IllegalStateException("part " + partId + " failed earlier");
+    }
     ByteWriter header =
         EntryCodec.encodeHeader(
             nameUtf8,
@@ -293,7 +354,7 @@ public final class PartWriter {
    * entry, or of every member of the group (same place, same length). Returns the rows in their new
    * place.
    */
-  public List<EntryInfo> appendCopy(
+  public synchronized List<EntryInfo> appendCopy(
       List<EntryInfo> olds, InputStream entryBytes, long length, byte[] buffer) throws IOException {
     long offset;
     try {
@@ -322,7 +383,7 @@ public final class PartWriter {
     return moved;
   }
 
-  private void record(
+  private synchronized void record(
       String name,
       Codec codec,
       int dictionaryId,
@@ -350,19 +411,31 @@ public final class PartWriter {
   }
 
   /** Flushes, syncs and closes the file. After a failure the file is closed all the same. */
-  public void finish() throws IOException {
+  public synchronized void finish() throws IOException {
     if (finished) {
       return;
     }
     finished = true;
     try {
       if (!broken) {
-        writeGroup();
+        GroupBuilder last = group;
+        group = new GroupBuilder();
+        writeGroup(last);
       }
       file.sync();
       fileLength = file.position();
     } finally {
-      file.close();
+      try {
+        file.close();
+      } finally {
+        closeCompressors();
+      }
+    }
+  }
+
+  private void closeCompressors() {
+    for (ContentCompressor c; (c = compressors.pollFirst()) != null; ) {
+      c.close();
     }
   }
 
@@ -370,17 +443,18 @@ public final class PartWriter {
    * Whether the finished file holds its committed entries and nothing else, so that it can be
    * joined to another part (a failed write leaves an uncommitted tail, which must stay at an end).
    */
-  public boolean endsAtCommittedLength() {
+  public synchronized boolean endsAtCommittedLength() {
     return finished && !broken && fileLength == committedLength;
   }
 
   /** Closes without caring about errors, for an aborted write. */
-  public void closeQuietly() {
+  public synchronized void closeQuietly() {
     finished = true;
     try {
       file.close();
     } catch (IOException | RuntimeException e) {
       // Aborting: the file is about to be deleted.
     }
+    closeCompressors();
   }
 }

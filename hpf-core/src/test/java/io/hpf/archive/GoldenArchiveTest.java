@@ -48,7 +48,8 @@ class GoldenArchiveTest {
         "v5/none.hpf",
         "v5/none-aligned-1k.hpf",
         "v5/lz4-small-groups.hpf",
-        "v5/zstd-two-commits.hpf"
+        "v5/zstd-two-commits.hpf",
+        "v5/lz4-joined-parts.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));

@@ -216,10 +216,4 @@ public final class FaultyStorage extends ForwardingStorage {
     maybeFail("delete", name);
     inner.delete(name);
   }
-
-  @Override
-  public boolean join(String target, List<String> sources) throws IOException {
-    maybeFail("join", target);
-    return inner.join(target, sources);
-  }
 }

@@ -308,22 +308,6 @@ public final class HadoopStorage implements Storage {
     throw new FileNotFoundException(source + ": cannot move it into " + directory);
   }
 
-  /** HDFS joins files with {@code concat}, a NameNode-only operation; other file systems do not. */
-  @Override
-  public boolean join(String target, List<String> sources) throws IOException {
-    if (!(fs instanceof DistributedFileSystem) || sources.isEmpty()) {
-      return false;
-    }
-    Path[] paths = new Path[sources.size()];
-    for (int i = 0; i < paths.length; i++) {
-      paths[i] = resolve(sources.get(i));
-      forget(sources.get(i));
-    }
-    forget(target);
-    fs.concat(resolve(target), paths);
-    return true;
-  }
-
   @Override
   public List<StoredFile> list() throws IOException {
     List<StoredFile> files = new ArrayList<>();

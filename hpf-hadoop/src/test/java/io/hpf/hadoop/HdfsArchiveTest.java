@@ -235,14 +235,18 @@ class HdfsArchiveTest {
     HadoopStorage storage =
         storage("cost.hpf", HadoopStorageOptions.DEFAULTS.withPartBlockSize(64 * 1024));
     TestArchives.write(storage, model, WriterOptions.builder().build(), 2);
+    long partBytes;
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertEquals(1, reader.manifest().parts().size(), "the two threads' parts are joined");
+      assertEquals(1, reader.manifest().parts().size(), "the two threads share one part");
+      partBytes = reader.manifest().parts().get(0).committedLength();
     }
     NameNodeCost archive = ArchiveCosts.ofArchive(storage, fs.getDefaultBlockSize());
     assertEquals(nameNodeCount(storage.directory()), archive);
-    // One commit: the manifest, the joined part and the segment file (catalog and index).
+    // One commit: the manifest, the part and the segment file (catalog and index).
     assertEquals(3, archive.files(), archive.toString());
-    assertTrue(archive.blocks() > archive.files(), "64 KiB part blocks: parts take several");
+    // Written by one stream, the part takes a block per 64 KiB; the others one block each.
+    assertEquals(
+        2 + (partBytes + (64 << 10) - 1) / (64 << 10), archive.blocks(), archive.toString());
 
     // The same entries as plain files, written for real: the model's count is the real one.
     org.apache.hadoop.fs.Path plain = hdfs.freshPath("plain");
@@ -254,6 +258,19 @@ class HdfsArchiveTest {
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       assertEquals(
           nameNodeCount(plain), ArchiveCosts.ofEntriesAsFiles(reader, fs.getDefaultBlockSize()));
+    }
+  }
+
+  @Test
+  void aCommitOfFourThreadsTakesThreeFilesAndABlockEach() throws Exception {
+    HadoopStorage storage = storage("commit.hpf", HadoopStorageOptions.DEFAULTS);
+    TreeMap<String, byte[]> model = ArchiveModel.random(2000, 12);
+    TestArchives.write(storage, model, WriterOptions.builder().build(), 4);
+    NameNodeCost counted = nameNodeCount(storage.directory());
+    // The bound for one commit: 5 + 1 per GiB of parts (files and blocks).
+    assertEquals(new NameNodeCost(3, 1, 3), counted, "manifest, part and segment file");
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertMatchesModel(reader, model);
     }
   }
 
