@@ -60,6 +60,11 @@ public abstract class ForwardingStorage implements Storage {
     return inner.fileQuestionsCheaperThanListing();
   }
 
+  @Override
+  public boolean prefersFewFiles() {
+    return inner.prefersFewFiles();
+  }
+
   // No sharingKey: a storage that changes what calls do must not share what another opened.
 
   @Override

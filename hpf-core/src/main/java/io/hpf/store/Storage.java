@@ -43,6 +43,15 @@ public interface Storage extends Closeable {
    */
   void moveIn(String subdirectory, String name, String to) throws IOException;
 
+  /**
+   * Whether each file costs beyond its bytes, so that writers should share one rather than write
+   * one each: true on HDFS, where every file and every block is a NameNode object held in memory
+   * for good; false on local disk (the default), where separate files let writers never wait.
+   */
+  default boolean prefersFewFiles() {
+    return false;
+  }
+
   /** Lists the files of the directory with their lengths, in no particular order. */
   List<StoredFile> list() throws IOException;
 

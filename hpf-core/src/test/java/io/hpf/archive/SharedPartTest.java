@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.manifest.Manifest;
+import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
+import io.hpf.store.Storage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
 import java.nio.file.Path;
@@ -15,18 +17,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The writer threads of a commit share one part file (each compressing on its own), so a commit
- * makes one part per part size, not one per thread: on HDFS each file and block is a NameNode
- * object.
+ * Where files are costly (HDFS: each file and block is a NameNode object) the writer threads of a
+ * commit share one part file, each compressing on its own, so a commit makes one part per part
+ * size, not one per thread. Here on local disk told to prefer few files.
  */
 class SharedPartTest {
   @TempDir Path temp;
+
+  private static Storage fewFiles(Path dir) throws Exception {
+    return new ForwardingStorage(LocalStorage.createDirectories(dir)) {
+      @Override
+      public boolean prefersFewFiles() {
+        return true;
+      }
+    };
+  }
 
   @Test
   void fourThreadsWriteOnePartThatReadsAsTheModel() throws Exception {
     TreeMap<String, byte[]> model = ArchiveModel.random(3000, 41);
     Path dir = temp.resolve("one.hpf");
-    TestArchives.write(dir, model, WriterOptions.builder().build(), 4);
+    TestArchives.write(fewFiles(dir), model, WriterOptions.builder().build(), 4);
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
       assertEquals(1, reader.manifest().parts().size());
       assertMatchesModel(reader, model);
@@ -47,7 +58,7 @@ class SharedPartTest {
       if (codec.equals("none")) {
         options.codec(io.hpf.format.Codec.NONE);
       }
-      TestArchives.write(at, model, options.build(), 4);
+      TestArchives.write(fewFiles(at), model, options.build(), 4);
       try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(at))) {
         List<Manifest.PartRef> parts = reader.manifest().parts();
         long total = parts.stream().mapToLong(Manifest.PartRef::committedLength).sum();

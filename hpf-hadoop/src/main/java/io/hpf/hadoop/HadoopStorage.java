@@ -337,6 +337,12 @@ public final class HadoopStorage implements Storage {
     return files;
   }
 
+  /** Every file and block is an object of the NameNode (or of a store that counts files). */
+  @Override
+  public boolean prefersFewFiles() {
+    return true;
+  }
+
   @Override
   public boolean exists(String name) throws IOException {
     return fs.exists(resolve(name));
