@@ -78,6 +78,15 @@ public final class ArchiveReader implements Closeable {
   }
 
   /**
+   * Opens the newest generation as {@link #open} does, sharing nothing with this process's other
+   * readers and leaving nothing open once closed: for a caller that keeps readers itself and counts
+   * their memory (a server's pool of readers).
+   */
+  public static ArchiveReader openAlone(Storage storage) throws IOException {
+    return new ArchiveReader(storage, SharedGenerations.openListed(storage, null));
+  }
+
+  /**
    * Lets go of what this process keeps open of archives between their readers (files, index pages):
    * a long-running process that is done with its archives closes their files this way. Readers
    * still open keep what they have; the next open of an archive opens it anew.

@@ -41,6 +41,16 @@ class SharedGenerationsTest {
     return new FaultyStorage(LocalStorage.open(dir), 0).sharedAs("test " + dir);
   }
 
+  /** Writes {@code model} as archive {@code name}, reads it once through a shared storage. */
+  private FaultyStorage writtenAndRead(String name, TreeMap<String, byte[]> model, int threads)
+      throws Exception {
+    Path dir = temp.resolve(name);
+    TestArchives.write(dir, model, options(), threads);
+    FaultyStorage storage = shared(dir);
+    assertReads(storage, model);
+    return storage;
+  }
+
   private static void assertReads(FaultyStorage storage, Map<String, byte[]> model)
       throws IOException {
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
@@ -53,11 +63,8 @@ class SharedGenerationsTest {
 
   @Test
   void freshReadersOfAnUnchangedArchiveListAndOpenNothing() throws Exception {
-    Path dir = temp.resolve("a.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(300, 1);
-    TestArchives.write(dir, model, options(), 2);
-    FaultyStorage storage = shared(dir);
-    assertReads(storage, model);
+    FaultyStorage storage = writtenAndRead("a.hpf", model, 2);
     int opens = storage.opens();
     for (int i = 0; i < 20; i++) {
       assertReads(storage, model);
@@ -72,11 +79,9 @@ class SharedGenerationsTest {
 
   @Test
   void aFreshReaderSeesEveryCommitBeforeItAndReopensOnlyNewFiles() throws Exception {
-    Path dir = temp.resolve("c.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(200, 2);
-    TestArchives.write(dir, model, options(), 1);
-    FaultyStorage storage = shared(dir);
-    assertReads(storage, model);
+    FaultyStorage storage = writtenAndRead("c.hpf", model, 1);
+    Path dir = temp.resolve("c.hpf");
     try (ArchiveWriter writer = ArchiveWriter.open(LocalStorage.open(dir), options())) {
       writer.add("new/one", new byte[] {1, 2, 3}, EntryMetadata.of(0));
       writer.commit();
@@ -102,11 +107,9 @@ class SharedGenerationsTest {
 
   @Test
   void anArchiveMadeAgainAtThePlaceIsReadAfresh() throws Exception {
-    Path dir = temp.resolve("m.hpf");
     TreeMap<String, byte[]> first = ArchiveModel.random(100, 3);
-    TestArchives.write(dir, first, options(), 1);
-    FaultyStorage storage = shared(dir);
-    assertReads(storage, first);
+    FaultyStorage storage = writtenAndRead("m.hpf", first, 1);
+    Path dir = temp.resolve("m.hpf");
     // The same names and sizes, other bytes: a manifest of the same generation and length.
     TreeMap<String, byte[]> second = new TreeMap<>(ArchiveModel::compareUtf8);
     SplittableRandom random = new SplittableRandom(7);
@@ -148,12 +151,26 @@ class SharedGenerationsTest {
   }
 
   @Test
+  void aReaderOpenedAloneSharesNothingAndLeavesNothingOpen() throws Exception {
+    TreeMap<String, byte[]> model = ArchiveModel.random(40, 7);
+    FaultyStorage storage = writtenAndRead("h.hpf", model, 1);
+    int listings = storage.listings();
+    int open = storage.openFiles();
+    try (ArchiveReader alone = ArchiveReader.openAlone(storage)) {
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), alone.get(e.getKey()), e.getKey());
+      }
+      assertTrue(storage.openFiles() > open, "its own files");
+    }
+    assertEquals(listings + 1, storage.listings(), "an alone reader lists");
+    assertEquals(open, storage.openFiles(), "files of the alone reader still open");
+  }
+
+  @Test
   void aFailedQuestionFailsThatOpenOnly() throws Exception {
-    Path dir = temp.resolve("f.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(30, 5);
-    TestArchives.write(dir, model, options(), 1);
-    FaultyStorage storage = shared(dir);
-    assertReads(storage, model);
+    FaultyStorage storage = writtenAndRead("f.hpf", model, 1);
+    Path dir = temp.resolve("f.hpf");
     storage.failWithProbability(1);
     IOException e = assertThrows(IOException.class, () -> ArchiveReader.open(storage));
     assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());

@@ -151,7 +151,8 @@ public final class ReaderPool implements Closeable {
         throw new FileNotFoundException("no archive '" + id + "'");
       }
       Storage storage = directory.root().open(location);
-      ArchiveSnapshot snapshot = new ArchiveSnapshot(ArchiveReader.open(storage));
+      // Alone: this pool decides which readers stay open within its memory budget.
+      ArchiveSnapshot snapshot = new ArchiveSnapshot(ArchiveReader.openAlone(storage));
       snapshot.acquire();
       slots.put(id, new Slot(id, snapshot, clock.getAsLong()));
       metrics.readerMisses.increment();

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Cold gets by codec (docs/BENCHMARKS.md, Issue 9 "Third pass"): a new reader per get against a
+# plain open-read-close and a kept reader's get, for the paper suite's kinds of small files packed
+# with zstd (hpf create's default), LZ4 and no compression: 2,000 generated logs, 300 texts of
+# 30 KB of dictionary words, 2,000 kernel files. About 3 minutes on 2 cores.
+# Usage: scripts/bench-cold.sh [rounds] [gets per round]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-5}
+gets=${2:-3000}
+./scripts/install-corpora.sh >/dev/null
+mvn -B -q -ntp package -Pquick
+snapshot=$(mktemp -d)
+data=$(mktemp -d -p /dev/shm)
+work=$(mktemp -d)
+trap 'rm -rf "$snapshot" "$data" "$work"' EXIT
+cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/ # a rebuild cannot disturb it
+python3 scripts/gen-logs.py 2000 "$data/logs"
+python3 - "$data/text-30k" <<'PY'
+import os, random, sys
+words = [w.strip() for w in open("/usr/share/dict/words") if w.strip().isalpha()]
+rng = random.Random(2026)
+for i in range(300):
+    d = os.path.join(sys.argv[1], "d%02d" % (i % 10))
+    os.makedirs(d, exist_ok=True)
+    out, n = [], 0
+    while n < 30000:
+        w = rng.choice(words)
+        out.append(w)
+        n += len(w) + 1
+    with open(os.path.join(d, "t%04d.txt" % i), "w") as f:
+        f.write(" ".join(out))
+PY
+mkdir -p "$data/kernel"
+(cd bench-data/linux-source-6.1 && find . -type f | sort | head -2000 | tar -T - -cf -) \
+  | tar -C "$data/kernel" -xf -
+mkdir -p bench-results
+export HPF_COMMIT LC_ALL=C.UTF-8
+HPF_COMMIT=$(git rev-parse --short HEAD)
+java -Xmx4g -XX:+UseParallelGC -cp "$snapshot/hpf-bench.jar" io.hpf.bench.ColdGetBenchmark \
+  bench-results/cold-gets.jsonl "$work" "$rounds" "$gets" \
+  "$data/logs" "$data/text-30k" "$data/kernel"
