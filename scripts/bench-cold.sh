@@ -32,7 +32,7 @@ for i in range(300):
         f.write(" ".join(out))
 PY
 mkdir -p "$data/kernel"
-(cd bench-data/linux-source-6.1 && find . -type f | sort | head -2000 | tar -T - -cf -) \
+(cd bench-data/linux-source-6.1 && find . -type f | sort | awk 'NR <= 2000' | tar -T - -cf -) \
   | tar -C "$data/kernel" -xf -
 mkdir -p bench-results
 export HPF_COMMIT LC_ALL=C.UTF-8
