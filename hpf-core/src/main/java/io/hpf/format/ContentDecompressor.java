@@ -1,6 +1,7 @@
 package io.hpf.format;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.WeakHashMap;
 import net.jpountz.lz4.LZ4Factory;
@@ -40,14 +41,20 @@ public final class ContentDecompressor {
    */
   public static byte[] decompress(
       Codec codec, byte[] stored, int offset, int length, int rawLength, Dictionary dictionary) {
+    if (codec == Codec.NONE) {
+      checkRaw(length, rawLength);
+      if (offset < 0 || length < 0 || length > stored.length - offset) {
+        throw new IllegalArgumentException(
+            length + " stored bytes at " + offset + " of a " + stored.length + "-byte entry");
+      }
+      // A copy straight after its allocation: the JIT then skips zeroing the new array, which cost
+      // as much as the copy in a profile of warm gets of 20 KiB raw entries.
+      return Arrays.copyOfRange(stored, offset, offset + length);
+    }
     byte[] raw = new byte[rawLength];
     int produced;
     try {
       switch (codec) {
-        case NONE:
-          checkRaw(length, rawLength);
-          System.arraycopy(stored, offset, raw, 0, length);
-          return raw;
         case LZ4:
           produced = Lz4.DECOMPRESSOR.decompress(stored, offset, length, raw, 0, rawLength);
           break;
