@@ -1,6 +1,5 @@
 package io.hpf.store;
 
-import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -196,38 +195,11 @@ public final class LocalStorage implements Storage {
     return directory.toString();
   }
 
-  /**
-   * Reads exactly {@code length} bytes at {@code position} with positional channel reads; an early
-   * end of file is an {@link EOFException} naming the file and the offsets.
-   */
-  static void readFully(
-      FileChannel channel, Path path, long position, byte[] buffer, int offset, int length)
-      throws IOException {
-    ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
-    long at = position;
-    while (target.hasRemaining()) {
-      int n = channel.read(target, at);
-      if (n < 0) {
-        throw new EOFException(
-            path
-                + ": file ends at offset "
-                + at
-                + ", expected "
-                + length
-                + " bytes from offset "
-                + position);
-      }
-      at += n;
-    }
-  }
-
   private static final class LocalReadableFile implements ReadableFile {
-    private final Path path;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
 
     LocalReadableFile(Path path, FileChannel channel) {
-      this.path = path;
-      this.channel = channel;
+      this.channel = new ReopeningChannel(path, channel);
     }
 
     @Override
@@ -237,7 +209,7 @@ public final class LocalStorage implements Storage {
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-      LocalStorage.readFully(channel, path, position, buffer, offset, length);
+      channel.readFully(position, buffer, offset, length);
     }
 
     @Override

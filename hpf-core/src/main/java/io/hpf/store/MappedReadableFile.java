@@ -27,8 +27,7 @@ final class MappedReadableFile implements ReadableFile {
   private static final int CHUNK_BITS = 30;
   private static final long CHUNK_BYTES = 1L << CHUNK_BITS;
 
-  private final Path path;
-  private final FileChannel channel;
+  private final ReopeningChannel channel;
   private final AtomicInteger plainReads = new AtomicInteger();
   private volatile Mapping mapping;
 
@@ -36,8 +35,7 @@ final class MappedReadableFile implements ReadableFile {
   private record Mapping(long length, MappedByteBuffer[] chunks) {}
 
   MappedReadableFile(Path path, FileChannel channel) {
-    this.path = path;
-    this.channel = channel;
+    this.channel = new ReopeningChannel(path, channel);
   }
 
   @Override
@@ -53,7 +51,7 @@ final class MappedReadableFile implements ReadableFile {
     Mapping m = mapping;
     if (m == null) {
       if (plainReads.incrementAndGet() <= READS_BEFORE_MAPPING) {
-        LocalStorage.readFully(channel, path, position, buffer, offset, length);
+        channel.readFully(position, buffer, offset, length);
         return;
       }
       m = map();
@@ -70,7 +68,7 @@ final class MappedReadableFile implements ReadableFile {
     }
     if (done < length) {
       // Bytes appended after the file was mapped.
-      LocalStorage.readFully(channel, path, at, buffer, offset + done, length - done);
+      channel.readFully(at, buffer, offset + done, length - done);
     }
   }
 
@@ -85,8 +83,7 @@ final class MappedReadableFile implements ReadableFile {
     MappedByteBuffer[] chunks = new MappedByteBuffer[count];
     for (int i = 0; i < count; i++) {
       long start = (long) i << CHUNK_BITS;
-      chunks[i] =
-          channel.map(FileChannel.MapMode.READ_ONLY, start, Math.min(CHUNK_BYTES, length - start));
+      chunks[i] = channel.map(start, Math.min(CHUNK_BYTES, length - start));
     }
     m = new Mapping(length, chunks);
     mapping = m;

@@ -167,6 +167,32 @@ class SharedGenerationsTest {
   }
 
   @Test
+  void aReaderInterruptedMidReadLeavesTheSharedFilesReadable() throws Exception {
+    Path dir = temp.resolve("i.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(60, 8);
+    TestArchives.write(dir, model, options(), 1);
+    // Positional reads: a read of a mapping is not interruptible, a channel's read is.
+    FaultyStorage storage =
+        new FaultyStorage(LocalStorage.open(dir).withPositionalReads(), 0).sharedAs("test " + dir);
+    assertReads(storage, model);
+    Throwable[] failed = new Throwable[1];
+    Thread interrupted =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt(); // as an engine cancelling a task does
+              try (ArchiveReader reader = ArchiveReader.open(storage)) {
+                reader.get(model.firstKey());
+              } catch (Throwable e) {
+                failed[0] = e;
+              }
+            });
+    interrupted.start();
+    interrupted.join();
+    assertTrue(failed[0] instanceof java.io.InterruptedIOException, String.valueOf(failed[0]));
+    assertReads(storage, model); // Java closed the channel for everyone; it is open again
+  }
+
+  @Test
   void aFailedQuestionFailsThatOpenOnly() throws Exception {
     TreeMap<String, byte[]> model = ArchiveModel.random(30, 5);
     FaultyStorage storage = writtenAndRead("f.hpf", model, 1);
