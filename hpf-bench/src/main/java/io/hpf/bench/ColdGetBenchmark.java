@@ -13,12 +13,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * Cold gets by codec: what a new reader per get costs against a plain open-read-close, and against
@@ -42,14 +40,12 @@ public final class ColdGetBenchmark {
     int gets = Integer.parseInt(args[3]);
     for (int d = 4; d < args.length; d++) {
       Path tree = Path.of(args[d]);
-      List<SourceFile> files = new ArrayList<>();
-      LocalSourceTree.of(tree)
-          .walk("", PackOptions.defaults(), new ArrayList<>(), files::add, () -> false);
-      List<String> names = files.stream().map(SourceFile::name).sorted().toList();
+      List<SourceFile> files = LocalTrees.files(tree);
+      List<String> names = files.stream().map(SourceFile::name).toList();
       Map<Codec, Path> archives = new LinkedHashMap<>();
       for (Codec codec : CODECS) {
         Path archive = work.resolve(tree.getFileName() + "-" + name(codec) + ".hpf");
-        delete(archive);
+        LocalTrees.delete(archive);
         try (LocalStorage target = LocalStorage.createDirectories(archive)) {
           Packer.pack(
               LocalSourceTree.of(tree),
@@ -146,16 +142,5 @@ public final class ColdGetBenchmark {
       throw new AssertionError();
     }
     return micros;
-  }
-
-  private static void delete(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

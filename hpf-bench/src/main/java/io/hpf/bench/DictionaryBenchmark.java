@@ -4,8 +4,6 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDictCompress;
 import io.hpf.pack.DictionaryTrainer;
-import io.hpf.pack.LocalSourceTree;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.SourceFile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,10 +30,7 @@ public final class DictionaryBenchmark {
     BenchOutput out =
         new BenchOutput(Path.of(args[0]), "DictionaryBenchmark " + String.join(" ", args));
     for (int d = 2; d < args.length; d++) {
-      List<SourceFile> files = new ArrayList<>();
-      LocalSourceTree.of(Path.of(args[d]))
-          .walk("", PackOptions.defaults(), new ArrayList<>(), files::add, () -> false);
-      files.sort((x, y) -> x.name().compareTo(y.name()));
+      List<SourceFile> files = LocalTrees.files(Path.of(args[d]));
       List<byte[]> contents = new ArrayList<>();
       long raw = 0;
       for (SourceFile f : files) {

@@ -14,12 +14,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * Group sizes measured (FORMAT.md "Group"): for each setting, a tree is packed as {@code hpf
@@ -42,10 +40,8 @@ public final class GroupBenchmark {
     int rounds = Integer.parseInt(args[3]);
     for (int d = 4; d < args.length; d++) {
       Path tree = Path.of(args[d]);
-      List<SourceFile> files = new ArrayList<>();
-      LocalSourceTree.of(tree)
-          .walk("", PackOptions.defaults(), new ArrayList<>(), files::add, () -> false);
-      List<String> names = files.stream().map(SourceFile::name).sorted().toList();
+      List<SourceFile> files = LocalTrees.files(tree);
+      List<String> names = files.stream().map(SourceFile::name).toList();
       long rawBytes = files.stream().mapToLong(SourceFile::size).sum();
       Map<String, List<double[]>> results = new LinkedHashMap<>();
       Map<String, Long> archiveBytes = new LinkedHashMap<>();
@@ -59,7 +55,7 @@ public final class GroupBenchmark {
                   .groups(Integer.parseInt(p[0]), Integer.parseInt(p[1]))
                   .build();
           Path archive = work.resolve("g-" + p[0] + "-" + p[1] + ".hpf");
-          delete(archive);
+          LocalTrees.delete(archive);
           long t0 = System.nanoTime();
           try (LocalStorage target = LocalStorage.createDirectories(archive)) {
             Packer.pack(
@@ -132,16 +128,5 @@ public final class GroupBenchmark {
       throw new AssertionError();
     }
     return GETS_PER_ROUND / seconds;
-  }
-
-  private static void delete(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.hpf.bench.paper;
 
 import io.hpf.bench.BenchOutput;
+import io.hpf.bench.LocalTrees;
 import io.hpf.bench.Stats;
 import io.hpf.hadoop.ArchiveCosts;
 import io.hpf.hadoop.NameNodeCost;
@@ -125,7 +126,7 @@ public final class PaperSuite {
       Collections.rotate(order, 1);
     }
     reads(dataset, base, names, crcs, bytes);
-    deleteTree(staged);
+    LocalTrees.delete(staged);
   }
 
   private void reads(
@@ -262,7 +263,7 @@ public final class PaperSuite {
   /** Writes the dataset under {@code dir}; returns its bytes and fills names and CRCs. */
   private static long stage(Dataset dataset, Path dir, List<String> names, Map<String, Long> crcs)
       throws IOException {
-    deleteTree(dir);
+    LocalTrees.delete(dir);
     long bytes = 0;
     for (Iterator<GeneratedFile> it = dataset.files(); it.hasNext(); ) {
       GeneratedFile f = it.next();
@@ -280,16 +281,5 @@ public final class PaperSuite {
     CRC32 crc = new CRC32();
     crc.update(bytes);
     return crc.getValue();
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Collections.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }
