@@ -11,7 +11,6 @@ import io.hpf.format.FileNames;
 import io.hpf.format.NameHash;
 import io.hpf.format.PartEntry;
 import io.hpf.index.IndexRecord;
-import io.hpf.manifest.ArchiveFiles;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
 import io.hpf.manifest.Section;
@@ -46,7 +45,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ArchiveReader implements Closeable {
   private final Storage storage;
-  private final Manifest manifest;
   private final OpenGeneration generation;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -58,7 +56,6 @@ public final class ArchiveReader implements Closeable {
   /** A reader of an open generation whose reference it takes over. */
   private ArchiveReader(Storage storage, OpenGeneration generation) {
     this.storage = storage;
-    this.manifest = generation.manifest();
     this.generation = generation;
   }
 
@@ -96,7 +93,7 @@ public final class ArchiveReader implements Closeable {
   }
 
   public Manifest manifest() {
-    return manifest;
+    return generation.manifest();
   }
 
   public Storage storage() {
@@ -105,7 +102,7 @@ public final class ArchiveReader implements Closeable {
 
   /** Live entries (a single-segment archive has no tombstones). */
   public long entryCount() {
-    return manifest.entryCount();
+    return generation.manifest().entryCount();
   }
 
   /**
@@ -486,15 +483,10 @@ public final class ArchiveReader implements Closeable {
    */
   public ArchiveReader refresh() throws IOException {
     List<StoredFile> files = storage.list();
-    if (ManifestStore.newestGeneration(files) <= manifest.generation()) {
+    if (ManifestStore.newestGeneration(files) <= manifest().generation()) {
       return this;
     }
-    Manifest newest = ManifestStore.readNewest(storage, files);
-    ArchiveFiles.checkPresent(storage, newest, files);
-    return new ArchiveReader(
-        storage,
-        new OpenGeneration(
-            storage, newest, SharedGenerations.follows(newest, generation) ? generation : null));
+    return new ArchiveReader(storage, SharedGenerations.openListed(storage, files, generation));
   }
 
   /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */

@@ -69,10 +69,7 @@ final class SharedGenerations {
         return handOver(previous);
       }
       List<StoredFile> files = storage.list();
-      long newest = ManifestStore.newestGeneration(files);
-      if (newest < 0) {
-        return openListed(storage, files, null); // says there is no archive
-      }
+      long newest = ManifestStore.requireNewest(storage, files);
       String name = FileNames.manifestFileName(newest);
       Object version = versionIn(storage, files, name);
       if (previous != null
@@ -87,10 +84,7 @@ final class SharedGenerations {
       ReadableFile manifestFile = storage.openRead(name, FileUse.INDEX);
       OpenGeneration opened;
       try {
-        Manifest manifest = ManifestStore.read(storage, newest, manifestFile);
-        ArchiveFiles.checkPresent(storage, manifest, files);
-        opened =
-            new OpenGeneration(storage, manifest, follows(manifest, previous) ? previous : null);
+        opened = openFrom(storage, files, newest, manifestFile, previous);
       } catch (IOException | RuntimeException e) {
         manifestFile.close();
         throw e;
@@ -130,11 +124,33 @@ final class SharedGenerations {
     return openListed(storage, storage.list(), previous);
   }
 
-  private static OpenGeneration openListed(
-      Storage storage, List<StoredFile> files, OpenGeneration previous) throws IOException {
-    Manifest manifest = ManifestStore.readNewest(storage, files);
+  /**
+   * Opens the newest generation of a listing, sharing with {@code previous} (an open generation of
+   * the archive, or null) what it may ({@link #follows}); nothing is kept for other readers.
+   */
+  static OpenGeneration openListed(Storage storage, List<StoredFile> files, OpenGeneration previous)
+      throws IOException {
+    long newest = ManifestStore.requireNewest(storage, files);
+    try (ReadableFile manifestFile =
+        storage.openRead(FileNames.manifestFileName(newest), FileUse.INDEX)) {
+      return openFrom(storage, files, newest, manifestFile, previous);
+    }
+  }
+
+  /**
+   * The generation of the manifest in {@code manifestFile}, checked against the listing (every file
+   * it names there, of the right length), sharing with {@code previous} what it may.
+   */
+  private static OpenGeneration openFrom(
+      Storage storage,
+      List<StoredFile> files,
+      long generation,
+      ReadableFile manifestFile,
+      OpenGeneration previous)
+      throws IOException {
+    Manifest manifest = ManifestStore.read(storage, generation, manifestFile);
     ArchiveFiles.checkPresent(storage, manifest, files);
-    return new OpenGeneration(storage, manifest, previous);
+    return new OpenGeneration(storage, manifest, follows(manifest, previous) ? previous : null);
   }
 
   /** Whether a kept generation is still the newest: its manifest unchanged, no next one. */

@@ -68,12 +68,18 @@ public final class ManifestStore {
     return manifest;
   }
 
-  /** Reads the newest manifest; an error names the directory if there is none. */
-  public static Manifest readNewest(Storage storage, List<StoredFile> files) throws IOException {
+  /** The newest committed generation in a listing; an error names the directory if none. */
+  public static long requireNewest(Storage storage, List<StoredFile> files)
+      throws FileNotFoundException {
     long generation = newestGeneration(files);
     if (generation < 0) {
       throw new FileNotFoundException(storage + ": not an hpf archive (no manifest-*.hpfm file)");
     }
-    return read(storage, generation);
+    return generation;
+  }
+
+  /** Reads the newest manifest; an error names the directory if there is none. */
+  public static Manifest readNewest(Storage storage, List<StoredFile> files) throws IOException {
+    return read(storage, requireNewest(storage, files));
   }
 }

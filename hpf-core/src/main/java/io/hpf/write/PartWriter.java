@@ -23,12 +23,11 @@ import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
 /**
- * Appends entries to one part file (FORMAT.md "Part file"). Thread-safe: the writer threads of a
- * commit share one part, each compressing its entries (and the groups it fills) on its own, with a
- * compressor of the part's, and holding the part only to append the bytes; so a commit writes one
- * part file, not one per thread (on HDFS every file and block is a NameNode object, and joined
- * files keep their blocks). A streamed entry holds the part while it is copied. Keeps the rows of
- * the entries it wrote.
+ * Appends entries to one part file (FORMAT.md "Part file"). Thread-safe, so that the writer threads
+ * of a commit can share one part where files are costly ({@link PartPool}): each thread compresses
+ * its entries (and the groups it fills) with a compressor of the part's no other thread is using,
+ * and holds the part only to append the bytes; a streamed entry holds it while it is copied. Keeps
+ * the rows of the entries it wrote.
  *
  * <p>Small entries wait in a group (FORMAT.md "Group") until it has about {@link
  * WriterOptions#groupBytes()} raw bytes, then go out compressed as one entry; {@link #finish()}
@@ -213,7 +212,7 @@ public final class PartWriter {
     int dictionaryId;
     try {
       compressed = compressor.compress(raw, rawLength);
-      dictionaryId = compressor.dictionaryId();
+      dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
     } finally {
       compressors.addFirst(compressor);
     }
@@ -221,9 +220,9 @@ public final class PartWriter {
     int storedLength = compressed == null ? rawLength : compressed.length;
     return new Prepared(
         stored,
-        compressed == null ? 0 : dictionaryId,
+        dictionaryId,
         storedLength,
-        headerFor.encode(stored, compressed == null ? 0 : dictionaryId, storedLength),
+        headerFor.encode(stored, dictionaryId, storedLength),
         compressed == null ? raw : compressed,
         EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
   }

@@ -325,11 +325,12 @@ public final class HadoopStorage implements Storage {
     for (FileStatus status : listed) {
       if (status.isFile()) {
         String name = status.getPath().getName();
-        // An HDFS file's inode id is never given to another file: its version.
-        Object version = status instanceof HdfsFileStatus hdfs ? hdfs.getFileId() : null;
-        files.add(new StoredFile(name, status.getLen(), version));
-        if (status instanceof HdfsFileStatus hdfs) {
-          keys.put(name, new SharedIndexPages.FileKey(fileSystem, hdfs.getFileId(), hdfs.getLen()));
+        // An HDFS file's inode id is never given to another file: its version, and with its
+        // length the key of its pages in the process's shared index pages.
+        Long inode = status instanceof HdfsFileStatus hdfs ? hdfs.getFileId() : null;
+        files.add(new StoredFile(name, status.getLen(), inode));
+        if (inode != null) {
+          keys.put(name, new SharedIndexPages.FileKey(fileSystem, inode, status.getLen()));
         }
       }
     }
