@@ -8,13 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
 gets=${2:-3000}
-./scripts/install-corpora.sh >/dev/null
-mvn -B -q -ntp package -Pquick
-snapshot=$(mktemp -d)
+source scripts/bench-java.sh
 data=$(mktemp -d -p /dev/shm)
 work=$(mktemp -d)
 trap 'rm -rf "$snapshot" "$data" "$work"' EXIT
-cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/ # a rebuild cannot disturb it
 python3 scripts/gen-logs.py 2000 "$data/logs"
 python3 - "$data/text-30k" <<'PY'
 import os, random, sys
@@ -34,9 +31,6 @@ PY
 mkdir -p "$data/kernel"
 (cd bench-data/linux-source-6.1 && find . -type f | sort | awk 'NR <= 2000' | tar -T - -cf -) \
   | tar -C "$data/kernel" -xf -
-mkdir -p bench-results
-export HPF_COMMIT LC_ALL=C.UTF-8
-HPF_COMMIT=$(git rev-parse --short HEAD)
 java -Xmx4g -XX:+UseParallelGC -cp "$snapshot/hpf-bench.jar" io.hpf.bench.ColdGetBenchmark \
   bench-results/cold-gets.jsonl "$work" "$rounds" "$gets" \
   "$data/logs" "$data/text-30k" "$data/kernel"

@@ -5,15 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 settings=${1:-"8,64,3;4,64,3;2,64,3;4,32,3;4,112,3;4,0,3;4,64,1;4,64,6"}
-./scripts/install-corpora.sh >/dev/null
-mvn -B -q -ntp package -Pquick
-snapshot=$(mktemp -d)
+source scripts/bench-java.sh
 logs=$(mktemp -d -p /dev/shm)
 trap 'rm -rf "$snapshot" "$logs"' EXIT
-cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/ # a rebuild cannot disturb it
 python3 scripts/gen-logs.py 20000 "$logs/logs"
-mkdir -p bench-results
-export HPF_COMMIT
-HPF_COMMIT=$(git rev-parse --short HEAD)
 java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.DictionaryBenchmark \
   bench-results/dictionary.jsonl "$settings" bench-data/linux-source-6.1 "$logs/logs"

@@ -9,13 +9,10 @@ cd "$(dirname "$0")/.."
 settings=${1:-"0,0;8192,1024;16384,2048;32768,4096;65536,8192"}
 small=${2:-"0,0;1024,512;2048,256;2048,512;2048,1024;3072,512;4096,512;4096,1024;8192,512"}
 rounds=${3:-2}
-./scripts/install-corpora.sh >/dev/null
-mvn -B -q -ntp package -Pquick
-snapshot=$(mktemp -d)
+source scripts/bench-java.sh
 data=$(mktemp -d -p /dev/shm)
 work=$(mktemp -d)
 trap 'rm -rf "$snapshot" "$data" "$work"' EXIT
-cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/ # a rebuild cannot disturb it
 python3 scripts/gen-logs.py 20000 "$data/logs"
 # The kernel's tiny files, as they lie in the tree: 16,570 files of at most 1 KiB (median 468 B)
 # and 9,079 of at most 512 B (median 285 B).
@@ -24,9 +21,6 @@ for max in 1024 512; do
   (cd bench-data/linux-source-6.1 && find . -type f -size "-$((max + 1))c" -print0 \
     | tar --null -T - -cf -) | tar -C "$data/kernel-$max" -xf -
 done
-mkdir -p bench-results
-export HPF_COMMIT LC_ALL=C.UTF-8
-HPF_COMMIT=$(git rev-parse --short HEAD)
 java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.GroupBenchmark \
   bench-results/groups.jsonl "$work" "$settings" "$rounds" \
   "$data/kernel-1024" "$data/logs" bench-data/linux-source-6.1
