@@ -33,21 +33,25 @@ final class ReopeningChannel {
   }
 
   long size() throws IOException {
-    for (; ; ) {
-      FileChannel c = channel;
-      try {
-        return c.size();
-      } catch (ClosedChannelException e) {
-        reopenAfter(c, e);
-      }
-    }
+    return call(FileChannel::size);
   }
 
   MappedByteBuffer map(long start, long length) throws IOException {
+    return call(c -> c.map(FileChannel.MapMode.READ_ONLY, start, length));
+  }
+
+  /** One call on the channel. */
+  @FunctionalInterface
+  private interface ChannelCall<T> {
+    T on(FileChannel channel) throws IOException;
+  }
+
+  /** Makes the call, on a reopened channel if an interrupt elsewhere closed this one. */
+  private <T> T call(ChannelCall<T> call) throws IOException {
     for (; ; ) {
       FileChannel c = channel;
       try {
-        return c.map(FileChannel.MapMode.READ_ONLY, start, length);
+        return call.on(c);
       } catch (ClosedChannelException e) {
         reopenAfter(c, e);
       }
@@ -62,14 +66,8 @@ final class ReopeningChannel {
     ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
     long at = position;
     while (target.hasRemaining()) {
-      FileChannel c = channel;
-      int n;
-      try {
-        n = c.read(target, at);
-      } catch (ClosedChannelException e) {
-        reopenAfter(c, e);
-        continue;
-      }
+      long from = at;
+      int n = call(c -> c.read(target, from));
       if (n < 0) {
         throw new EOFException(
             path
