@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Packing the Linux kernel source tree: `hpf create` (through the real CLI, JVM start included)
-# against `tar cf` and `tar cf - | zstd -3` of the same tree onto the same disk. Runs alternate; each is repeated.
+# Packing the Linux kernel source tree: `hpf create` (through the real CLI, JVM start included:
+# --codec none, lz4, the default and --solid) against `tar cf` and `tar cf - | zstd -3` of the
+# same tree onto the same disk. Runs alternate; each is repeated.
 # Writes JSON lines to bench-results/create.jsonl.
 # Usage: scripts/bench-create.sh [repetitions]   (installs the corpus first if needed)
 set -euo pipefail
@@ -41,5 +42,6 @@ for i in $(seq "$reps"); do
   run hpf-none ./hpf create --codec none "$out/kernel-none.hpf" "$src"
   run hpf-lz4 ./hpf create --codec lz4 "$out/kernel-lz4.hpf" "$src"
   run hpf-zstd-dict ./hpf create "$out/kernel-zstd.hpf" "$src"
+  run hpf-solid ./hpf create --solid "$out/kernel-solid.hpf" "$src"
 done
 rm -rf "$out"

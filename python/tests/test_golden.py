@@ -7,7 +7,7 @@ import hpf_archive as hpf
 from conftest import ROOT
 
 GOLDEN = ROOT / "hpf-core" / "src" / "test" / "resources" / "golden"
-ARCHIVES = [p for v in ("v1", "v2", "v3", "v4", "v5") for p in sorted((GOLDEN / v).glob("*.hpf"))]
+ARCHIVES = [p for v in ("v1", "v2", "v3", "v4", "v5", "v6") for p in sorted((GOLDEN / v).glob("*.hpf"))]
 
 
 def model():
@@ -44,17 +44,21 @@ def test_golden_archive_reads_as_its_model(path):
 
 
 @pytest.mark.parametrize("name,settings", [
-    ("v5/lz4.hpf", (1, 32768, 4096)),
-    ("v5/zstd-dictionary.hpf", (2, 32768, 4096)),
-    ("v5/none.hpf", (0, 32768, 4096)),
-    ("v5/lz4-small-groups.hpf", (1, 1024, 512)),
+    ("v6/zstd-level-11-solid.hpf", (2, 262144, 65536, 11)),
+    ("v6/lz4-small-groups.hpf", (1, 1024, 512, 3)),
+    ("v5/lz4.hpf", (1, 32768, 4096, 3)),
+    ("v5/zstd-dictionary.hpf", (2, 32768, 4096, 3)),
+    ("v5/none.hpf", (0, 32768, 4096, 3)),
+    ("v5/lz4-small-groups.hpf", (1, 1024, 512, 3)),
     ("v4/lz4.hpf", None),
 ])
-def test_version_5_manifests_record_the_writer_settings(name, settings):
+def test_version_5_and_6_manifests_record_the_writer_settings(name, settings):
+    """Version 6 adds the zstd level; version 5's manifests read as level 3."""
     with hpf.open(GOLDEN / name) as a:
         got = a.manifest.writer_settings
         if settings is None:
             assert got is None
         else:
-            assert (got.codec, got.group_bytes, got.group_entry_max_bytes) == settings
+            assert (got.codec, got.group_bytes, got.group_entry_max_bytes,
+                    got.zstd_level) == settings
             assert a.manifest.bucket_capacity == 16

@@ -74,7 +74,7 @@ def run(a, args):
         s = m.writer_settings  # version 5: how the archive's writers store new entries
         if s is not None:
             info.update(codec=("none", "lz4", "zstd")[s.codec], groupBytes=s.group_bytes,
-                        groupEntryMaxBytes=s.group_entry_max_bytes)
+                        groupEntryMaxBytes=s.group_entry_max_bytes, zstdLevel=s.zstd_level)
         json.dump(info, out)
         out.write("\n")
     elif args.command == "verify":

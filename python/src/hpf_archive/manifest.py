@@ -42,6 +42,7 @@ class Dictionary:
 
 
 MAX_GROUP_BYTES = 256 << 10
+MIN_ZSTD_LEVEL, MAX_ZSTD_LEVEL = 1, 19  # the zstd levels a writer records (version 6)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class WriterSettings:
     codec: int  # 0 none, 1 lz4, 2 zstd (the entry codec ids)
     group_bytes: int
     group_entry_max_bytes: int
+    zstd_level: int = 3  # version 6; manifests of version 5 record none: writers used 3
 
 
 @dataclass
@@ -77,19 +79,25 @@ def newest_manifest_name(names):
     return None if best is None else best[1]
 
 
-def writer_settings(c, path):
-    """A version-5 manifest's writer settings, refused unless a writer could have made them."""
+def writer_settings(c, path, version):
+    """The writer settings of a manifest of version 5 (codec, groups) or later (and the zstd
+    level), refused unless a writer could have made them."""
     at = c.pos
     codec = c.u8("codec")
     group_bytes = c.u32("group size")
     entry_max = c.u32("group entry size")
+    level_at = c.pos
+    level = c.u8("zstd level") if version >= 6 else 3
     if codec not in (0, 1, 2):
         raise CorruptArchive(path, at, f"unknown codec {codec} in the writer settings")
     if group_bytes > MAX_GROUP_BYTES or entry_max > group_bytes:
         raise CorruptArchive(path, at + 1, f"writer settings: groups of {group_bytes} bytes of "
                              f"entries up to {entry_max} (at most {MAX_GROUP_BYTES}, entries at "
                              "most the group size)")
-    return WriterSettings(codec, group_bytes, entry_max)
+    if not MIN_ZSTD_LEVEL <= level <= MAX_ZSTD_LEVEL:
+        raise CorruptArchive(path, level_at, f"writer settings: zstd level {level} (levels are "
+                             f"{MIN_ZSTD_LEVEL} to {MAX_ZSTD_LEVEL})")
+    return WriterSettings(codec, group_bytes, entry_max, level)
 
 
 def parse(data, path):
@@ -106,7 +114,7 @@ def parse(data, path):
     if c.u8("reserved") != 0 or c.u16("reserved") != 0:
         raise CorruptArchive(path, c.pos - 3, "reserved manifest field is not 0")
     capacity = c.u32("bucket capacity")
-    settings = writer_settings(c, path) if version >= 5 else None
+    settings = writer_settings(c, path, version) if version >= 5 else None
     m = Manifest(generation, commit, operation, capacity, c.u64("live entries"),
                  c.u64("live entry bytes"), writer_settings=settings)
     for _ in range(bounded(c, c.u32("dictionary count"), 24 if placed else 12, "dictionaries")):

@@ -154,6 +154,7 @@ final class InfoCommand implements Callable<Integer> {
       s.append(",\"codec\":").append(Format.json(m.writerSettings().codec().displayName()));
       s.append(",\"groupBytes\":").append(m.writerSettings().groupBytes());
       s.append(",\"groupEntryMaxBytes\":").append(m.writerSettings().groupEntryMaxBytes());
+      s.append(",\"zstdLevel\":").append(m.writerSettings().zstdLevel());
     }
     s.append(",\"bucketCapacity\":").append(m.bucketCapacity());
     s.append(",\"contentBytes\":").append(info.contentBytes());

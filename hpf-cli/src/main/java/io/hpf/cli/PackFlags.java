@@ -46,20 +46,57 @@ final class PackFlags {
           "Files up to this size go into groups (default: the archive's; 512 for a new one).")
   Integer groupEntryMaxBytes;
 
+  @Option(
+      names = "--level",
+      paramLabel = "N",
+      description =
+          "zstd level, 1 to 19 (default: the archive's; 3 for a new one). Higher levels pack"
+              + " slower and smaller; reads are as fast.")
+  Integer level;
+
+  @Option(
+      names = "--solid",
+      description =
+          "Pack for size: zstd level "
+              + WriterOptions.SOLID_ZSTD_LEVEL
+              + " and groups of "
+              + WriterOptions.SOLID_GROUP_BYTES
+              + " bytes of files up to "
+              + WriterOptions.SOLID_GROUP_ENTRY_MAX_BYTES
+              + " (each unless set by its own flag). A random read of a grouped file then"
+              + " decodes its whole group.")
+  boolean solid;
+
   /**
    * The writer options these flags set, on top of {@code builder}: what they do not say is the
-   * archive's (its manifest keeps codec and groups), or the defaults for a new archive.
+   * archive's (its manifest keeps codec, groups and level), or the defaults for a new archive.
    */
   WriterOptions.Builder apply(WriterOptions.Builder builder) {
-    if (codec != null) {
-      builder.codec(Codec.parse(codec));
+    Codec chosen = codec == null ? null : Codec.parse(codec);
+    if ((level != null || solid) && chosen != null && chosen != Codec.ZSTD) {
+      throw new IllegalArgumentException(
+          (solid ? "--solid" : "--level") + " packs with zstd, not " + chosen.displayName());
     }
-    if (groupBytes != null || groupEntryMaxBytes != null) {
-      int bytes = groupBytes != null ? groupBytes : WriterOptions.DEFAULT_GROUP_BYTES;
+    if (solid && chosen == null) {
+      chosen = Codec.ZSTD;
+    }
+    if (chosen != null) {
+      builder.codec(chosen);
+    }
+    if (level != null || solid) {
+      builder.zstdLevel(level != null ? level : WriterOptions.SOLID_ZSTD_LEVEL);
+    }
+    if (groupBytes != null || groupEntryMaxBytes != null || solid) {
+      int bytes =
+          groupBytes != null
+              ? groupBytes
+              : solid ? WriterOptions.SOLID_GROUP_BYTES : WriterOptions.DEFAULT_GROUP_BYTES;
       int entryMax =
           groupEntryMaxBytes != null
               ? groupEntryMaxBytes
-              : WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES;
+              : solid
+                  ? WriterOptions.SOLID_GROUP_ENTRY_MAX_BYTES
+                  : WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES;
       builder.groups(bytes, Math.min(entryMax, bytes));
     }
     return builder;

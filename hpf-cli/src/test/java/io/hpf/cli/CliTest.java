@@ -218,6 +218,55 @@ class CliTest {
     assertEquals(1, tooLarge.err().strip().lines().count(), tooLarge.err());
   }
 
+  /**
+   * --solid packs with zstd level 11 and groups of 256 KiB of files up to 64 KiB, each overridable;
+   * later adds keep the level; a level zstd-less or out of range is one line.
+   */
+  @Test
+  void solidAndLevelArePackingChoicesTheArchiveKeeps() throws IOException {
+    Path solid = temp.resolve("solid.hpf");
+    CliRun create = hpf("create", "--solid", solid, source);
+    assertEquals(0, create.code(), create.err());
+    String info = hpf("info", "--json", solid).text();
+    assertTrue(
+        info.contains(
+            "\"codec\":\"zstd\",\"groupBytes\":262144,\"groupEntryMaxBytes\":65536,\"zstdLevel\":11"),
+        info);
+    long under64k = model.values().stream().filter(v -> v.length <= 65536).count();
+    assertEquals(under64k, membersOfGroups(solid));
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), hpf("cat", solid, e.getKey()).out(), e.getKey());
+    }
+    Path text =
+        Files.writeString(temp.resolve("later.txt"), "added later, added later\n".repeat(99));
+    CliRun add = hpf("add", solid, text);
+    assertEquals(0, add.code(), add.err());
+    assertEquals("", add.err(), "the archive's level and groups kept");
+    assertTrue(hpf("info", solid).text().contains("new entries zstd level 11, groups of 262144"));
+    Path level = temp.resolve("level.hpf");
+    assertEquals(
+        0, hpf("create", "--solid", "--level", 5, "--group-size", 0, level, source).code());
+    assertTrue(hpf("info", "--json", level).text().contains("\"groupBytes\":0,"));
+    assertTrue(hpf("info", "--json", level).text().contains("\"zstdLevel\":5"));
+    String[][] refused = {
+      {"--solid", "--codec", "lz4"}, {"--level", "25"}, {"--codec", "none", "--level", "9"}
+    };
+    String[] messages = {
+      "--solid packs with zstd, not lz4",
+      "zstd level must be 1 to 19: 25",
+      "--level packs with zstd"
+    };
+    for (int i = 0; i < refused.length; i++) {
+      List<Object> args = new java.util.ArrayList<>(List.of("create"));
+      args.addAll(List.of(refused[i]));
+      args.addAll(List.of(temp.resolve("refused-" + i + ".hpf"), source));
+      CliRun run = hpf(args.toArray());
+      assertEquals(1, run.code(), run.err());
+      assertTrue(run.err().contains(messages[i]), run.err());
+      assertEquals(1, run.err().strip().lines().count(), run.err());
+    }
+  }
+
   private static long membersOfGroups(Path archive) throws IOException {
     try (var reader = io.hpf.archive.ArchiveReader.open(io.hpf.store.LocalStorage.open(archive))) {
       long members = 0;

@@ -39,6 +39,8 @@ import java.util.List;
  *     headers and cost a lookup in the group
  * @param groupEntryMaxBytes entries whose content is at most this long go into groups ({@link
  *     #ARCHIVE_GROUPS} with {@code groupBytes})
+ * @param zstdLevel the zstd level of new entries (1 to 19), or {@link #ARCHIVE_SETTING} (the
+ *     default) for the archive's (3 for a new archive and for one whose manifest records none)
  */
 public record WriterOptions(
     Codec codec,
@@ -54,7 +56,8 @@ public record WriterOptions(
     boolean autoCompact,
     long blockAlignment,
     int groupBytes,
-    int groupEntryMaxBytes) {
+    int groupEntryMaxBytes,
+    int zstdLevel) {
 
   /** {@link #blockAlignment()}: align to the block size the storage reports for each part file. */
   public static final long ALIGN_TO_STORAGE_BLOCKS = -1;
@@ -85,6 +88,19 @@ public record WriterOptions(
 
   public static final int DEFAULT_GROUP_ENTRY_MAX_BYTES = 512;
 
+  /**
+   * Packing for size ({@code hpf create --solid}, {@link Builder#solid()}): the settings that made
+   * the paper suite's logs and kernel archives no larger than a block-compressed MapFile and the
+   * kernel tree's no larger than {@code tar | zstd -3} (docs/BENCHMARKS.md, "Issue 14: packing for
+   * size"). The level carries most of it on generated logs (zstd's default level finds few of their
+   * matches), the groups on source trees, whose files share context. A get of a grouped file
+   * decodes its group: up to 256 KiB.
+   */
+  public static final int SOLID_ZSTD_LEVEL = 11;
+
+  public static final int SOLID_GROUP_BYTES = 256 << 10;
+  public static final int SOLID_GROUP_ENTRY_MAX_BYTES = 64 << 10;
+
   public WriterOptions {
     if (codec != null) {
       checkDictionary(dictionary, codec);
@@ -109,6 +125,9 @@ public record WriterOptions(
     if (groupBytes != ARCHIVE_GROUPS || groupEntryMaxBytes != ARCHIVE_GROUPS) {
       WriterSettings.checkGroups(groupBytes, groupEntryMaxBytes);
     }
+    if (zstdLevel != ARCHIVE_SETTING) {
+      WriterSettings.checkZstdLevel(zstdLevel);
+    }
     dictionary = dictionary == null ? null : dictionary.clone();
   }
 
@@ -130,9 +149,11 @@ public record WriterOptions(
         new WriterSettings(
             codec == null ? from.codec() : codec,
             groupBytes == ARCHIVE_GROUPS ? from.groupBytes() : groupBytes,
-            groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes);
+            groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes,
+            zstdLevel == ARCHIVE_SETTING ? from.zstdLevel() : zstdLevel);
     checkDictionary(dictionary, resolved.codec());
-    if (archive != null && !archive.equals(resolved)) {
+    // Compared as described: a level an lz4 archive keeps for later is nothing to tell.
+    if (archive != null && !archive.describe().equals(resolved.describe())) {
       changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");
     }
     int archiveCapacity = base == null ? DEFAULT_BUCKET_CAPACITY : base.bucketCapacity();
@@ -145,12 +166,17 @@ public record WriterOptions(
         dictionary,
         capacity,
         resolved.groupBytes(),
-        resolved.groupEntryMaxBytes());
+        resolved.groupEntryMaxBytes(),
+        resolved.zstdLevel());
   }
 
   /** What a new archive's writers store new entries with when nothing says otherwise. */
   private static final WriterSettings DEFAULT_SETTINGS =
-      new WriterSettings(DEFAULT_CODEC, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
+      new WriterSettings(
+          DEFAULT_CODEC,
+          DEFAULT_GROUP_BYTES,
+          DEFAULT_GROUP_ENTRY_MAX_BYTES,
+          WriterSettings.DEFAULT_ZSTD_LEVEL);
 
   private static void checkDictionary(byte[] dictionary, Codec codec) {
     if (dictionary != null && codec != Codec.ZSTD) {
@@ -161,7 +187,7 @@ public record WriterOptions(
 
   /** The settings a manifest records of these options. REQUIRES: resolved options. */
   public WriterSettings settings() {
-    return new WriterSettings(codec, groupBytes, groupEntryMaxBytes);
+    return new WriterSettings(codec, groupBytes, groupEntryMaxBytes, zstdLevel);
   }
 
   @Override
@@ -171,12 +197,17 @@ public record WriterOptions(
 
   /** The same options with another dictionary. */
   public WriterOptions withDictionary(byte[] value) {
-    return with(codec, value, bucketCapacity, groupBytes, groupEntryMaxBytes);
+    return with(codec, value, bucketCapacity, groupBytes, groupEntryMaxBytes, zstdLevel);
   }
 
   /** The same options but for these. */
   private WriterOptions with(
-      Codec codec, byte[] dictionary, int bucketCapacity, int groupBytes, int groupEntryMaxBytes) {
+      Codec codec,
+      byte[] dictionary,
+      int bucketCapacity,
+      int groupBytes,
+      int groupEntryMaxBytes,
+      int zstdLevel) {
     return new WriterOptions(
         codec,
         dictionary,
@@ -191,7 +222,8 @@ public record WriterOptions(
         autoCompact,
         blockAlignment,
         groupBytes,
-        groupEntryMaxBytes);
+        groupEntryMaxBytes,
+        zstdLevel);
   }
 
   public static Builder builder() {
@@ -199,9 +231,10 @@ public record WriterOptions(
   }
 
   /**
-   * Builder with the defaults: the archive's codec, groups and bucket capacity (zstd, groups of 2
-   * KiB of entries up to 512 bytes, 65536 records a bucket for a new archive), no dictionary, 1 GiB
-   * parts, no replacing, at most 8 segments, reclaim at half dead, 15 minutes of grace.
+   * Builder with the defaults: the archive's codec, groups, zstd level and bucket capacity (zstd
+   * level 3, groups of 2 KiB of entries up to 512 bytes, 65536 records a bucket for a new archive),
+   * no dictionary, 1 GiB parts, no replacing, at most 8 segments, reclaim at half dead, 15 minutes
+   * of grace.
    */
   public static final class Builder {
     private Codec codec;
@@ -218,6 +251,23 @@ public record WriterOptions(
     private long blockAlignment = ALIGN_TO_STORAGE_BLOCKS;
     private int groupBytes = ARCHIVE_GROUPS;
     private int groupEntryMaxBytes = ARCHIVE_GROUPS;
+    private int zstdLevel = ARCHIVE_SETTING;
+
+    /**
+     * Packing for size: zstd at {@link #SOLID_ZSTD_LEVEL}, groups of {@link #SOLID_GROUP_BYTES} of
+     * entries up to {@link #SOLID_GROUP_ENTRY_MAX_BYTES}; a later call may change any of them.
+     */
+    public Builder solid() {
+      return codec(Codec.ZSTD)
+          .zstdLevel(SOLID_ZSTD_LEVEL)
+          .groups(SOLID_GROUP_BYTES, SOLID_GROUP_ENTRY_MAX_BYTES);
+    }
+
+    /** The zstd level of new entries, 1 to 19; {@link #ARCHIVE_SETTING}: the archive's. */
+    public Builder zstdLevel(int value) {
+      zstdLevel = value;
+      return this;
+    }
 
     /**
      * Groups of about {@code bytes} raw bytes of entries of at most {@code entryMax}; 0, 0: none.
@@ -304,7 +354,8 @@ public record WriterOptions(
           autoCompact,
           blockAlignment,
           groupBytes,
-          groupEntryMaxBytes);
+          groupEntryMaxBytes,
+          zstdLevel);
     }
   }
 }

@@ -39,7 +39,7 @@ public final class CatalogWriter {
 
   private final AppendableFile file;
   private final ChecksummedOutput out;
-  private final ContentCompressor lz4 = new ContentCompressor(Codec.LZ4, null);
+  private final ContentCompressor lz4 = new ContentCompressor(Codec.LZ4, null, 0);
   private final ByteWriter block = new ByteWriter(BLOCK_TARGET_BYTES + 1024);
   private final ByteWriter index = new ByteWriter();
   private State state = State.WRITING;

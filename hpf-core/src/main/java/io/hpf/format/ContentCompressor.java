@@ -22,17 +22,18 @@ public final class ContentCompressor implements AutoCloseable {
 
   /**
    * @param dictionary a zstd dictionary, or null; only used with {@link Codec#ZSTD}
+   * @param zstdLevel the zstd level; only used with {@link Codec#ZSTD}
    */
-  public ContentCompressor(Codec codec, Dictionary dictionary) {
+  public ContentCompressor(Codec codec, Dictionary dictionary, int zstdLevel) {
     this.codec = codec;
     this.dictionary = codec == Codec.ZSTD ? dictionary : null;
     if (codec == Codec.ZSTD) {
       zstd = new ZstdCompressCtx();
-      zstd.setLevel(Dictionary.ZSTD_LEVEL);
+      zstd.setLevel(zstdLevel);
       // The entry trailer already has a CRC32C of the content; zstd's own would be redundant.
       zstd.setChecksum(false);
       if (this.dictionary != null) {
-        zstd.loadDict(this.dictionary.forCompression());
+        zstd.loadDict(this.dictionary.forCompression(zstdLevel));
       }
     } else {
       zstd = null;

@@ -9,12 +9,16 @@ import com.github.luben.zstd.ZstdDictDecompress;
  * made once and only read afterwards.
  */
 public final class Dictionary {
-  /** zstd level used for entries; 3 is zstd's own default, a balance of speed and ratio. */
-  public static final int ZSTD_LEVEL = 3;
-
   private final int id;
   private final byte[] bytes;
-  private volatile ZstdDictCompress forCompression;
+
+  /**
+   * Digested per level (its tables depend on the level), each kept while the dictionary is: a
+   * compressor refers to the digested form it loaded, so one is never replaced under it.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Integer, ZstdDictCompress> forCompression =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private volatile ZstdDictDecompress forDecompression;
 
   public Dictionary(int id, byte[] bytes) {
@@ -112,17 +116,9 @@ public final class Dictionary {
     return bytes.length;
   }
 
-  ZstdDictCompress forCompression() {
-    ZstdDictCompress d = forCompression;
-    if (d == null) {
-      synchronized (this) {
-        if (forCompression == null) {
-          forCompression = new ZstdDictCompress(bytes, ZSTD_LEVEL);
-        }
-        d = forCompression;
-      }
-    }
-    return d;
+  /** The dictionary digested for compressing at {@code level}: its tables depend on the level. */
+  ZstdDictCompress forCompression(int level) {
+    return forCompression.computeIfAbsent(level, l -> new ZstdDictCompress(bytes, l));
   }
 
   ZstdDictDecompress forDecompression() {

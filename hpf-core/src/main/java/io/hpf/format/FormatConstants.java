@@ -9,7 +9,7 @@ public final class FormatConstants {
   private FormatConstants() {}
 
   /** FORMAT.md "Versions": the version this code writes. */
-  public static final int VERSION_CURRENT = 5;
+  public static final int VERSION_CURRENT = 6;
 
   /** FORMAT.md "Versions": the oldest version this code reads. */
   public static final int VERSION_MIN_READABLE = 1;
@@ -29,6 +29,9 @@ public final class FormatConstants {
 
   /** FORMAT.md "Versions": the first version whose manifest records the writer settings. */
   public static final int VERSION_WRITER_SETTINGS = 5;
+
+  /** FORMAT.md "Versions": the first version whose writer settings hold the zstd level. */
+  public static final int VERSION_ZSTD_LEVEL = 6;
 
   // FORMAT.md "File footer": 'H' 'P' 'F' '!' then CRC32C of every byte before the footer.
   public static final int FOOTER_MAGIC = 0x21_46_50_48;

@@ -31,6 +31,7 @@ public final class ManifestCodec {
       throw new IllegalArgumentException("a manifest is written with the writer settings");
     }
     out.u8(settings.codec().id()).u32(settings.groupBytes()).u32(settings.groupEntryMaxBytes());
+    out.u8(settings.zstdLevel());
     out.u64(m.liveEntries()).u64(m.liveEntryBytes());
     out.u32(m.dictionaries().size());
     for (Manifest.DictionaryRef d : m.dictionaries()) {
@@ -99,8 +100,12 @@ public final class ManifestCodec {
     return leaves;
   }
 
-  /** The writer settings of a version-5 manifest, refused unless a writer could have them. */
-  private static WriterSettings writerSettings(ByteReader in) throws CorruptArchiveException {
+  /**
+   * The writer settings of a manifest of version 5 (codec and groups) or later (and the zstd
+   * level), refused unless a writer could have them.
+   */
+  private static WriterSettings writerSettings(ByteReader in, int version)
+      throws CorruptArchiveException {
     int codecId = in.u8("codec");
     Codec codec = Codec.byId(codecId);
     if (codec == null) {
@@ -108,8 +113,12 @@ public final class ManifestCodec {
     }
     int groupBytes = in.u32("group size");
     int groupEntryMaxBytes = in.u32("group entry size");
+    int level =
+        version >= FormatConstants.VERSION_ZSTD_LEVEL
+            ? in.u8("zstd level")
+            : WriterSettings.DEFAULT_ZSTD_LEVEL;
     try {
-      return new WriterSettings(codec, groupBytes, groupEntryMaxBytes);
+      return new WriterSettings(codec, groupBytes, groupEntryMaxBytes, level);
     } catch (IllegalArgumentException e) {
       throw in.corrupt("writer settings: " + e.getMessage());
     }
@@ -140,7 +149,7 @@ public final class ManifestCodec {
     }
     int bucketCapacity = in.count("bucket capacity");
     WriterSettings settings =
-        version >= FormatConstants.VERSION_WRITER_SETTINGS ? writerSettings(in) : null;
+        version >= FormatConstants.VERSION_WRITER_SETTINGS ? writerSettings(in, version) : null;
     long liveEntries = in.u64("live entries");
     long liveEntryBytes = in.u64("live entry bytes");
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();

@@ -61,7 +61,7 @@ public final class PartPool {
         new PartWriter(
             storage,
             nextPartId.getAndIncrement(),
-            () -> new ContentCompressor(options.codec(), dictionary),
+            () -> new ContentCompressor(options.codec(), dictionary, options.zstdLevel()),
             options);
     all.add(part);
     return part;

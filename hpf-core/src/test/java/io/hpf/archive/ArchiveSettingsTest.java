@@ -107,6 +107,73 @@ class ArchiveSettingsTest {
     }
   }
 
+  /** Words drawn at random: text whose frame is smaller at a higher zstd level. */
+  private static byte[] words(long seed) {
+    String[] vocabulary = {"archive", "small", "files", "hadoop", "namenode", "group", "index"};
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    StringBuilder text = new StringBuilder();
+    while (text.length() < 40_000) {
+      text.append(vocabulary[random.nextInt(vocabulary.length)]).append(random.nextInt(100));
+      text.append(random.nextInt(8) == 0 ? '\n' : ' ');
+    }
+    return text.toString().getBytes(UTF_8);
+  }
+
+  /** The stored length of a zstd entry: one frame at {@code level}, no dictionary. */
+  private static long frameLength(byte[] content, int level) {
+    return com.github.luben.zstd.Zstd.compress(content, level).length;
+  }
+
+  @Test
+  void laterWritersKeepTheArchivesZstdLevelUnlessTold() throws Exception {
+    byte[] first = words(1);
+    byte[] second = words(2);
+    assertTrue(frameLength(second, 9) < frameLength(second, 3), "the levels differ on this text");
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("z.hpf"));
+    try (ArchiveWriter writer =
+        ArchiveWriter.create(
+            storage, WriterOptions.builder().autoCompact(false).zstdLevel(9).build())) {
+      writer.add("first", first, EntryMetadata.of(0));
+      writer.commit();
+      assertEquals(9, writer.manifest().writerSettings().zstdLevel());
+    }
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build())) {
+      assertEquals(List.of(), writer.settingChanges());
+      writer.add("second", second, EntryMetadata.of(0));
+      writer.commit();
+    }
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(
+            storage, WriterOptions.builder().autoCompact(false).zstdLevel(3).build())) {
+      assertEquals(
+          List.of(
+              "zstd level 9, groups of 2048 bytes of entries up to 512 -> zstd level 3, groups of"
+                  + " 2048 bytes of entries up to 512 for new entries"),
+          writer.settingChanges());
+      writer.add("third", second, EntryMetadata.of(0));
+      writer.commit();
+    }
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(frameLength(first, 9), reader.stat("first").storedLength());
+      assertEquals(frameLength(second, 9), reader.stat("second").storedLength(), "kept level 9");
+      assertEquals(frameLength(second, 3), reader.stat("third").storedLength());
+      assertEquals(3, reader.manifest().writerSettings().zstdLevel());
+      assertTrue(java.util.Arrays.equals(second, reader.get("second")));
+    }
+  }
+
+  @Test
+  void levelsOutsideOneToNineteenAreRefused() {
+    for (int level : new int[] {-1, 20, 22}) {
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () -> WriterOptions.builder().zstdLevel(level).build());
+      assertEquals("zstd level must be 1 to 19: " + level, e.getMessage());
+    }
+  }
+
   @Test
   void anArchiveOfVersion4GetsTheWritersSettingsRecorded() throws Exception {
     Path dir = temp.resolve("v4.hpf");

@@ -49,7 +49,14 @@ class GoldenArchiveTest {
         "v5/none-aligned-1k.hpf",
         "v5/lz4-small-groups.hpf",
         "v5/zstd-two-commits.hpf",
-        "v5/lz4-joined-parts.hpf"
+        "v5/lz4-joined-parts.hpf",
+        "v6/lz4.hpf",
+        "v6/zstd-dictionary.hpf",
+        "v6/none.hpf",
+        "v6/none-aligned-1k.hpf",
+        "v6/lz4-small-groups.hpf",
+        "v6/zstd-two-commits.hpf",
+        "v6/zstd-level-11-solid.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
@@ -76,7 +83,8 @@ class GoldenArchiveTest {
         "v3/lz4.hpf:1",
         "v3/zstd-dictionary.hpf:1",
         "v3/lz4-small-groups.hpf:3",
-        "v4/lz4-small-groups.hpf:3"
+        "v4/lz4-small-groups.hpf:3",
+        "v6/zstd-level-11-solid.hpf:1"
       })
   void versionThreeArchivesHoldGroups(String archiveAndLeast) throws Exception {
     String[] a = archiveAndLeast.split(":");
@@ -128,15 +136,21 @@ class GoldenArchiveTest {
     assertEquals(a[0].contains("zstd"), !m.dictionaries().isEmpty());
   }
 
-  /** Version 5's manifests record how their writer stored new entries; older ones did not. */
+  /**
+   * Version 5's manifests record how their writer stored new entries, version 6's the zstd level
+   * too (version 5's read as level 3, what their writers used); older ones record nothing.
+   */
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "v5/lz4.hpf:lz4:32768:4096",
-        "v5/zstd-dictionary.hpf:zstd:32768:4096",
-        "v5/none.hpf:none:32768:4096",
-        "v5/lz4-small-groups.hpf:lz4:1024:512",
-        "v4/lz4.hpf:::"
+        "v6/zstd-level-11-solid.hpf:zstd:262144:65536:11",
+        "v6/zstd-dictionary.hpf:zstd:32768:4096:3",
+        "v6/lz4-small-groups.hpf:lz4:1024:512:3",
+        "v5/lz4.hpf:lz4:32768:4096:3",
+        "v5/zstd-dictionary.hpf:zstd:32768:4096:3",
+        "v5/none.hpf:none:32768:4096:3",
+        "v5/lz4-small-groups.hpf:lz4:1024:512:3",
+        "v4/lz4.hpf::::"
       })
   void versionFiveManifestsRecordTheWriterSettings(String archiveAndSettings) throws Exception {
     String[] a = archiveAndSettings.split(":", -1);
@@ -148,7 +162,10 @@ class GoldenArchiveTest {
     }
     assertEquals(
         new io.hpf.manifest.WriterSettings(
-            io.hpf.format.Codec.parse(a[1]), Integer.parseInt(a[2]), Integer.parseInt(a[3])),
+            io.hpf.format.Codec.parse(a[1]),
+            Integer.parseInt(a[2]),
+            Integer.parseInt(a[3]),
+            Integer.parseInt(a[4])),
         m.writerSettings());
     assertEquals(16, m.bucketCapacity());
   }

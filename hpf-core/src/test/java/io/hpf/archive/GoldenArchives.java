@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * <pre>
  * mvn -q -pl hpf-core test-compile exec:java ... or from an IDE:
  * java -cp hpf-core/target/classes:hpf-core/target/test-classes:DEPS \
- *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v5
+ *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v6
  * </pre>
  */
 public final class GoldenArchives {
@@ -29,7 +29,9 @@ public final class GoldenArchives {
    * version 5 the same archives, whose manifests record their writer settings. Version 5 also has
    * {@code lz4-joined-parts.hpf}, with the options of {@code lz4.hpf} written by two threads whose
    * parts were joined (JoinedPartsTest), which today's writer, whose threads share one part, no
-   * longer makes: it is not in {@link #ARCHIVES}, and never made again.
+   * longer makes: it is not in {@link #ARCHIVES}, and never made again. Version 6 records the zstd
+   * level in the manifest: the archives of version 5 and {@code zstd-level-11-solid.hpf}, packed as
+   * {@code hpf create --solid} packs (zstd level 11, groups of 256 KiB of entries up to 64 KiB).
    */
   static final String[] ARCHIVES_V1 = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
 
@@ -51,7 +53,17 @@ public final class GoldenArchives {
   };
 
   /** Version 5 has the archives of version 4; its manifests record their writer settings. */
-  static final String[] ARCHIVES = ARCHIVES_V4;
+  static final String[] ARCHIVES_V5 = ARCHIVES_V4;
+
+  static final String[] ARCHIVES = {
+    "lz4.hpf",
+    "zstd-dictionary.hpf",
+    "none.hpf",
+    "none-aligned-1k.hpf",
+    "lz4-small-groups.hpf",
+    "zstd-two-commits.hpf",
+    "zstd-level-11-solid.hpf"
+  };
 
   private GoldenArchives() {}
 
@@ -95,6 +107,9 @@ public final class GoldenArchives {
     }
     if (archive.equals("none.hpf")) {
       return b.codec(Codec.NONE).build();
+    }
+    if (archive.equals("zstd-level-11-solid.hpf")) {
+      b.zstdLevel(11).groups(256 << 10, 64 << 10);
     }
     byte[][] samples = model().values().stream().filter(v -> v.length > 100).toArray(byte[][]::new);
     byte[] dict = new byte[4096];

@@ -65,7 +65,7 @@ class ManifestCodecTest {
         123,
         "add 12 entries",
         64,
-        new WriterSettings(Codec.LZ4, 1024, 300),
+        new WriterSettings(Codec.LZ4, 1024, 300, 7),
         12,
         4000,
         dictionaries,
@@ -126,16 +126,27 @@ class ManifestCodecTest {
         manifest(List.of(), new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 316), 508));
     byte[] encoded = ManifestCodec.encode(m);
     assertEquals(
-        new WriterSettings(Codec.LZ4, 1024, 300),
+        new WriterSettings(Codec.LZ4, 1024, 300, 7),
         ManifestCodec.decode("m", encoded).writerSettings());
     // The settings follow the bucket capacity: name hash (1), reserved (3), capacity (4) after
     // the header, generation, time and operation.
     int at = 16 + 8 + 8 + 2 + "add 12 entries".length() + 1 + 3 + 4;
     assertEquals(Codec.LZ4.id(), encoded[at]);
+    assertEquals(7, encoded[at + 9], "the zstd level follows the group entry size");
     String[] expected = {
-      "unknown codec 9", "writer settings: group size", "writer settings: group size"
+      "unknown codec 9",
+      "writer settings: group size",
+      "writer settings: group size",
+      "writer settings: zstd level must be 1 to 19: 0",
+      "writer settings: zstd level must be 1 to 19: 20"
     };
-    int[][] changes = {{at, 9}, {at + 1, 0xFF, 0xFF, 0xFF, 0x7F}, {at + 5, 0x01, 0x08, 0, 0}};
+    int[][] changes = {
+      {at, 9},
+      {at + 1, 0xFF, 0xFF, 0xFF, 0x7F},
+      {at + 5, 0x01, 0x08, 0, 0},
+      {at + 9, 0},
+      {at + 9, 20}
+    };
     for (int i = 0; i < changes.length; i++) {
       byte[] bad = encoded.clone();
       for (int k = 1; k < changes[i].length; k++) {

@@ -1,5 +1,6 @@
 package io.hpf.mapreduce;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -173,6 +174,38 @@ class ArchiveOutputCommitterTest {
             asked == null ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.LZ4,
             r.manifest().writerSettings().codec());
       }
+    }
+  }
+
+  /** Tasks compress at the archive's zstd level (format version 6), as `hpf add` does. */
+  @Test
+  void tasksCompressAtTheArchivesZstdLevel() throws Exception {
+    Path archive =
+        existingArchive(
+            Map.of("old", "kept"), WriterOptions.builder().zstdLevel(12).groups(0, 0).build());
+    StringBuilder words = new StringBuilder();
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    while (words.length() < 30_000) {
+      words.append("word").append(random.nextInt(500)).append(random.nextInt(9) == 0 ? '\n' : ' ');
+    }
+    byte[] text = words.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    long atLevel12 = com.github.luben.zstd.Zstd.compress(text, 12).length;
+    assertTrue(atLevel12 < com.github.luben.zstd.Zstd.compress(text, 3).length, "levels differ");
+    Configuration conf = conf(archive);
+    JobID job = new JobID("level", 1);
+    ArchiveOutputCommitter committer =
+        new HpfOutputFormat<>().getOutputCommitter(attempt(conf, job, 0, 0));
+    committer.setupJob(new JobContextImpl(conf, job));
+    TaskAttemptContext task = attempt(conf, job, 0, 0);
+    write(task, "words", words.toString());
+    committer.commitTask(task);
+    committer.commitJob(new JobContextImpl(conf, job));
+    try (HadoopStorage s =
+            HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
+        var r = io.hpf.archive.ArchiveReader.open(s)) {
+      assertEquals(atLevel12, r.stat("words").storedLength());
+      assertEquals(12, r.manifest().writerSettings().zstdLevel());
+      assertArrayEquals(text, r.get("words"));
     }
   }
 

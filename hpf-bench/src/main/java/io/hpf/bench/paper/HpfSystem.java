@@ -11,22 +11,28 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
-/** hpf with its defaults: zstd with a trained dictionary, one packing thread per core. */
+/**
+ * hpf with its defaults (zstd with a trained dictionary, one packing thread per core), or packed
+ * for size as {@code hpf create --solid} packs.
+ */
 final class HpfSystem implements BenchSystem {
   private final boolean cacheIndexPages;
+  private final boolean solid;
 
   /**
    * @param cacheIndexPages keep index pages in memory (the default reader); without, every lookup
    *     reads its record from storage (HDFS: a DataNode; local disk: a read system call instead of
    *     a mapping), the HPF paper's "without caching" setting
+   * @param solid pack for size ({@link WriterOptions.Builder#solid()})
    */
-  HpfSystem(boolean cacheIndexPages) {
+  HpfSystem(boolean cacheIndexPages, boolean solid) {
     this.cacheIndexPages = cacheIndexPages;
+    this.solid = solid;
   }
 
   @Override
   public String name() {
-    return cacheIndexPages ? "hpf" : "hpf-nocache";
+    return (cacheIndexPages ? "hpf" : "hpf-nocache") + (solid ? "-solid" : "");
   }
 
   @Override
@@ -35,7 +41,7 @@ final class HpfSystem implements BenchSystem {
       Packer.pack(
           staged,
           storage,
-          WriterOptions.builder().build(),
+          solid ? WriterOptions.builder().solid().build() : WriterOptions.builder().build(),
           new PackOptions(Runtime.getRuntime().availableProcessors(), false, false, true),
           ProgressListener.NONE);
     }

@@ -41,8 +41,9 @@ public final class PaperSuite {
   private final PrintStream log;
   private final List<BenchSystem> systems =
       List.of(
-          new HpfSystem(true),
-          new HpfSystem(false),
+          new HpfSystem(true, false),
+          new HpfSystem(false, false),
+          new HpfSystem(true, true),
           new PlainFilesSystem(),
           new SequenceFileSystem(CompressionType.RECORD),
           new SequenceFileSystem(CompressionType.BLOCK),

@@ -26,7 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PaperSuiteTest {
   private static final List<String> SYSTEMS =
-      List.of("hpf", "hpf-nocache", "plain", "seqfile-record", "seqfile-block", "mapfile", "har");
+      List.of(
+          "hpf",
+          "hpf-nocache",
+          "hpf-solid",
+          "plain",
+          "seqfile-record",
+          "seqfile-block",
+          "mapfile",
+          "har");
   private static final List<String> DATASETS =
       List.of("hpf-logs", "sf-text-30k", "sf-text-1m", "tyr-32k");
 

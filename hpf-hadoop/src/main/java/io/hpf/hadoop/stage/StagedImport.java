@@ -75,16 +75,19 @@ public final class StagedImport {
 
   /**
    * The options of a task's own archive: the codec asked for (null: the archive's, as its writers
-   * store new entries; zstd for a new archive) and the archive's groups; no dictionary (the commit
-   * moves the task's parts into an archive with dictionaries of its own) and no grace period
-   * (nobody reads a task's archive while it is written).
+   * store new entries; zstd for a new archive), the archive's groups and zstd level; no dictionary
+   * (the commit moves the task's parts into an archive with dictionaries of its own) and no grace
+   * period (nobody reads a task's archive while it is written).
    *
    * @param archive the archive's settings ({@link #archiveSettings}), or null
    */
   public static WriterOptions taskOptions(Codec codec, WriterSettings archive) {
     WriterOptions.Builder options = WriterOptions.builder().gracePeriodMillis(0);
     if (archive != null) {
-      options.codec(archive.codec()).groups(archive.groupBytes(), archive.groupEntryMaxBytes());
+      options
+          .codec(archive.codec())
+          .groups(archive.groupBytes(), archive.groupEntryMaxBytes())
+          .zstdLevel(archive.zstdLevel());
     }
     if (codec != null) {
       options.codec(codec);

@@ -18,9 +18,15 @@ import java.util.Map;
  * @param groupBytes the archive's group size, or {@link WriterOptions#ARCHIVE_GROUPS}
  * @param groupEntryMaxBytes the archive's largest grouped entry, or {@link
  *     WriterOptions#ARCHIVE_GROUPS}
+ * @param zstdLevel the archive's zstd level (used with archiveCodec only)
  */
 public record WriteOptions(
-    Codec codec, boolean replace, Codec archiveCodec, int groupBytes, int groupEntryMaxBytes)
+    Codec codec,
+    boolean replace,
+    Codec archiveCodec,
+    int groupBytes,
+    int groupEntryMaxBytes,
+    int zstdLevel)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -38,7 +44,8 @@ public record WriteOptions(
         Boolean.parseBoolean(replace),
         null,
         WriterOptions.ARCHIVE_GROUPS,
-        WriterOptions.ARCHIVE_GROUPS);
+        WriterOptions.ARCHIVE_GROUPS,
+        WriterSettings.DEFAULT_ZSTD_LEVEL);
   }
 
   /** These options with the settings of the archive written into (null: none recorded). */
@@ -46,7 +53,12 @@ public record WriteOptions(
     return archive == null
         ? this
         : new WriteOptions(
-            codec, replace, archive.codec(), archive.groupBytes(), archive.groupEntryMaxBytes());
+            codec,
+            replace,
+            archive.codec(),
+            archive.groupBytes(),
+            archive.groupEntryMaxBytes(),
+            archive.zstdLevel());
   }
 
   /**
@@ -62,7 +74,7 @@ public record WriteOptions(
     WriterSettings archive =
         archiveCodec == null
             ? null
-            : new WriterSettings(archiveCodec, groupBytes, groupEntryMaxBytes);
+            : new WriterSettings(archiveCodec, groupBytes, groupEntryMaxBytes, zstdLevel);
     return StagedImport.taskOptions(codec, archive);
   }
 }

@@ -221,6 +221,37 @@ class ArchiveWriteTest {
     assertSameEntries(model, archive);
   }
 
+  /** An append compresses at the archive's zstd level (format version 6), as `hpf add` does. */
+  @Test
+  void appendsCompressAtTheArchivesZstdLevel() throws Exception {
+    Path archive = fresh();
+    try (LocalStorage storage = LocalStorage.createDirectories(archive);
+        ArchiveWriter writer =
+            ArchiveWriter.create(
+                storage, WriterOptions.builder().zstdLevel(12).groups(0, 0).build())) {
+      writer.add("old", new byte[] {1}, io.hpf.archive.EntryMetadata.of(0));
+      writer.commit();
+    }
+    StringBuilder words = new StringBuilder();
+    SplittableRandom random = new SplittableRandom(7);
+    while (words.length() < 30_000) {
+      words.append("word").append(random.nextInt(500)).append(random.nextInt(9) == 0 ? '\n' : ' ');
+    }
+    byte[] text = words.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    long atLevel12 = com.github.luben.zstd.Zstd.compress(text, 12).length;
+    assertTrue(atLevel12 < com.github.luben.zstd.Zstd.compress(text, 3).length, "levels differ");
+    frame(new TreeMap<>(Map.of("words", text)), 1)
+        .write()
+        .format("hpf")
+        .mode("append")
+        .save(archive.toString());
+    try (LocalStorage storage = LocalStorage.open(archive);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(atLevel12, reader.stat("words").storedLength());
+      assertEquals(12, reader.manifest().writerSettings().zstdLevel());
+    }
+  }
+
   @Test
   void tasksStoreEntriesAsTheArchivesWritersDoUnlessTheWriteNamesACodec() throws Exception {
     Path archive = fresh();
