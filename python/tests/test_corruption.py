@@ -238,12 +238,12 @@ def test_a_streamed_lz4_entry_claiming_gigabytes_is_refused_before_decoding(tmp_
 def test_a_zstd_level_no_writer_takes_is_named(tmp_path, level):
     """Version 6's writer settings end with the zstd level, 1 to 19 (FORMAT.md "Manifest")."""
     dst = tmp_path / "solid.hpf"
-    shutil.copytree(GOLDEN / "v6" / "zstd-level-11-solid.hpf", dst)
+    shutil.copytree(GOLDEN / "v6" / "zstd-level-10-solid.hpf", dst)
     manifest = next(dst.glob("manifest-*.hpfm"))
     data = bytearray(manifest.read_bytes())
     (op_length,) = struct.unpack_from("<H", data, 32)
     at = 32 + 2 + op_length + 1 + 3 + 4 + 1 + 4 + 4  # after the group entry size
-    assert data[at] == 11
+    assert data[at] == 10
     data[at] = level
     struct.pack_into("<I", data, len(data) - 4, hpf.wire.crc32c(bytes(data[:-8])))
     manifest.write_bytes(bytes(data))

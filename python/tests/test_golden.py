@@ -44,7 +44,7 @@ def test_golden_archive_reads_as_its_model(path):
 
 
 @pytest.mark.parametrize("name,settings", [
-    ("v6/zstd-level-11-solid.hpf", (2, 262144, 65536, 11)),
+    ("v6/zstd-level-10-solid.hpf", (2, 262144, 65536, 10)),
     ("v6/lz4-small-groups.hpf", (1, 1024, 512, 3)),
     ("v5/lz4.hpf", (1, 32768, 4096, 3)),
     ("v5/zstd-dictionary.hpf", (2, 32768, 4096, 3)),

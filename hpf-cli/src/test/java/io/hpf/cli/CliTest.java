@@ -219,7 +219,7 @@ class CliTest {
   }
 
   /**
-   * --solid packs with zstd level 11 and groups of 256 KiB of files up to 64 KiB, each overridable;
+   * --solid packs with zstd level 10 and groups of 256 KiB of files up to 64 KiB, each overridable;
    * later adds keep the level; a level zstd-less or out of range is one line.
    */
   @Test
@@ -230,7 +230,7 @@ class CliTest {
     String info = hpf("info", "--json", solid).text();
     assertTrue(
         info.contains(
-            "\"codec\":\"zstd\",\"groupBytes\":262144,\"groupEntryMaxBytes\":65536,\"zstdLevel\":11"),
+            "\"codec\":\"zstd\",\"groupBytes\":262144,\"groupEntryMaxBytes\":65536,\"zstdLevel\":10"),
         info);
     long under64k = model.values().stream().filter(v -> v.length <= 65536).count();
     assertEquals(under64k, membersOfGroups(solid));
@@ -242,7 +242,7 @@ class CliTest {
     CliRun add = hpf("add", solid, text);
     assertEquals(0, add.code(), add.err());
     assertEquals("", add.err(), "the archive's level and groups kept");
-    assertTrue(hpf("info", solid).text().contains("new entries zstd level 11, groups of 262144"));
+    assertTrue(hpf("info", solid).text().contains("new entries zstd level 10, groups of 262144"));
     Path level = temp.resolve("level.hpf");
     assertEquals(
         0, hpf("create", "--solid", "--level", 5, "--group-size", 0, level, source).code());

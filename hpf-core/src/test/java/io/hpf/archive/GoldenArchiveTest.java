@@ -56,7 +56,7 @@ class GoldenArchiveTest {
         "v6/none-aligned-1k.hpf",
         "v6/lz4-small-groups.hpf",
         "v6/zstd-two-commits.hpf",
-        "v6/zstd-level-11-solid.hpf"
+        "v6/zstd-level-10-solid.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
@@ -84,7 +84,7 @@ class GoldenArchiveTest {
         "v3/zstd-dictionary.hpf:1",
         "v3/lz4-small-groups.hpf:3",
         "v4/lz4-small-groups.hpf:3",
-        "v6/zstd-level-11-solid.hpf:1"
+        "v6/zstd-level-10-solid.hpf:1"
       })
   void versionThreeArchivesHoldGroups(String archiveAndLeast) throws Exception {
     String[] a = archiveAndLeast.split(":");
@@ -143,7 +143,7 @@ class GoldenArchiveTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "v6/zstd-level-11-solid.hpf:zstd:262144:65536:11",
+        "v6/zstd-level-10-solid.hpf:zstd:262144:65536:10",
         "v6/zstd-dictionary.hpf:zstd:32768:4096:3",
         "v6/lz4-small-groups.hpf:lz4:1024:512:3",
         "v5/lz4.hpf:lz4:32768:4096:3",

@@ -30,8 +30,8 @@ public final class GoldenArchives {
    * {@code lz4-joined-parts.hpf}, with the options of {@code lz4.hpf} written by two threads whose
    * parts were joined (JoinedPartsTest), which today's writer, whose threads share one part, no
    * longer makes: it is not in {@link #ARCHIVES}, and never made again. Version 6 records the zstd
-   * level in the manifest: the archives of version 5 and {@code zstd-level-11-solid.hpf}, packed as
-   * {@code hpf create --solid} packs (zstd level 11, groups of 256 KiB of entries up to 64 KiB).
+   * level in the manifest: the archives of version 5 and {@code zstd-level-10-solid.hpf}, packed as
+   * {@code hpf create --solid} packs (zstd level 10, groups of 256 KiB of entries up to 64 KiB).
    */
   static final String[] ARCHIVES_V1 = {"lz4.hpf", "zstd-dictionary.hpf", "none.hpf"};
 
@@ -62,7 +62,7 @@ public final class GoldenArchives {
     "none-aligned-1k.hpf",
     "lz4-small-groups.hpf",
     "zstd-two-commits.hpf",
-    "zstd-level-11-solid.hpf"
+    "zstd-level-10-solid.hpf"
   };
 
   private GoldenArchives() {}
@@ -108,8 +108,8 @@ public final class GoldenArchives {
     if (archive.equals("none.hpf")) {
       return b.codec(Codec.NONE).build();
     }
-    if (archive.equals("zstd-level-11-solid.hpf")) {
-      b.zstdLevel(11).groups(256 << 10, 64 << 10);
+    if (archive.equals("zstd-level-10-solid.hpf")) {
+      b.zstdLevel(10).groups(256 << 10, 64 << 10);
     }
     byte[][] samples = model().values().stream().filter(v -> v.length > 100).toArray(byte[][]::new);
     byte[] dict = new byte[4096];
