@@ -1,5 +1,9 @@
 package io.hpf.bench;
 
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdDictDecompress;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
@@ -14,7 +18,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +38,10 @@ import java.util.zip.ZipOutputStream;
  * rounds are reported, for one thread and for all cores.
  *
  * <p>hpf reads local files through memory mappings by default; "hpf-none-pread" is the same archive
- * read with one pread system call per read, as on a file system without mmap.
+ * read with one pread system call per read, as on a file system without mmap. "hpf-lz4" is packed
+ * {@code --codec lz4}. "zstd-decode-only" is the floor of a zstd get: each file as a zstd frame
+ * (level 3, a 64 KiB dictionary trained on a spread 4 MiB sample, as the packer trains it) held in
+ * memory, decoded with a kept context, no lookup and no I/O.
  *
  * <p>Usage: {@code GetBenchmark OUT.jsonl SOURCE_DIR WORK_DIR [maxFiles] [rounds]}. Files of 1 to 8
  * KiB under SOURCE_DIR are used (the kernel tree's median is 3.9 KB).
@@ -64,10 +73,12 @@ public final class GetBenchmark {
     List<String> names = copySubset(source, subset, maxFiles);
     Path hpfNone = work.resolve("none.hpf");
     Path hpfZstd = work.resolve("zstd.hpf");
+    Path hpfLz4 = work.resolve("lz4.hpf");
     Path zipStored = work.resolve("stored.zip");
     Path zipDeflated = work.resolve("deflated.zip");
     pack(subset, hpfNone, Codec.NONE);
     pack(subset, hpfZstd, Codec.ZSTD);
+    pack(subset, hpfLz4, Codec.LZ4);
     zip(subset, names, zipStored, ZipEntry.STORED);
     zip(subset, names, zipDeflated, ZipEntry.DEFLATED);
 
@@ -78,6 +89,8 @@ public final class GetBenchmark {
     systems.add(openHpf("hpf-none-pread", LocalStorage.open(hpfNone).withPositionalReads(), names));
     systems.add(openZip("zip-stored", zipStored, names));
     systems.add(openHpf("hpf-zstd-dict", LocalStorage.open(hpfZstd), names));
+    systems.add(openHpf("hpf-lz4", LocalStorage.open(hpfLz4), names));
+    systems.add(zstdDecodeOnly(subset, names));
     systems.add(openZip("zip-deflated", zipDeflated, names));
 
     for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
@@ -181,6 +194,42 @@ public final class GetBenchmark {
         reader,
         (after - before) / (double) names.size(),
         reader.indexMemoryBytes() / (double) names.size());
+  }
+
+  private static System zstdDecodeOnly(Path subset, List<String> names) throws IOException {
+    List<byte[]> contents = new ArrayList<>();
+    for (String n : names) {
+      contents.add(Files.readAllBytes(subset.resolve(n)));
+    }
+    List<byte[]> samples = new ArrayList<>();
+    long total = contents.stream().mapToLong(c -> c.length).sum();
+    int step = (int) Math.max(1, total / (4 << 20));
+    for (int i = 0; i < contents.size(); i += step) {
+      samples.add(contents.get(i));
+    }
+    byte[] dictionary = new byte[64 << 10];
+    int size = (int) Zstd.trainFromBuffer(samples.toArray(new byte[0][]), dictionary);
+    dictionary = Arrays.copyOf(dictionary, size);
+    Map<String, byte[]> frames = new HashMap<>();
+    Map<String, Integer> lengths = new HashMap<>();
+    try (var compressor = new ZstdCompressCtx()) {
+      compressor.setLevel(3).setChecksum(false).loadDict(dictionary);
+      for (int i = 0; i < names.size(); i++) {
+        frames.put(names.get(i), compressor.compress(contents.get(i)));
+        lengths.put(names.get(i), contents.get(i).length);
+      }
+    }
+    ZstdDictDecompress digested = new ZstdDictDecompress(dictionary);
+    ThreadLocal<ZstdDecompressCtx> contexts =
+        ThreadLocal.withInitial(() -> new ZstdDecompressCtx().loadDict(digested));
+    Getter getter =
+        n -> {
+          byte[] frame = frames.get(n);
+          byte[] content = new byte[lengths.get(n)];
+          contexts.get().decompressByteArray(content, 0, content.length, frame, 0, frame.length);
+          return content;
+        };
+    return new System("zstd-decode-only", getter, () -> {}, Double.NaN, Double.NaN);
   }
 
   private static System openZip(String label, Path file, List<String> names) throws IOException {
