@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.pack.PackOptions;
@@ -72,34 +73,13 @@ final class PackFlags {
    * archive's (its manifest keeps codec, groups and level), or the defaults for a new archive.
    */
   WriterOptions.Builder apply(WriterOptions.Builder builder) {
-    Codec chosen = codec == null ? null : Codec.parse(codec);
-    if ((level != null || solid) && chosen != null && chosen != Codec.ZSTD) {
-      throw new IllegalArgumentException(
-          (solid ? "--solid" : "--level") + " packs with zstd, not " + chosen.displayName());
-    }
-    if (solid && chosen == null) {
-      chosen = Codec.ZSTD;
-    }
-    if (chosen != null) {
-      builder.codec(chosen);
-    }
-    if (level != null || solid) {
-      builder.zstdLevel(level != null ? level : WriterOptions.SOLID_ZSTD_LEVEL);
-    }
-    if (groupBytes != null || groupEntryMaxBytes != null || solid) {
-      int bytes =
-          groupBytes != null
-              ? groupBytes
-              : solid ? WriterOptions.SOLID_GROUP_BYTES : WriterOptions.DEFAULT_GROUP_BYTES;
-      int entryMax =
-          groupEntryMaxBytes != null
-              ? groupEntryMaxBytes
-              : solid
-                  ? WriterOptions.SOLID_GROUP_ENTRY_MAX_BYTES
-                  : WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES;
-      builder.groups(bytes, Math.min(entryMax, bytes));
-    }
-    return builder;
+    return request().applyTo(builder);
+  }
+
+  /** What these flags ask of packing; checked (a level or --solid needs zstd). */
+  PackingRequest request() {
+    return new PackingRequest(
+        codec == null ? null : Codec.parse(codec), level, solid, groupBytes, groupEntryMaxBytes);
   }
 
   /** The pack options; {@code trainDictionary} only where a new dictionary can be stored. */

@@ -252,9 +252,9 @@ class CliTest {
       {"--solid", "--codec", "lz4"}, {"--level", "25"}, {"--codec", "none", "--level", "9"}
     };
     String[] messages = {
-      "--solid packs with zstd, not lz4",
+      "solid packing and zstd levels need the zstd codec, not lz4",
       "zstd level must be 1 to 19: 25",
-      "--level packs with zstd"
+      "solid packing and zstd levels need the zstd codec, not none"
     };
     for (int i = 0; i < refused.length; i++) {
       List<Object> args = new java.util.ArrayList<>(List.of("create"));

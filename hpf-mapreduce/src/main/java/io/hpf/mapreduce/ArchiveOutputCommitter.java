@@ -49,13 +49,14 @@ public final class ArchiveOutputCommitter extends OutputCommitter {
   }
 
   /**
-   * The options of the archive's writer at setup and commit: a codec the job names becomes the
-   * archive's (recorded in the manifest, as {@code hpf add --codec} does).
+   * The options of the archive's writer at setup and commit: a codec, level or solid packing the
+   * job asks for becomes the archive's (recorded in the manifest, as {@code hpf add --codec} does).
+   * A request that cannot be met fails the job here, before any task runs.
    */
   static WriterOptions writerOptions(Configuration conf) {
-    return WriterOptions.builder()
-        .replace(conf.getBoolean(ArchiveOutputFormat.REPLACE, false))
-        .codec(AttemptArchive.codec(conf))
+    return AttemptArchive.packing(conf)
+        .applyTo(
+            WriterOptions.builder().replace(conf.getBoolean(ArchiveOutputFormat.REPLACE, false)))
         .build();
   }
 

@@ -2,6 +2,7 @@ package io.hpf.mapreduce;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.PackingRequest;
 import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
@@ -22,10 +23,30 @@ final class AttemptArchive {
    */
   static final String CODEC = "hpf.output.codec";
 
-  /** The codec the job names ({@link #CODEC}), or null for the archive's. */
-  static Codec codec(Configuration conf) {
-    String asked = conf.get(CODEC);
-    return asked == null ? null : Codec.parse(asked);
+  /** The zstd level of output entries, 1 to 19; default: the archive's (3 for a new one). */
+  static final String ZSTD_LEVEL = "hpf.output.zstd.level";
+
+  /** true: pack for size, as {@code hpf create --solid}; default false. */
+  static final String SOLID = "hpf.output.solid";
+
+  /** What the job asks of packing ({@link #CODEC}, {@link #ZSTD_LEVEL}, {@link #SOLID}). */
+  static PackingRequest packing(Configuration conf) {
+    String codec = conf.get(CODEC);
+    String level = conf.get(ZSTD_LEVEL);
+    String solid = conf.get(SOLID, "false");
+    if (!solid.equals("true") && !solid.equals("false")) {
+      throw new IllegalArgumentException(SOLID + " must be true or false, not '" + solid + "'");
+    }
+    Integer zstdLevel = null;
+    if (level != null) {
+      try {
+        zstdLevel = Integer.parseInt(level.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(ZSTD_LEVEL + " must be a number, not '" + level + "'");
+      }
+    }
+    return new PackingRequest(
+        codec == null ? null : Codec.parse(codec), zstdLevel, solid.equals("true"), null, null);
   }
 
   private final TaskAttemptContext context;
@@ -41,10 +62,10 @@ final class AttemptArchive {
       Configuration conf = context.getConfiguration();
       storage =
           HadoopArchives.create(ArchiveOutputFormat.committer(context).attemptDir(context), conf);
-      // The archive's settings unless the job asks for a codec (StagedImport.taskOptions).
+      // The archive's settings unless the job asks otherwise (StagedImport.taskOptions).
       WriterSettings archive =
           ArchiveOutputFormat.committer(context).staging(context).archiveSettings();
-      writer = ArchiveWriter.create(storage, StagedImport.taskOptions(codec(conf), archive));
+      writer = ArchiveWriter.create(storage, StagedImport.taskOptions(packing(conf), archive));
     }
     return writer;
   }

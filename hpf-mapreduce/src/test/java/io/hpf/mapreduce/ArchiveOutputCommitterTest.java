@@ -207,6 +207,36 @@ class ArchiveOutputCommitterTest {
       assertEquals(12, r.manifest().writerSettings().zstdLevel());
       assertArrayEquals(text, r.get("words"));
     }
+    // A job that asks for a level (here through solid packing) makes it the archive's.
+    conf.set(AttemptArchive.SOLID, "true");
+    conf.set(AttemptArchive.ZSTD_LEVEL, "7");
+    JobID solid = new JobID("level", 2);
+    committer = new HpfOutputFormat<>().getOutputCommitter(attempt(conf, solid, 0, 0));
+    committer.setupJob(new JobContextImpl(conf, solid));
+    task = attempt(conf, solid, 0, 0);
+    write(task, "small-1", "a small one", "small-2", "another small one");
+    committer.commitTask(task);
+    committer.commitJob(new JobContextImpl(conf, solid));
+    try (HadoopStorage s =
+            HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
+        var r = io.hpf.archive.ArchiveReader.open(s)) {
+      assertEquals(
+          new io.hpf.manifest.WriterSettings(io.hpf.format.Codec.ZSTD, 262144, 65536, 7),
+          r.manifest().writerSettings());
+      assertTrue(r.stat("small-2").inGroup(), "solid groups in the task's archive");
+    }
+    // A level without zstd fails the job at setup, before any task, in one line.
+    conf.set(AttemptArchive.CODEC, "lz4");
+    JobID refused = new JobID("level", 3);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> committer(conf, refused).setupJob(new JobContextImpl(conf, refused)));
+    assertEquals("solid packing and zstd levels need the zstd codec, not lz4", e.getMessage());
+  }
+
+  private static ArchiveOutputCommitter committer(Configuration conf, JobID job) throws Exception {
+    return new HpfOutputFormat<>().getOutputCommitter(attempt(conf, job, 0, 0));
   }
 
   @Test

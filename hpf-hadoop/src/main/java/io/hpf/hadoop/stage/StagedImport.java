@@ -2,8 +2,8 @@ package io.hpf.hadoop.stage;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.ManifestStore;
@@ -74,14 +74,15 @@ public final class StagedImport {
   }
 
   /**
-   * The options of a task's own archive: the codec asked for (null: the archive's, as its writers
-   * store new entries; zstd for a new archive), the archive's groups and zstd level; no dictionary
-   * (the commit moves the task's parts into an archive with dictionaries of its own) and no grace
-   * period (nobody reads a task's archive while it is written).
+   * The options of a task's own archive: the archive's settings (codec, groups, zstd level; zstd
+   * for a new archive) with what the job asks on top; no dictionary (the commit moves the task's
+   * parts into an archive with dictionaries of its own) and no grace period (nobody reads a task's
+   * archive while it is written).
    *
+   * @param asked what the job asks of packing ({@link PackingRequest#ARCHIVES}: nothing)
    * @param archive the archive's settings ({@link #archiveSettings}), or null
    */
-  public static WriterOptions taskOptions(Codec codec, WriterSettings archive) {
+  public static WriterOptions taskOptions(PackingRequest asked, WriterSettings archive) {
     WriterOptions.Builder options = WriterOptions.builder().gracePeriodMillis(0);
     if (archive != null) {
       options
@@ -89,10 +90,7 @@ public final class StagedImport {
           .groups(archive.groupBytes(), archive.groupEntryMaxBytes())
           .zstdLevel(archive.zstdLevel());
     }
-    if (codec != null) {
-      options.codec(codec);
-    }
-    return options.build();
+    return asked.applyTo(options).build();
   }
 
   private static boolean hasManifest(Storage storage) throws IOException {

@@ -1,6 +1,7 @@
 package io.hpf.spark.pack;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.PackingRequest;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
@@ -21,8 +22,9 @@ import org.apache.spark.api.java.function.Function;
 
 /**
  * A pack task: reads its group's files (with the core's packer, {@code threads} at a time) into an
- * archive of its own in the job's staging directory, with the job's codec and dictionary, and
- * commits it; returns the directory's name. A failure deletes what the attempt wrote.
+ * archive of its own in the job's staging directory, with the job's codec, level, groups and
+ * dictionary, and commits it; returns the directory's name. A failure deletes what the attempt
+ * wrote.
  */
 final class PackTask implements Function<PackGroup, String> {
   private static final long serialVersionUID = 1L;
@@ -30,13 +32,24 @@ final class PackTask implements Function<PackGroup, String> {
   private final HadoopConf conf;
   private final String jobDir;
   private final String codec;
+  private final Integer zstdLevel;
+  private final boolean solid;
   private final byte[] dictionary;
   private final int threads;
 
-  PackTask(HadoopConf conf, URI jobDir, String codec, byte[] dictionary, int threads) {
+  PackTask(
+      HadoopConf conf,
+      URI jobDir,
+      String codec,
+      Integer zstdLevel,
+      boolean solid,
+      byte[] dictionary,
+      int threads) {
     this.conf = conf;
     this.jobDir = jobDir.toString();
     this.codec = codec;
+    this.zstdLevel = zstdLevel;
+    this.solid = solid;
     this.dictionary = dictionary == null ? null : dictionary.clone();
     this.threads = threads;
   }
@@ -47,8 +60,8 @@ final class PackTask implements Function<PackGroup, String> {
     String name = "pack-" + task.partitionId() + "-attempt-" + task.taskAttemptId();
     URI dir = URI.create(jobDir + "/" + name);
     WriterOptions options =
-        WriterOptions.builder()
-            .codec(io.hpf.format.Codec.parse(codec))
+        new PackingRequest(io.hpf.format.Codec.parse(codec), zstdLevel, solid, null, null)
+            .applyTo(WriterOptions.builder())
             .dictionary(dictionary)
             .gracePeriodMillis(0)
             .build();

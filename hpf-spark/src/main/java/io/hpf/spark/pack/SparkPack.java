@@ -68,7 +68,7 @@ public final class SparkPack {
     List<PackGroup> groups = PackGroup.plan(files, taskBytes, taskFiles);
 
     WriterOptions archiveOptions =
-        WriterOptions.builder().codec(options.codec()).dictionary(dictionary).build();
+        options.packing().applyTo(WriterOptions.builder()).dictionary(dictionary).build();
     staging.setup(archiveOptions);
     spark.sparkContext().setJobDescription("hpf spark-pack: pack " + files.size() + " files");
     List<String> tasks;
@@ -111,6 +111,8 @@ public final class SparkPack {
             conf,
             staging.jobDir().toUri(),
             options.codec().displayName(),
+            options.packing().zstdLevel(),
+            options.packing().solid(),
             dictionary,
             options.threads()));
   }

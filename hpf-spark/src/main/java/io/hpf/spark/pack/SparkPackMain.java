@@ -1,5 +1,6 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.PackingRequest;
 import io.hpf.format.Codec;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,17 @@ public final class SparkPackMain implements Callable<Integer> {
   String codec;
 
   @Option(
+      names = "--level",
+      paramLabel = "N",
+      description = "zstd level, 1 to 19 (default 3), as hpf create --level.")
+  Integer level;
+
+  @Option(
+      names = "--solid",
+      description = "Pack for size, as hpf create --solid (zstd level 10, 256 KiB groups).")
+  boolean solid;
+
+  @Option(
       names = "--threads",
       paramLabel = "N",
       defaultValue = "2",
@@ -79,7 +91,7 @@ public final class SparkPackMain implements Callable<Integer> {
     try {
       SparkPackOptions options =
           new SparkPackOptions(
-              Codec.parse(codec),
+              new PackingRequest(Codec.parse(codec), level, solid, null, null),
               true,
               threads,
               taskMegabytes << 20,

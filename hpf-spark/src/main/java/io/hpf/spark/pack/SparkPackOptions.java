@@ -1,11 +1,13 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.PackingRequest;
 import io.hpf.format.Codec;
 
 /**
  * How {@link SparkPack} packs: {@code hpf create}'s options, plus the size of a task. Immutable.
  *
- * @param codec none, lz4 or zstd
+ * @param packing the codec, zstd level and solid packing asked for ({@code --codec}, {@code
+ *     --level}, {@code --solid}); a new archive's defaults for what it leaves out
  * @param trainDictionary with zstd, train a dictionary once on a sample and ship it to the tasks
  * @param threads reading threads in each task
  * @param taskBytes most source bytes one task packs (a larger file is a task alone); a small tree
@@ -13,7 +15,7 @@ import io.hpf.format.Codec;
  * @param taskFiles most files one task packs (likewise)
  */
 public record SparkPackOptions(
-    Codec codec, boolean trainDictionary, int threads, long taskBytes, int taskFiles) {
+    PackingRequest packing, boolean trainDictionary, int threads, long taskBytes, int taskFiles) {
   public static final long DEFAULT_TASK_BYTES = 256L << 20;
   public static final int DEFAULT_TASK_FILES = 100_000;
 
@@ -27,6 +29,12 @@ public record SparkPackOptions(
   }
 
   public static SparkPackOptions defaults() {
-    return new SparkPackOptions(Codec.ZSTD, true, 2, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES);
+    return new SparkPackOptions(
+        PackingRequest.codec(Codec.ZSTD), true, 2, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES);
+  }
+
+  /** The codec entries are packed with: the one asked for, else zstd (a new archive's). */
+  public Codec codec() {
+    return packing.codec() != null ? packing.codec() : Codec.ZSTD;
   }
 }

@@ -1,5 +1,6 @@
 package io.hpf.spark.write;
 
+import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.hadoop.stage.StagedImport;
@@ -12,6 +13,9 @@ import java.util.Map;
  *
  * @param codec how entries are stored (option {@value #CODEC}: zstd, lz4 or none); null for the
  *     archive's (as its writers store new entries; zstd for a new archive)
+ * @param level the zstd level asked for (option {@value #LEVEL}, 1 to 19), or null for the
+ *     archive's (3 for a new archive)
+ * @param solid pack for size, as {@code hpf create --solid} (option {@value #SOLID})
  * @param replace in an append, names the archive has are replaced instead of failing the write
  *     (option {@value #REPLACE})
  * @param archiveCodec the archive's codec, or null for a new archive or one that records none
@@ -22,6 +26,8 @@ import java.util.Map;
  */
 public record WriteOptions(
     Codec codec,
+    Integer level,
+    boolean solid,
     boolean replace,
     Codec archiveCodec,
     int groupBytes,
@@ -31,21 +37,47 @@ public record WriteOptions(
   private static final long serialVersionUID = 1L;
 
   public static final String CODEC = "codec";
+  public static final String LEVEL = "level";
+  public static final String SOLID = "solid";
   public static final String REPLACE = "replace";
+
+  public WriteOptions {
+    packing(codec, level, solid); // a level or solid packing without zstd fails the write now
+  }
 
   public static WriteOptions of(Map<String, String> options) {
     String codec = options.get(CODEC);
-    String replace = options.getOrDefault(REPLACE, "false");
-    if (!replace.equals("true") && !replace.equals("false")) {
-      throw new IllegalArgumentException(REPLACE + " must be true or false, not '" + replace + "'");
+    String level = options.get(LEVEL);
+    Integer zstdLevel = null;
+    if (level != null) {
+      try {
+        zstdLevel = Integer.parseInt(level.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(LEVEL + " must be a number, not '" + level + "'");
+      }
+      WriterSettings.checkZstdLevel(zstdLevel);
     }
     return new WriteOptions(
         codec == null ? null : Codec.parse(codec),
-        Boolean.parseBoolean(replace),
+        zstdLevel,
+        trueOrFalse(options, SOLID),
+        trueOrFalse(options, REPLACE),
         null,
         WriterOptions.ARCHIVE_GROUPS,
         WriterOptions.ARCHIVE_GROUPS,
         WriterSettings.DEFAULT_ZSTD_LEVEL);
+  }
+
+  private static boolean trueOrFalse(Map<String, String> options, String key) {
+    String value = options.getOrDefault(key, "false");
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new IllegalArgumentException(key + " must be true or false, not '" + value + "'");
+    }
+    return value.equals("true");
+  }
+
+  private static PackingRequest packing(Codec codec, Integer level, boolean solid) {
+    return new PackingRequest(codec, level, solid, null, null);
   }
 
   /** These options with the settings of the archive written into (null: none recorded). */
@@ -54,6 +86,8 @@ public record WriteOptions(
         ? this
         : new WriteOptions(
             codec,
+            level,
+            solid,
             replace,
             archive.codec(),
             archive.groupBytes(),
@@ -62,11 +96,11 @@ public record WriteOptions(
   }
 
   /**
-   * The options of the archive's writer at commit: a codec the write names becomes the archive's
-   * (recorded in the manifest, as {@code hpf add --codec} does).
+   * The options of the archive's writer at commit: a codec, level or solid packing the write asks
+   * for becomes the archive's (recorded in the manifest, as {@code hpf add --codec} does).
    */
   WriterOptions commitOptions() {
-    return WriterOptions.builder().replace(replace).codec(codec).build();
+    return packing(codec, level, solid).applyTo(WriterOptions.builder().replace(replace)).build();
   }
 
   /** The options of a task's own archive ({@link StagedImport#taskOptions}). */
@@ -75,6 +109,6 @@ public record WriteOptions(
         archiveCodec == null
             ? null
             : new WriterSettings(archiveCodec, groupBytes, groupEntryMaxBytes, zstdLevel);
-    return StagedImport.taskOptions(codec, archive);
+    return StagedImport.taskOptions(packing(codec, level, solid), archive);
   }
 }

@@ -189,7 +189,8 @@ public final class SparkBenchmark {
             spark,
             plain.toString(),
             packed.toString(),
-            new SparkPackOptions(Codec.ZSTD, true, 1, 256L << 20, 100_000));
+            new SparkPackOptions(
+                io.hpf.archive.PackingRequest.codec(Codec.ZSTD), true, 1, 256L << 20, 100_000));
     m = new LinkedHashMap<>(common);
     m.put("benchmark", "spark-pack");
     m.put("system", "hpf spark-pack (local[2], 1 thread a task)");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.PackingRequest;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
@@ -111,7 +112,7 @@ class SparkPackTest {
             spark,
             tree.toString(),
             packed.toString(),
-            new SparkPackOptions(Codec.ZSTD, true, 2, 200 << 10, 1000));
+            new SparkPackOptions(PackingRequest.codec(Codec.ZSTD), true, 2, 200 << 10, 1000));
     assertEquals(400, result.files());
     assertTrue(result.listTasks() > 1, "listed by tasks: " + result.listTasks());
     assertTrue(result.packTasks() > 1, "packed by tasks: " + result.packTasks());
@@ -128,10 +129,44 @@ class SparkPackTest {
     assertFalse(fs.exists(new Path(packed, "_hpf_jobs")), "staging left behind");
   }
 
+  /**
+   * --solid: the archive records zstd level 10 and 256 KiB groups, and its entries are the tree's.
+   */
+  @Test
+  void solidPackingIsRecordedAndReadsTheSame() throws Exception {
+    String subtree = new Path(tree, "y0/m00").toString();
+    Path plain = SharedHdfs.freshPath("plain-lz4.hpf");
+    SparkPack.run(
+        spark,
+        subtree,
+        plain.toString(),
+        new SparkPackOptions(PackingRequest.codec(Codec.LZ4), false, 1, 1 << 20, 1000));
+    Path solid = SharedHdfs.freshPath("solid.hpf");
+    SparkPack.run(
+        spark,
+        subtree,
+        solid.toString(),
+        new SparkPackOptions(
+            new PackingRequest(null, null, true, null, null), true, 1, 1 << 20, 1000));
+    try (Storage storage = HadoopArchives.open(solid.toUri(), conf);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      assertEquals(
+          new io.hpf.manifest.WriterSettings(Codec.ZSTD, 262144, 65536, 10),
+          reader.manifest().writerSettings());
+    }
+    TreeMap<String, Object[]> expected = entries(plain);
+    TreeMap<String, Object[]> actual = entries(solid);
+    assertEquals(expected.keySet(), actual.keySet());
+    for (var e : expected.entrySet()) {
+      assertArrayEquals((byte[]) e.getValue()[0], (byte[]) actual.get(e.getKey())[0], e.getKey());
+    }
+  }
+
   @Test
   void anExistingArchiveOrAMissingTreeIsRefused() throws Exception {
     Path packed = SharedHdfs.freshPath("twice.hpf");
-    SparkPackOptions options = new SparkPackOptions(Codec.LZ4, false, 1, 1 << 20, 1000);
+    SparkPackOptions options =
+        new SparkPackOptions(PackingRequest.codec(Codec.LZ4), false, 1, 1 << 20, 1000);
     SparkPack.run(spark, new Path(tree, "y0/m00").toString(), packed.toString(), options);
     Exception e =
         assertThrows(

@@ -221,17 +221,13 @@ class ArchiveWriteTest {
     assertSameEntries(model, archive);
   }
 
-  /** An append compresses at the archive's zstd level (format version 6), as `hpf add` does. */
+  /**
+   * A write that asks for a zstd level makes it the archive's (format version 6); a later append
+   * compresses at it, as `hpf add` does; a level without zstd fails the write.
+   */
   @Test
-  void appendsCompressAtTheArchivesZstdLevel() throws Exception {
+  void aLevelAskedForBecomesTheArchivesAndAppendsKeepIt() throws Exception {
     Path archive = fresh();
-    try (LocalStorage storage = LocalStorage.createDirectories(archive);
-        ArchiveWriter writer =
-            ArchiveWriter.create(
-                storage, WriterOptions.builder().zstdLevel(12).groups(0, 0).build())) {
-      writer.add("old", new byte[] {1}, io.hpf.archive.EntryMetadata.of(0));
-      writer.commit();
-    }
     StringBuilder words = new StringBuilder();
     SplittableRandom random = new SplittableRandom(7);
     while (words.length() < 30_000) {
@@ -240,16 +236,39 @@ class ArchiveWriteTest {
     byte[] text = words.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     long atLevel12 = com.github.luben.zstd.Zstd.compress(text, 12).length;
     assertTrue(atLevel12 < com.github.luben.zstd.Zstd.compress(text, 3).length, "levels differ");
-    frame(new TreeMap<>(Map.of("words", text)), 1)
+    frame(new TreeMap<>(Map.of("first", text)), 1)
+        .write()
+        .format("hpf")
+        .option("level", "12")
+        .save(archive.toString());
+    frame(new TreeMap<>(Map.of("second", text)), 1)
         .write()
         .format("hpf")
         .mode("append")
         .save(archive.toString());
     try (LocalStorage storage = LocalStorage.open(archive);
         ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertEquals(atLevel12, reader.stat("words").storedLength());
       assertEquals(12, reader.manifest().writerSettings().zstdLevel());
+      for (String name : List.of("first", "second")) {
+        // Tasks write without a dictionary: the stored frame is zstd's own at that level.
+        assertEquals(atLevel12, reader.stat(name).storedLength(), name);
+        assertArrayEquals(text, reader.get(name), name);
+      }
     }
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                frame(new TreeMap<>(Map.of("third", text)), 1)
+                    .write()
+                    .format("hpf")
+                    .mode("append")
+                    .option("codec", "lz4")
+                    .option("level", "9")
+                    .save(archive.toString()));
+    assertTrue(
+        e.getMessage().contains("solid packing and zstd levels need the zstd codec, not lz4"),
+        e.getMessage());
   }
 
   @Test
