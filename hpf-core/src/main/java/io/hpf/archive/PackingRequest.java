@@ -28,6 +28,30 @@ public record PackingRequest(
     }
   }
 
+  /**
+   * A request given as text (a job's settings, a write's options), each value null when not given;
+   * a value that does not parse is refused naming its setting.
+   *
+   * @param levelName and {@code solidName}: how the user names those settings, for messages
+   */
+  public static PackingRequest parse(
+      String codec, String level, String solid, String levelName, String solidName) {
+    Integer zstdLevel = null;
+    if (level != null) {
+      try {
+        zstdLevel = Integer.parseInt(level.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(levelName + " must be a number, not '" + level + "'");
+      }
+      io.hpf.manifest.WriterSettings.checkZstdLevel(zstdLevel);
+    }
+    if (solid != null && !solid.equals("true") && !solid.equals("false")) {
+      throw new IllegalArgumentException(solidName + " must be true or false, not '" + solid + "'");
+    }
+    return new PackingRequest(
+        codec == null ? null : Codec.parse(codec), zstdLevel, "true".equals(solid), null, null);
+  }
+
   /** Only a codec asked for (null: the archive's). */
   public static PackingRequest codec(Codec codec) {
     return new PackingRequest(codec, null, false, null, null);

@@ -107,18 +107,6 @@ class ArchiveSettingsTest {
     }
   }
 
-  /** Words drawn at random: text whose frame is smaller at a higher zstd level. */
-  private static byte[] words(long seed) {
-    String[] vocabulary = {"archive", "small", "files", "hadoop", "namenode", "group", "index"};
-    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
-    StringBuilder text = new StringBuilder();
-    while (text.length() < 40_000) {
-      text.append(vocabulary[random.nextInt(vocabulary.length)]).append(random.nextInt(100));
-      text.append(random.nextInt(8) == 0 ? '\n' : ' ');
-    }
-    return text.toString().getBytes(UTF_8);
-  }
-
   /** The stored length of a zstd entry: one frame at {@code level}, no dictionary. */
   private static long frameLength(byte[] content, int level) {
     return com.github.luben.zstd.Zstd.compress(content, level).length;
@@ -126,8 +114,8 @@ class ArchiveSettingsTest {
 
   @Test
   void laterWritersKeepTheArchivesZstdLevelUnlessTold() throws Exception {
-    byte[] first = words(1);
-    byte[] second = words(2);
+    byte[] first = io.hpf.testing.ArchiveModel.words(1, 40_000);
+    byte[] second = io.hpf.testing.ArchiveModel.words(2, 40_000);
     assertTrue(frameLength(second, 9) < frameLength(second, 3), "the levels differ on this text");
     LocalStorage storage = LocalStorage.createDirectories(temp.resolve("z.hpf"));
     try (ArchiveWriter writer =

@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.format.Codec;
 import io.hpf.manifest.WriterSettings;
@@ -51,6 +52,28 @@ class PackingRequestTest {
           level.getMessage());
       assertThrows(
           IllegalArgumentException.class, () -> new PackingRequest(codec, null, true, null, null));
+    }
+  }
+
+  @Test
+  void aRequestGivenAsTextIsParsedOrRefusedNamingTheSetting() {
+    assertEquals(
+        new PackingRequest(Codec.ZSTD, 9, true, null, null),
+        PackingRequest.parse("zstd", " 9", "true", "level", "solid"));
+    assertEquals(PackingRequest.ARCHIVES, PackingRequest.parse(null, null, null, "l", "s"));
+    String[][] bad = {
+      {"lz4", "9", null, "solid packing and zstd levels need the zstd codec, not lz4"},
+      {null, "high", null, "x.level must be a number, not 'high'"},
+      {null, "0", null, "zstd level must be 1 to 19: 0"},
+      {null, null, "yes", "x.solid must be true or false, not 'yes'"},
+      {"gzip", null, null, "unknown codec 'gzip'"}
+    };
+    for (String[] b : bad) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> PackingRequest.parse(b[0], b[1], b[2], "x.level", "x.solid"));
+      assertTrue(e.getMessage().startsWith(b[3]), e.getMessage());
     }
   }
 }

@@ -72,4 +72,17 @@ public final class ArchiveModel {
     }
     return bytes;
   }
+
+  /**
+   * About {@code length} bytes of numbered words drawn at random: text whose zstd frame is smaller
+   * at a higher level, for tests of the level an archive keeps.
+   */
+  public static byte[] words(long seed, int length) {
+    SplittableRandom random = new SplittableRandom(seed);
+    StringBuilder text = new StringBuilder();
+    while (text.length() < length) {
+      text.append("word").append(random.nextInt(500)).append(random.nextInt(9) == 0 ? '\n' : ' ');
+    }
+    return text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
 }

@@ -3,7 +3,6 @@ package io.hpf.mapreduce;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.PackingRequest;
-import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
 import io.hpf.manifest.WriterSettings;
@@ -31,22 +30,8 @@ final class AttemptArchive {
 
   /** What the job asks of packing ({@link #CODEC}, {@link #ZSTD_LEVEL}, {@link #SOLID}). */
   static PackingRequest packing(Configuration conf) {
-    String codec = conf.get(CODEC);
-    String level = conf.get(ZSTD_LEVEL);
-    String solid = conf.get(SOLID, "false");
-    if (!solid.equals("true") && !solid.equals("false")) {
-      throw new IllegalArgumentException(SOLID + " must be true or false, not '" + solid + "'");
-    }
-    Integer zstdLevel = null;
-    if (level != null) {
-      try {
-        zstdLevel = Integer.parseInt(level.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(ZSTD_LEVEL + " must be a number, not '" + level + "'");
-      }
-    }
-    return new PackingRequest(
-        codec == null ? null : Codec.parse(codec), zstdLevel, solid.equals("true"), null, null);
+    return PackingRequest.parse(
+        conf.get(CODEC), conf.get(ZSTD_LEVEL), conf.get(SOLID), ZSTD_LEVEL, SOLID);
   }
 
   private final TaskAttemptContext context;

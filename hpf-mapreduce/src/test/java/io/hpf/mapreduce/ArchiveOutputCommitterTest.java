@@ -153,15 +153,8 @@ class ArchiveOutputCommitterTest {
       if (asked != null) {
         conf.set(AttemptArchive.CODEC, asked);
       }
-      JobID job = new JobID("settings", asked == null ? 1 : 2);
-      ArchiveOutputCommitter committer =
-          new HpfOutputFormat<>().getOutputCommitter(attempt(conf, job, 0, 0));
-      committer.setupJob(new JobContextImpl(conf, job));
-      TaskAttemptContext task = attempt(conf, job, 0, 0);
       String name = asked == null ? "by-default" : "asked-lz4";
-      write(task, name, text);
-      committer.commitTask(task);
-      committer.commitJob(new JobContextImpl(conf, job));
+      runOneTaskJob(conf, new JobID("settings", asked == null ? 1 : 2), name, text);
       try (HadoopStorage s =
               HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
           var r = io.hpf.archive.ArchiveReader.open(s)) {
@@ -183,23 +176,15 @@ class ArchiveOutputCommitterTest {
     Path archive =
         existingArchive(
             Map.of("old", "kept"), WriterOptions.builder().zstdLevel(12).groups(0, 0).build());
-    StringBuilder words = new StringBuilder();
-    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-    while (words.length() < 30_000) {
-      words.append("word").append(random.nextInt(500)).append(random.nextInt(9) == 0 ? '\n' : ' ');
-    }
-    byte[] text = words.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] text = io.hpf.testing.ArchiveModel.words(7, 30_000);
     long atLevel12 = com.github.luben.zstd.Zstd.compress(text, 12).length;
     assertTrue(atLevel12 < com.github.luben.zstd.Zstd.compress(text, 3).length, "levels differ");
     Configuration conf = conf(archive);
-    JobID job = new JobID("level", 1);
-    ArchiveOutputCommitter committer =
-        new HpfOutputFormat<>().getOutputCommitter(attempt(conf, job, 0, 0));
-    committer.setupJob(new JobContextImpl(conf, job));
-    TaskAttemptContext task = attempt(conf, job, 0, 0);
-    write(task, "words", words.toString());
-    committer.commitTask(task);
-    committer.commitJob(new JobContextImpl(conf, job));
+    runOneTaskJob(
+        conf,
+        new JobID("level", 1),
+        "words",
+        new String(text, java.nio.charset.StandardCharsets.UTF_8));
     try (HadoopStorage s =
             HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
         var r = io.hpf.archive.ArchiveReader.open(s)) {
@@ -210,13 +195,8 @@ class ArchiveOutputCommitterTest {
     // A job that asks for a level (here through solid packing) makes it the archive's.
     conf.set(AttemptArchive.SOLID, "true");
     conf.set(AttemptArchive.ZSTD_LEVEL, "7");
-    JobID solid = new JobID("level", 2);
-    committer = new HpfOutputFormat<>().getOutputCommitter(attempt(conf, solid, 0, 0));
-    committer.setupJob(new JobContextImpl(conf, solid));
-    task = attempt(conf, solid, 0, 0);
-    write(task, "small-1", "a small one", "small-2", "another small one");
-    committer.commitTask(task);
-    committer.commitJob(new JobContextImpl(conf, solid));
+    runOneTaskJob(
+        conf, new JobID("level", 2), "small-1", "a small one", "small-2", "another small one");
     try (HadoopStorage s =
             HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
         var r = io.hpf.archive.ArchiveReader.open(s)) {
@@ -237,6 +217,17 @@ class ArchiveOutputCommitterTest {
 
   private static ArchiveOutputCommitter committer(Configuration conf, JobID job) throws Exception {
     return new HpfOutputFormat<>().getOutputCommitter(attempt(conf, job, 0, 0));
+  }
+
+  /** A job of one task that writes these entries, committed. */
+  private static void runOneTaskJob(Configuration conf, JobID job, String... nameAndContent)
+      throws Exception {
+    ArchiveOutputCommitter committer = committer(conf, job);
+    committer.setupJob(new JobContextImpl(conf, job));
+    TaskAttemptContext task = attempt(conf, job, 0, 0);
+    write(task, nameAndContent);
+    committer.commitTask(task);
+    committer.commitJob(new JobContextImpl(conf, job));
   }
 
   @Test

@@ -46,21 +46,13 @@ public record WriteOptions(
   }
 
   public static WriteOptions of(Map<String, String> options) {
-    String codec = options.get(CODEC);
-    String level = options.get(LEVEL);
-    Integer zstdLevel = null;
-    if (level != null) {
-      try {
-        zstdLevel = Integer.parseInt(level.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(LEVEL + " must be a number, not '" + level + "'");
-      }
-      WriterSettings.checkZstdLevel(zstdLevel);
-    }
+    PackingRequest asked =
+        PackingRequest.parse(
+            options.get(CODEC), options.get(LEVEL), options.get(SOLID), LEVEL, SOLID);
     return new WriteOptions(
-        codec == null ? null : Codec.parse(codec),
-        zstdLevel,
-        trueOrFalse(options, SOLID),
+        asked.codec(),
+        asked.zstdLevel(),
+        asked.solid(),
         trueOrFalse(options, REPLACE),
         null,
         WriterOptions.ARCHIVE_GROUPS,

@@ -228,12 +228,7 @@ class ArchiveWriteTest {
   @Test
   void aLevelAskedForBecomesTheArchivesAndAppendsKeepIt() throws Exception {
     Path archive = fresh();
-    StringBuilder words = new StringBuilder();
-    SplittableRandom random = new SplittableRandom(7);
-    while (words.length() < 30_000) {
-      words.append("word").append(random.nextInt(500)).append(random.nextInt(9) == 0 ? '\n' : ' ');
-    }
-    byte[] text = words.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] text = ArchiveModel.words(7, 30_000);
     long atLevel12 = com.github.luben.zstd.Zstd.compress(text, 12).length;
     assertTrue(atLevel12 < com.github.luben.zstd.Zstd.compress(text, 3).length, "levels differ");
     frame(new TreeMap<>(Map.of("first", text)), 1)
