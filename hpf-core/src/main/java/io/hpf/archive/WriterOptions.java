@@ -153,6 +153,14 @@ public record WriterOptions(
             groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes,
             zstdLevel == ARCHIVE_SETTING ? from.zstdLevel() : zstdLevel);
     checkDictionary(dictionary, resolved.codec());
+    if (zstdLevel != ARCHIVE_SETTING && codec == null && resolved.codec() != Codec.ZSTD) {
+      // A level asked of an archive whose writers use another codec would change nothing. (With
+      // a codec given too, the level was checked with it: PackingRequest, or resolved options.)
+      throw new IllegalArgumentException(
+          "a zstd level needs the zstd codec; this archive's new entries are "
+              + resolved.codec().displayName()
+              + " (ask for zstd with it)");
+    }
     // Compared as described: a level an lz4 archive keeps for later is nothing to tell.
     if (archive != null && !archive.describe().equals(resolved.describe())) {
       changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");

@@ -152,6 +152,32 @@ class ArchiveSettingsTest {
   }
 
   @Test
+  void aLevelAskedOfAnArchiveOfAnotherCodecIsRefusedUnlessZstdIsAskedToo() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("l.hpf"));
+    try (ArchiveWriter writer =
+        ArchiveWriter.create(storage, WriterOptions.builder().codec(Codec.LZ4).build())) {
+      writer.add("a", TEXT, EntryMetadata.of(0));
+      writer.commit();
+    }
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> ArchiveWriter.open(storage, WriterOptions.builder().zstdLevel(9).build()));
+    assertEquals(
+        "a zstd level needs the zstd codec; this archive's new entries are lz4 (ask for zstd with"
+            + " it)",
+        e.getMessage());
+    try (ArchiveWriter writer =
+        ArchiveWriter.open(
+            storage, WriterOptions.builder().codec(Codec.ZSTD).zstdLevel(9).build())) {
+      writer.add("b", TEXT, EntryMetadata.of(0));
+      writer.commit();
+      assertEquals(
+          new WriterSettings(Codec.ZSTD, 2048, 512, 9), writer.manifest().writerSettings());
+    }
+  }
+
+  @Test
   void levelsOutsideOneToNineteenAreRefused() {
     for (int level : new int[] {-1, 20, 22}) {
       IllegalArgumentException e =
