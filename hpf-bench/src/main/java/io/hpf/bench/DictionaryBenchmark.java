@@ -21,7 +21,10 @@ import java.util.Map;
  * left out.
  *
  * <p>Usage: {@code DictionaryBenchmark OUT.jsonl SETTINGS DIR...}, SETTINGS a ';'-separated list of
- * {@code sampleMiB,dictionaryKiB,level} (dictionary 0: none).
+ * {@code sampleMiB,dictionaryKiB,level[,dictionaryMaxKiB]} (dictionary 0: none; files over
+ * dictionaryMaxKiB, if given, are compressed without the dictionary: at level 3 zstd copies a
+ * digested dictionary's tables for inputs over 16 KB and then takes its slower external-dictionary
+ * path).
  */
 public final class DictionaryBenchmark {
   private DictionaryBenchmark() {}
@@ -44,6 +47,7 @@ public final class DictionaryBenchmark {
         int sampleBytes = Integer.parseInt(p[0]) << 20;
         int dictionaryBytes = Integer.parseInt(p[1]) << 10;
         int level = Integer.parseInt(p[2]);
+        long dictionaryMax = p.length > 3 ? Long.parseLong(p[3]) << 10 : Long.MAX_VALUE;
         double[] trainSeconds = new double[3];
         byte[] dictionary = null;
         for (int r = 0; r < trainSeconds.length && dictionaryBytes > 0; r++) {
@@ -52,7 +56,7 @@ public final class DictionaryBenchmark {
           trainSeconds[r] = (System.nanoTime() - t0) / 1e9;
         }
         long t0 = System.nanoTime();
-        long stored = storedBytes(contents, dictionary, level);
+        long stored = storedBytes(contents, dictionary, level, dictionaryMax);
         double compressSeconds = (System.nanoTime() - t0) / 1e9;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("benchmark", "dictionary");
@@ -62,6 +66,7 @@ public final class DictionaryBenchmark {
         m.put("sampleMiB", sampleBytes >> 20);
         m.put("dictionaryKiB", dictionary == null ? 0 : dictionary.length >> 10);
         m.put("level", level);
+        m.put("dictionaryMaxKiB", p.length > 3 ? Long.parseLong(p[3]) : -1);
         m.put("trainSecondsMedian", dictionaryBytes > 0 ? Stats.median(trainSeconds) : 0.0);
         m.put("compressSeconds", compressSeconds);
         m.put("storedBytes", stored);
@@ -71,12 +76,18 @@ public final class DictionaryBenchmark {
     }
   }
 
-  /** The content bytes an archive stores: each file its own frame, raw when that is smaller. */
-  private static long storedBytes(List<byte[]> contents, byte[] dictionary, int level)
-      throws IOException {
-    try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+  /**
+   * The content bytes an archive stores: each file its own frame, raw when that is smaller; files
+   * over {@code dictionaryMax} bytes without the dictionary.
+   */
+  private static long storedBytes(
+      List<byte[]> contents, byte[] dictionary, int level, long dictionaryMax) throws IOException {
+    try (ZstdCompressCtx ctx = new ZstdCompressCtx();
+        ZstdCompressCtx plain = new ZstdCompressCtx()) {
       ctx.setLevel(level);
       ctx.setChecksum(false);
+      plain.setLevel(level);
+      plain.setChecksum(false);
       ZstdDictCompress prepared = null;
       if (dictionary != null) {
         prepared = new ZstdDictCompress(dictionary, level);
@@ -89,7 +100,8 @@ public final class DictionaryBenchmark {
         if (out.length < bound) {
           out = new byte[bound];
         }
-        stored += Math.min(b.length, ctx.compressByteArray(out, 0, out.length, b, 0, b.length));
+        ZstdCompressCtx c = b.length > dictionaryMax ? plain : ctx;
+        stored += Math.min(b.length, c.compressByteArray(out, 0, out.length, b, 0, b.length));
       }
       if (prepared != null) {
         prepared.close();
