@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * @param files files of the archive (what a file system such as HDFS holds objects for)
  * @param contentBytes entry content, uncompressed
- * @param storedBytes entry content as stored
+ * @param storedBytes entry content as stored (members of a group: their shares of the group's)
  * @param partBytes committed bytes of part files (headers and content)
  * @param indexBytes bytes of bucket files
  * @param catalogBytes bytes of catalog files
@@ -51,7 +51,7 @@ public record ArchiveInfo(
       EntryInfo e = it.next();
       entries++;
       content += e.rawLength();
-      stored += e.storedLength();
+      stored += e.storedShare();
       byCodec.merge(e.codec(), 1L, Long::sum);
     }
     long indexBytes = 0;

@@ -78,6 +78,26 @@ public record EntryInfo(
   }
 
   /**
+   * The stored content this entry accounts for: its stored length, or for a member of a group an
+   * equal share of the group's stored content (the group's entry less its 52-byte header, which
+   * names nothing, and its 4-byte checksum). A member's row gives its raw length as its stored
+   * length (FORMAT.md "Catalog"), which says nothing of what the group's compression saved.
+   */
+  public long storedShare() {
+    if (members == 0) {
+      return storedLength;
+    }
+    long groupStored =
+        Math.max(
+            0,
+            entryLength
+                - FormatConstants.ENTRY_FIXED_HEADER_BYTES
+                - 4 // the header's CRC32C: a group has no name and no attributes
+                - FormatConstants.ENTRY_TRAILER_BYTES);
+    return groupStored / members + (member < groupStored % members ? 1 : 0);
+  }
+
+  /**
    * The part-file bytes this entry accounts for (FORMAT.md "Manifest", live entry bytes): its
    * length, or for a member an equal share of its group, the remainder going to the first members,
    * so that the shares of a group sum to its length exactly.

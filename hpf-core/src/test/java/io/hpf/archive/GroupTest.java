@@ -76,6 +76,26 @@ class GroupTest {
       // The members' shares and the other entries add up to the parts exactly: nothing is dead.
       assertEquals(reader.manifest().liveEntryBytes(), accounted);
       assertEquals(0, reader.manifest().deadBytes());
+      // `hpf info`'s stored bytes: each group's stored length, read from its entry header in the
+      // part file (FORMAT.md "Entry": u64 at offset 24), once, and the other entries' own.
+      long expectedStored = 0;
+      Map<Long, Boolean> seen = new HashMap<>();
+      for (EntryInfo row : rows(reader)) {
+        if (!row.inGroup()) {
+          expectedStored += row.storedLength();
+        } else if (seen.put(row.partId() * (1L << 40) + row.offset(), true) == null) {
+          byte[] part =
+              Files.readAllBytes(
+                  temp.resolve("a.hpf").resolve(FileNames.partFileName(row.partId())));
+          expectedStored +=
+              ByteBuffer.wrap(part, (int) row.offset() + 24, 8)
+                  .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                  .getLong();
+        }
+      }
+      ArchiveInfo summary = ArchiveInfo.of(reader);
+      assertEquals(expectedStored, summary.storedBytes());
+      assertTrue(summary.storedBytes() < summary.contentBytes(), "groups compress: " + summary);
       Map<String, byte[]> scanned = new TreeMap<>(ArchiveModel::compareUtf8);
       reader.scan((info, content) -> scanned.put(info.name(), content.readAllBytes()));
       assertEquals(model.keySet(), scanned.keySet());
