@@ -2,6 +2,7 @@ package io.hpf.format;
 
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A zstd dictionary stored in the archive (FORMAT.md "Dictionary file"), trained on a sample of the
@@ -16,8 +17,8 @@ public final class Dictionary {
    * Digested per level (its tables depend on the level), each kept while the dictionary is: a
    * compressor refers to the digested form it loaded, so one is never replaced under it.
    */
-  private final java.util.concurrent.ConcurrentHashMap<Integer, ZstdDictCompress> forCompression =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, ZstdDictCompress> forCompression =
+      new ConcurrentHashMap<>();
 
   private volatile ZstdDictDecompress forDecompression;
 

@@ -79,34 +79,31 @@ public record EntryInfo(
 
   /**
    * The stored content this entry accounts for: its stored length, or for a member of a group an
-   * equal share of the group's stored content (the group's entry less its 52-byte header, which
-   * names nothing, and its 4-byte checksum). A member's row gives its raw length as its stored
-   * length (FORMAT.md "Catalog"), which says nothing of what the group's compression saved.
+   * equal share of the group's stored content (the group's entry less its header, which names
+   * nothing and so is the fixed part and its CRC32C, and the content's CRC32C). A member's row
+   * gives its raw length as its stored length (FORMAT.md "Catalog"), which says nothing of what the
+   * group's compression saved.
    */
   public long storedShare() {
-    if (members == 0) {
-      return storedLength;
-    }
-    long groupStored =
-        Math.max(
-            0,
-            entryLength
-                - FormatConstants.ENTRY_FIXED_HEADER_BYTES
-                - 4 // the header's CRC32C: a group has no name and no attributes
-                - FormatConstants.ENTRY_TRAILER_BYTES);
-    return groupStored / members + (member < groupStored % members ? 1 : 0);
+    return members == 0
+        ? storedLength
+        : share(Math.max(0, entryLength - FormatConstants.ENTRY_FIXED_HEADER_BYTES - 8));
   }
 
   /**
    * The part-file bytes this entry accounts for (FORMAT.md "Manifest", live entry bytes): its
-   * length, or for a member an equal share of its group, the remainder going to the first members,
-   * so that the shares of a group sum to its length exactly.
+   * length, or for a member an equal share of its group.
    */
   public long accountedBytes() {
-    if (members == 0) {
-      return entryLength;
-    }
-    return entryLength / members + (member < entryLength % members ? 1 : 0);
+    return members == 0 ? entryLength : share(entryLength);
+  }
+
+  /**
+   * This member's share of {@code total} bytes of its group: equal shares, the remainder going to
+   * the first members, so that the shares of a group sum to {@code total} exactly.
+   */
+  private long share(long total) {
+    return total / members + (member < total % members ? 1 : 0);
   }
 
   /** The catalog-style row of an entry found in part {@code partId}. */

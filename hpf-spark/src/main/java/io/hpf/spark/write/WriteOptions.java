@@ -41,10 +41,7 @@ public record WriteOptions(
   public static final String SOLID = "solid";
   public static final String REPLACE = "replace";
 
-  public WriteOptions {
-    packing(codec, level, solid); // a level or solid packing without zstd fails the write now
-  }
-
+  /** The options of a write; a level or solid packing without zstd fails the write now. */
   public static WriteOptions of(Map<String, String> options) {
     PackingRequest asked =
         PackingRequest.parse(
@@ -68,7 +65,8 @@ public record WriteOptions(
     return value.equals("true");
   }
 
-  private static PackingRequest packing(Codec codec, Integer level, boolean solid) {
+  /** What the write asks of packing (checked when the options were parsed). */
+  private PackingRequest packing() {
     return new PackingRequest(codec, level, solid, null, null);
   }
 
@@ -92,7 +90,7 @@ public record WriteOptions(
    * for becomes the archive's (recorded in the manifest, as {@code hpf add --codec} does).
    */
   WriterOptions commitOptions() {
-    return packing(codec, level, solid).applyTo(WriterOptions.builder().replace(replace)).build();
+    return packing().applyTo(WriterOptions.builder().replace(replace)).build();
   }
 
   /** The options of a task's own archive ({@link StagedImport#taskOptions}). */
@@ -101,6 +99,6 @@ public record WriteOptions(
         archiveCodec == null
             ? null
             : new WriterSettings(archiveCodec, groupBytes, groupEntryMaxBytes, zstdLevel);
-    return StagedImport.taskOptions(packing(codec, level, solid), archive);
+    return StagedImport.taskOptions(packing(), archive);
   }
 }
