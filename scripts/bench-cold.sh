@@ -9,9 +9,6 @@ cd "$(dirname "$0")/.."
 rounds=${1:-5}
 gets=${2:-3000}
 source scripts/bench-java.sh
-data=$(mktemp -d -p /dev/shm)
-work=$(mktemp -d)
-trap 'rm -rf "$snapshot" "$data" "$work"' EXIT
 python3 scripts/gen-logs.py 2000 "$data/logs"
 python3 - "$data/text-30k" <<'PY'
 import os, random, sys

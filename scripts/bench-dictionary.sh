@@ -6,8 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 settings=${1:-"8,64,3;4,64,3;2,64,3;4,32,3;4,112,3;4,0,3;4,64,1;4,64,6"}
 source scripts/bench-java.sh
-logs=$(mktemp -d -p /dev/shm)
-trap 'rm -rf "$snapshot" "$logs"' EXIT
-python3 scripts/gen-logs.py 20000 "$logs/logs"
+python3 scripts/gen-logs.py 20000 "$data/logs"
 java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.DictionaryBenchmark \
-  bench-results/dictionary.jsonl "$settings" bench-data/linux-source-6.1 "$logs/logs"
+  bench-results/dictionary.jsonl "$settings" bench-data/linux-source-6.1 "$data/logs"

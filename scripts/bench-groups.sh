@@ -10,9 +10,6 @@ settings=${1:-"0,0;8192,1024;16384,2048;32768,4096;65536,8192"}
 small=${2:-"0,0;1024,512;2048,256;2048,512;2048,1024;3072,512;4096,512;4096,1024;8192,512"}
 rounds=${3:-2}
 source scripts/bench-java.sh
-data=$(mktemp -d -p /dev/shm)
-work=$(mktemp -d)
-trap 'rm -rf "$snapshot" "$data" "$work"' EXIT
 python3 scripts/gen-logs.py 20000 "$data/logs"
 # The kernel's tiny files, as they lie in the tree: 16,570 files of at most 1 KiB (median 468 B)
 # and 9,079 of at most 512 B (median 285 B).

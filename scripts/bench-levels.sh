@@ -9,10 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 levels=${1:-"3 6 9 10 11 12"}
 source scripts/bench-java.sh
-data=$(mktemp -d)
-out=$(mktemp -d)
-trap 'rm -rf "$snapshot" "$data" "$out"' EXIT
-java -cp "$snapshot/hpf-bench.jar" io.hpf.bench.paper.StageDatasets "$data" bench \
+staged="$work/staged" # on disk, as the measured runs had them
+out="$work/out"
+mkdir -p "$out"
+java -cp "$snapshot/hpf-bench.jar" io.hpf.bench.paper.StageDatasets "$staged" bench \
   bench-data/linux-source-6.1 hpf-logs kernel
 ./hpf --version >/dev/null # built outside the timings
 machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
@@ -31,15 +31,15 @@ timed() { # dataset system output command...: runs the command, records its time
   record "$dataset" "$system" "$(awk "BEGIN{print $t1 - $t0}")" "$(du -sb "$output" | cut -f1)" "$*"
 }
 for dataset in hpf-logs kernel; do
-  find "$data/$dataset" -type f -print0 | xargs -0 cat >/dev/null # page cache warm
+  find "$staged/$dataset" -type f -print0 | xargs -0 cat >/dev/null # page cache warm
   for level in $levels; do
     timed "$dataset" "hpf-level-$level" "$out/a.hpf" \
-      ./hpf create --level "$level" --group-size 0 "$out/a.hpf" "$data/$dataset"
+      ./hpf create --level "$level" --group-size 0 "$out/a.hpf" "$staged/$dataset"
     timed "$dataset" "hpf-level-$level-solid-groups" "$out/a.hpf" \
-      ./hpf create --solid --level "$level" "$out/a.hpf" "$data/$dataset"
+      ./hpf create --solid --level "$level" "$out/a.hpf" "$staged/$dataset"
     timed "$dataset" "tar-zstd-$level" "$out/a.tar.zst" \
-      bash -c "tar cf - -C $data $dataset | zstd -$level -q -o $out/a.tar.zst"
+      bash -c "tar cf - -C $staged $dataset | zstd -$level -q -o $out/a.tar.zst"
   done
   timed "$dataset" "tar-gzip-6" "$out/a.tar.gz" \
-    bash -c "tar cf - -C $data $dataset | gzip -6 > $out/a.tar.gz"
+    bash -c "tar cf - -C $staged $dataset | gzip -6 > $out/a.tar.gz"
 done

@@ -1,6 +1,5 @@
 package io.hpf.bench;
 
-import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictDecompress;
@@ -8,6 +7,7 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import io.hpf.pack.DictionaryTrainer;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.store.LocalStorage;
@@ -40,8 +40,8 @@ import java.util.zip.ZipOutputStream;
  * <p>hpf reads local files through memory mappings by default; "hpf-none-pread" is the same archive
  * read with one pread system call per read, as on a file system without mmap. "hpf-lz4" is packed
  * {@code --codec lz4}. "zstd-decode-only" is the floor of a zstd get: each file as a zstd frame
- * (level 3, a 64 KiB dictionary trained on a spread 4 MiB sample, as the packer trains it) held in
- * memory, decoded with a kept context, no lookup and no I/O.
+ * (level 3, with a dictionary trained as the packer trains it) held in memory, decoded with a kept
+ * context, no lookup and no I/O.
  *
  * <p>Usage: {@code GetBenchmark OUT.jsonl SOURCE_DIR WORK_DIR [maxFiles] [rounds]}. Files of 1 to 8
  * KiB under SOURCE_DIR are used (the kernel tree's median is 3.9 KB).
@@ -163,11 +163,7 @@ public final class GetBenchmark {
     if (failure[0] != null) {
       throw failure[0];
     }
-    long[] all =
-        java.util.Arrays.stream(latencies)
-            .flatMapToLong(java.util.Arrays::stream)
-            .sorted()
-            .toArray();
+    long[] all = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
     return new double[] {
       all.length / seconds, Stats.percentile(all, 50) / 1000.0, Stats.percentile(all, 99) / 1000.0
     };
@@ -201,19 +197,14 @@ public final class GetBenchmark {
     for (String n : names) {
       contents.add(Files.readAllBytes(subset.resolve(n)));
     }
-    List<byte[]> samples = new ArrayList<>();
-    long total = contents.stream().mapToLong(c -> c.length).sum();
-    int step = (int) Math.max(1, total / (4 << 20));
-    for (int i = 0; i < contents.size(); i += step) {
-      samples.add(contents.get(i));
-    }
-    byte[] dictionary = new byte[64 << 10];
-    int size = (int) Zstd.trainFromBuffer(samples.toArray(new byte[0][]), dictionary);
-    dictionary = Arrays.copyOf(dictionary, size);
+    byte[] dictionary = DictionaryTrainer.train(LocalTrees.files(subset));
     Map<String, byte[]> frames = new HashMap<>();
     Map<String, Integer> lengths = new HashMap<>();
     try (var compressor = new ZstdCompressCtx()) {
-      compressor.setLevel(3).setChecksum(false).loadDict(dictionary);
+      compressor
+          .setLevel(io.hpf.manifest.WriterSettings.DEFAULT_ZSTD_LEVEL)
+          .setChecksum(false)
+          .loadDict(dictionary);
       for (int i = 0; i < names.size(); i++) {
         frames.put(names.get(i), compressor.compress(contents.get(i)));
         lengths.put(names.get(i), contents.get(i).length);
