@@ -21,12 +21,14 @@ import java.util.SplittableRandom;
 
 /**
  * Group sizes measured (FORMAT.md "Group"): for each setting, a tree is packed as {@code hpf
- * create} packs it (zstd with a trained dictionary, all cores), and the archive's bytes, the pack
- * time and warm random gets are measured, with plain-file gets of the same names in the same round
- * as the reference. Settings and plain files alternate within each round; medians over rounds.
+ * create} packs it (zstd with a trained dictionary unless the setting names a codec, all cores),
+ * and the archive's bytes, the pack time and warm random gets are measured, with plain-file gets of
+ * the same names in the same round as the reference. Settings and plain files alternate within each
+ * round; medians over rounds.
  *
  * <p>Usage: {@code GroupBenchmark OUT.jsonl WORK_DIR SETTINGS ROUNDS DIR...}, SETTINGS a
- * ';'-separated list of {@code groupBytes,entryMaxBytes} (0,0: no groups).
+ * ';'-separated list of {@code groupBytes,entryMaxBytes[,codec]} (0,0: no groups; codec zstd unless
+ * named: none, lz4, zstd).
  */
 public final class GroupBenchmark {
   private static final int GETS_PER_ROUND = 100_000;
@@ -51,7 +53,7 @@ public final class GroupBenchmark {
           String[] p = setting.split(",");
           WriterOptions options =
               WriterOptions.builder()
-                  .codec(Codec.ZSTD)
+                  .codec(p.length > 2 ? Codec.parse(p[2]) : Codec.ZSTD)
                   .groups(Integer.parseInt(p[0]), Integer.parseInt(p[1]))
                   .build();
           Path archive = work.resolve("g-" + p[0] + "-" + p[1] + ".hpf");

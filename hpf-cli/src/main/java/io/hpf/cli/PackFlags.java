@@ -12,8 +12,10 @@ final class PackFlags {
       names = "--codec",
       paramLabel = "CODEC",
       description =
-          "none, lz4 or zstd (default: the archive's; zstd for a new one, with a trained"
-              + " dictionary). Entries that do not shrink are stored raw.")
+          "none, lz4 or zstd (default: the archive's; lz4 for a new one, or zstd with --level"
+              + " or --solid). zstd trains a dictionary on the files and stores 1.5-1.7x fewer"
+              + " bytes than lz4; lz4 reads and packs faster. Entries that do not shrink are"
+              + " stored raw.")
   String codec;
 
   @Option(
@@ -51,8 +53,8 @@ final class PackFlags {
       names = "--level",
       paramLabel = "N",
       description =
-          "zstd level, 1 to 19 (default: the archive's; 3 for a new one). Higher levels pack"
-              + " slower and smaller; reads are as fast.")
+          "zstd level, 1 to 19 (default: the archive's; 3 for a new one); a new archive is"
+              + " then zstd. Higher levels pack slower and smaller; reads are as fast.")
   Integer level;
 
   @Option(

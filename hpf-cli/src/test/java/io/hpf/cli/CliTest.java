@@ -267,6 +267,39 @@ class CliTest {
     }
   }
 
+  /**
+   * A new archive is lz4 without a dictionary; a level alone makes it zstd with one; a level asked
+   * of the lz4 archive later is refused in one line rather than silently ignored.
+   */
+  @Test
+  void aNewArchiveIsLz4AndALevelAloneMakesItZstd() throws IOException {
+    Path plain = temp.resolve("default.hpf");
+    assertEquals(0, hpf("create", plain, source).code());
+    String info = hpf("info", "--json", plain).text();
+    assertTrue(info.contains("\"codec\":\"lz4\",\"groupBytes\":2048,"), info);
+    assertTrue(info.contains("\"dictionaryBytes\":0"), info);
+    Path level = temp.resolve("level7.hpf");
+    assertEquals(0, hpf("create", "--level", 7, level, source).code());
+    String zstd = hpf("info", "--json", level).text();
+    assertTrue(zstd.contains("\"codec\":\"zstd\",\"groupBytes\":2048,"), zstd);
+    assertTrue(zstd.contains("\"zstdLevel\":7"), zstd);
+    assertFalse(zstd.contains("\"dictionaryBytes\":0"), zstd);
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), hpf("cat", plain, e.getKey()).out(), e.getKey());
+      assertArrayEquals(e.getValue(), hpf("cat", level, e.getKey()).out(), e.getKey());
+    }
+    Path text = Files.writeString(temp.resolve("later.txt"), "later\n".repeat(50));
+    CliRun add = hpf("add", "--level", 5, plain, text);
+    assertEquals(1, add.code(), add.err());
+    assertTrue(
+        add.err()
+            .contains(
+                "a zstd level needs the zstd codec; this archive's new entries are lz4 (ask for"
+                    + " zstd with it)"),
+        add.err());
+    assertEquals(1, add.err().strip().lines().count(), add.err());
+  }
+
   private static long membersOfGroups(Path archive) throws IOException {
     try (var reader = io.hpf.archive.ArchiveReader.open(io.hpf.store.LocalStorage.open(archive))) {
       long members = 0;

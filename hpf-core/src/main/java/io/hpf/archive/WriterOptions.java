@@ -12,8 +12,9 @@ import java.util.List;
  * #resolve}).
  *
  * @param codec how entry content is compressed (entries that do not shrink are stored raw), or null
- *     (the default) for the archive's (zstd for a new archive, or one whose manifest records no
- *     codec: versions 1 to 4)
+ *     (the default) for the archive's: {@link #DEFAULT_CODEC} for a new archive (zstd if a zstd
+ *     level is asked), zstd for one whose manifest records no codec (versions 1 to 4 were written
+ *     with zstd)
  * @param dictionary a zstd dictionary to store and use when creating, or null
  * @param bucketCapacity the most records in one bucket file (65536 records are 2 MiB), or {@link
  *     #ARCHIVE_SETTING} (the default) for the archive's own (its manifest's; {@value
@@ -68,8 +69,14 @@ public record WriterOptions(
   /** {@link #groupBytes()}: the archive's groups. */
   public static final int ARCHIVE_GROUPS = -1;
 
-  /** The codec of a new archive. */
-  public static final Codec DEFAULT_CODEC = Codec.ZSTD;
+  /**
+   * The codec of a new archive, chosen by measurement (docs/BENCHMARKS.md, "Issue 14: the default
+   * codec"): a random get is what an archive is for, and an LZ4 get of a 3.5 KB file is 3× a plain
+   * file's read where zstd's decoding alone is 1.2× (4.4 µs); LZ4 also packs the kernel tree faster
+   * than {@code tar | zstd -3}. It stores 1.5–1.7× zstd's bytes: packing for size is {@link
+   * Builder#solid()}, or zstd with a dictionary ({@code --codec zstd}).
+   */
+  public static final Codec DEFAULT_CODEC = Codec.LZ4;
 
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
@@ -82,7 +89,9 @@ public record WriterOptions(
    * Groups of about 2 KiB of entries up to 512 bytes, chosen by measurement (docs/BENCHMARKS.md,
    * "Issue 14"): a get of a member decompresses its whole group, about 1.8 µs a KiB with zstd here,
    * so larger groups trade random gets for bytes (32 KiB groups of entries up to 4 KiB made the
-   * kernel's tiny files 40% of their size instead of 57%, and their gets 10× slower).
+   * kernel's tiny files 40% of their size instead of 57%, and their gets 10× slower). With LZ4 the
+   * same groups keep the kernel's files of up to 512 bytes at 83% of their size and their gets 3.3×
+   * plain files'; 4 KiB groups would save 7 points for gets of 2.3×.
    */
   public static final int DEFAULT_GROUP_BYTES = 2 << 10;
 
@@ -145,7 +154,8 @@ public record WriterOptions(
    */
   public WriterOptions resolve(Manifest base, List<String> changes) {
     WriterSettings archive = base == null ? null : base.writerSettings();
-    WriterSettings from = archive == null ? DEFAULT_SETTINGS : archive;
+    WriterSettings from =
+        archive != null ? archive : base != null ? UNRECORDED_SETTINGS : newArchiveSettings();
     WriterSettings resolved =
         new WriterSettings(
             codec == null ? from.codec() : codec,
@@ -180,9 +190,29 @@ public record WriterOptions(
   }
 
   /** What a new archive's writers store new entries with when nothing says otherwise. */
-  private static final WriterSettings DEFAULT_SETTINGS =
+  private static final WriterSettings NEW_ARCHIVE_SETTINGS =
       new WriterSettings(
           DEFAULT_CODEC,
+          DEFAULT_GROUP_BYTES,
+          DEFAULT_GROUP_ENTRY_MAX_BYTES,
+          WriterSettings.DEFAULT_ZSTD_LEVEL);
+
+  /** What a new archive starts from: the defaults, but zstd when a zstd level is asked. */
+  private WriterSettings newArchiveSettings() {
+    if (zstdLevel == ARCHIVE_SETTING) {
+      return NEW_ARCHIVE_SETTINGS;
+    }
+    return new WriterSettings(
+        Codec.ZSTD, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES, zstdLevel);
+  }
+
+  /**
+   * What the writers of an archive whose manifest records no settings (versions 1 to 4) store new
+   * entries with: what those versions' writers did, zstd.
+   */
+  private static final WriterSettings UNRECORDED_SETTINGS =
+      new WriterSettings(
+          Codec.ZSTD,
           DEFAULT_GROUP_BYTES,
           DEFAULT_GROUP_ENTRY_MAX_BYTES,
           WriterSettings.DEFAULT_ZSTD_LEVEL);
@@ -240,10 +270,10 @@ public record WriterOptions(
   }
 
   /**
-   * Builder with the defaults: the archive's codec, groups, zstd level and bucket capacity (zstd
-   * level 3, groups of 2 KiB of entries up to 512 bytes, 65536 records a bucket for a new archive),
-   * no dictionary, 1 GiB parts, no replacing, at most 8 segments, reclaim at half dead, 15 minutes
-   * of grace.
+   * Builder with the defaults: the archive's codec, groups, zstd level and bucket capacity (LZ4,
+   * groups of 2 KiB of entries up to 512 bytes, 65536 records a bucket for a new archive), no
+   * dictionary, 1 GiB parts, no replacing, at most 8 segments, reclaim at half dead, 15 minutes of
+   * grace.
    */
   public static final class Builder {
     private Codec codec;

@@ -22,7 +22,11 @@ class PackingRequestTest {
 
   @Test
   void whatARequestLeavesOutIsTheArchivesOrTheDefault() {
-    assertEquals(new WriterSettings(Codec.ZSTD, 2048, 512, 3), resolved(PackingRequest.ARCHIVES));
+    assertEquals(new WriterSettings(Codec.LZ4, 2048, 512, 3), resolved(PackingRequest.ARCHIVES));
+    // A level alone asks a new archive for zstd: there is no codec of its own to keep.
+    assertEquals(
+        new WriterSettings(Codec.ZSTD, 2048, 512, 7),
+        resolved(new PackingRequest(null, 7, false, null, null)));
     assertEquals(
         new WriterSettings(Codec.ZSTD, 262144, 65536, 10),
         resolved(new PackingRequest(null, null, true, null, null)));
@@ -36,7 +40,7 @@ class PackingRequestTest {
         new WriterSettings(Codec.LZ4, 4096, 512, 3),
         resolved(new PackingRequest(Codec.LZ4, null, false, 4096, null)));
     assertEquals(
-        new WriterSettings(Codec.ZSTD, 1024, 1024, 3),
+        new WriterSettings(Codec.LZ4, 1024, 1024, 3),
         resolved(new PackingRequest(null, null, false, 1024, 8192)));
   }
 

@@ -52,6 +52,32 @@ class PackerTest {
   }
 
   @Test
+  void aNewArchivePacksWithLz4AndTrainsNoDictionary() throws Exception {
+    Path source = temp.resolve("src");
+    TreeMap<String, byte[]> model = writeTree(source, 300, 7);
+    LocalStorage target = LocalStorage.createDirectories(temp.resolve("out.hpf"));
+    PackResult result =
+        Packer.pack(
+            source,
+            target,
+            WriterOptions.builder().build(),
+            options(false, false),
+            (a, b, c, d) -> {});
+    assertEquals(Codec.LZ4, result.manifest().writerSettings().codec());
+    assertEquals(List.of(), result.manifest().dictionaries());
+    try (ArchiveReader reader = ArchiveReader.open(target)) {
+      ArchiveAssertions.assertMatchesModel(reader, model);
+      int lz4 = 0;
+      for (String name : model.keySet()) {
+        Codec codec = reader.stat(name).codec();
+        assertTrue(codec == Codec.LZ4 || codec == Codec.NONE, name + " is " + codec);
+        lz4 += codec == Codec.LZ4 ? 1 : 0;
+      }
+      assertTrue(lz4 > 0, "some entries shrink with lz4");
+    }
+  }
+
+  @Test
   void packsATreeWithDictionaryAndProgress() throws Exception {
     Path source = temp.resolve("src");
     TreeMap<String, byte[]> model = writeTree(source, 800, 1);
@@ -64,7 +90,7 @@ class PackerTest {
         Packer.pack(
             source,
             target,
-            WriterOptions.builder().build(),
+            WriterOptions.builder().codec(Codec.ZSTD).build(),
             options(false, false),
             // Workers report concurrently, so reports may arrive out of order: keep the most.
             (done, bytes, total, totalBytes) -> lastDone.accumulateAndGet(done, Math::max));

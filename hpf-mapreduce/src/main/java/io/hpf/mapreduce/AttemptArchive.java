@@ -18,7 +18,8 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  */
 final class AttemptArchive {
   /**
-   * The codec of output entries: none, lz4 or zstd; default: the archive's (zstd for a new one).
+   * The codec of output entries: none, lz4 or zstd; default: the archive's (lz4 for a new one, zstd
+   * if a level or solid packing is asked).
    */
   static final String CODEC = "hpf.output.codec";
 

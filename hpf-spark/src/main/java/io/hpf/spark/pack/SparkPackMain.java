@@ -40,15 +40,15 @@ public final class SparkPackMain implements Callable<Integer> {
   @Option(
       names = "--codec",
       paramLabel = "CODEC",
-      defaultValue = "zstd",
       description =
-          "none, lz4 or zstd (default: ${DEFAULT-VALUE}; zstd uses a trained dictionary).")
+          "none, lz4 or zstd (default: lz4, or zstd with --level or --solid; zstd uses a"
+              + " trained dictionary).")
   String codec;
 
   @Option(
       names = "--level",
       paramLabel = "N",
-      description = "zstd level, 1 to 19 (default 3), as hpf create --level.")
+      description = "zstd level, 1 to 19 (default 3), as hpf create --level: packs with zstd.")
   Integer level;
 
   @Option(
@@ -91,7 +91,8 @@ public final class SparkPackMain implements Callable<Integer> {
     try {
       SparkPackOptions options =
           new SparkPackOptions(
-              new PackingRequest(Codec.parse(codec), level, solid, null, null),
+              new PackingRequest(
+                  codec == null ? null : Codec.parse(codec), level, solid, null, null),
               true,
               threads,
               taskMegabytes << 20,

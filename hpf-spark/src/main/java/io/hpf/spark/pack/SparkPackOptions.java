@@ -1,7 +1,9 @@
 package io.hpf.spark.pack;
 
 import io.hpf.archive.PackingRequest;
+import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import java.util.ArrayList;
 
 /**
  * How {@link SparkPack} packs: {@code hpf create}'s options, plus the size of a task. Immutable.
@@ -30,11 +32,15 @@ public record SparkPackOptions(
 
   public static SparkPackOptions defaults() {
     return new SparkPackOptions(
-        PackingRequest.codec(Codec.ZSTD), true, 2, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES);
+        PackingRequest.ARCHIVES, true, 2, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES);
   }
 
-  /** The codec entries are packed with: the one asked for, else zstd (a new archive's). */
+  /** The codec entries are packed with: the one asked for, else a new archive's. */
   public Codec codec() {
-    return packing.codec() != null ? packing.codec() : Codec.ZSTD;
+    return packing
+        .applyTo(WriterOptions.builder())
+        .build()
+        .resolve(null, new ArrayList<>())
+        .codec();
   }
 }

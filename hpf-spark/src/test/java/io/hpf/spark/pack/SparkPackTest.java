@@ -21,6 +21,7 @@ import io.hpf.spark.SharedSpark;
 import io.hpf.store.Storage;
 import io.hpf.testing.ArchiveModel;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -140,7 +141,19 @@ class SparkPackTest {
         spark,
         subtree,
         plain.toString(),
-        new SparkPackOptions(PackingRequest.codec(Codec.LZ4), false, 1, 1 << 20, 1000));
+        new SparkPackOptions(PackingRequest.ARCHIVES, true, 1, 1 << 20, 1000));
+    try (Storage storage = HadoopArchives.open(plain.toUri(), conf);
+        ArchiveReader reader = ArchiveReader.open(storage)) {
+      // Nothing asked: a new archive's defaults, lz4 and no dictionary to train.
+      assertEquals(
+          new io.hpf.manifest.WriterSettings(Codec.LZ4, 2048, 512, 3),
+          reader.manifest().writerSettings());
+      assertEquals(List.of(), reader.manifest().dictionaries());
+    }
+    assertEquals(
+        Codec.ZSTD,
+        new SparkPackOptions(new PackingRequest(null, 4, false, null, null), true, 1, 1, 1).codec(),
+        "a level alone packs with zstd, as hpf create --level");
     Path solid = SharedHdfs.freshPath("solid.hpf");
     SparkPack.run(
         spark,
