@@ -2,7 +2,6 @@ package io.hpf.store;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -215,64 +214,6 @@ public final class LocalStorage implements Storage {
     @Override
     public void close() throws IOException {
       channel.close();
-    }
-  }
-
-  private static final class LocalAppendableFile implements AppendableFile {
-    private static final int BUFFER_BYTES = 1 << 16;
-    private final FileChannel channel;
-    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
-    private long position;
-
-    LocalAppendableFile(FileChannel channel) {
-      this.channel = channel;
-    }
-
-    @Override
-    public void write(byte[] bytes, int offset, int length) throws IOException {
-      if (length > buffer.remaining()) {
-        flush();
-        if (length >= BUFFER_BYTES) {
-          writeFully(ByteBuffer.wrap(bytes, offset, length));
-          position += length;
-          return;
-        }
-      }
-      buffer.put(bytes, offset, length);
-      position += length;
-    }
-
-    @Override
-    public long position() {
-      return position;
-    }
-
-    @Override
-    public void flush() throws IOException {
-      buffer.flip();
-      writeFully(buffer);
-      buffer.clear();
-    }
-
-    private void writeFully(ByteBuffer source) throws IOException {
-      while (source.hasRemaining()) {
-        channel.write(source);
-      }
-    }
-
-    @Override
-    public void sync() throws IOException {
-      flush();
-      channel.force(false);
-    }
-
-    @Override
-    public void close() throws IOException {
-      try {
-        flush();
-      } finally {
-        channel.close();
-      }
     }
   }
 }
