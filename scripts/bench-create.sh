@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packing the Linux kernel source tree: `hpf create` (through the real CLI, JVM start included:
-# --codec none, lz4, the default and --solid) against `tar cf` and `tar cf - | zstd -3` of the
+# --codec none, the default (lz4), --codec zstd and --solid) against `tar cf` and `tar cf - | zstd -3` of the
 # same tree onto the same disk. Runs alternate; each is repeated.
 # Writes JSON lines to bench-results/create.jsonl.
 # Usage: scripts/bench-create.sh [repetitions]   (installs the corpus first if needed)
@@ -40,8 +40,8 @@ for i in $(seq "$reps"); do
   run tar tar cf "$out/kernel.tar" -C bench-data linux-source-6.1
   run tar-zstd bash -c "tar cf - -C bench-data linux-source-6.1 | zstd -3 -q -o $out/kernel.tar.zst"
   run hpf-none ./hpf create --codec none "$out/kernel-none.hpf" "$src"
-  run hpf-lz4 ./hpf create --codec lz4 "$out/kernel-lz4.hpf" "$src"
-  run hpf-zstd-dict ./hpf create "$out/kernel-zstd.hpf" "$src"
+  run hpf-default-lz4 ./hpf create "$out/kernel-default.hpf" "$src"
+  run hpf-zstd-dict ./hpf create --codec zstd "$out/kernel-zstd.hpf" "$src"
   run hpf-solid ./hpf create --solid "$out/kernel-solid.hpf" "$src"
 done
 rm -rf "$out"

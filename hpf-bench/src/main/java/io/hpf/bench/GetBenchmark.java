@@ -32,16 +32,16 @@ import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
 /**
- * Warm random gets of small files from the page cache: hpf (codec none and zstd with a dictionary)
- * against the same files read as plain files (open, read, close) and against {@link ZipFile} on
- * zips of the same files (stored and deflated). Systems alternate within each round; medians over
- * rounds are reported, for one thread and for all cores.
+ * Warm random gets of small files from the page cache: hpf (codec none, a new archive's default and
+ * zstd with a dictionary) against the same files read as plain files (open, read, close) and
+ * against {@link ZipFile} on zips of the same files (stored and deflated). Systems alternate within
+ * each round; medians over rounds are reported, for one thread and for all cores.
  *
  * <p>hpf reads local files through memory mappings by default; "hpf-none-pread" is the same archive
- * read with one pread system call per read, as on a file system without mmap. "hpf-lz4" is packed
- * {@code --codec lz4}. "zstd-decode-only" is the floor of a zstd get: each file as a zstd frame
- * (level 3, with a dictionary trained as the packer trains it) held in memory, decoded with a kept
- * context, no lookup and no I/O.
+ * read with one pread system call per read, as on a file system without mmap. "hpf-default-CODEC"
+ * is packed as {@code hpf create} packs by default. "zstd-decode-only" is the floor of a zstd get:
+ * each file as a zstd frame (level 3, with a dictionary trained as the packer trains it) held in
+ * memory, decoded with a kept context, no lookup and no I/O.
  *
  * <p>Usage: {@code GetBenchmark OUT.jsonl SOURCE_DIR WORK_DIR [maxFiles] [rounds]}. Files of 1 to 8
  * KiB under SOURCE_DIR are used (the kernel tree's median is 3.9 KB).
@@ -73,12 +73,12 @@ public final class GetBenchmark {
     List<String> names = copySubset(source, subset, maxFiles);
     Path hpfNone = work.resolve("none.hpf");
     Path hpfZstd = work.resolve("zstd.hpf");
-    Path hpfLz4 = work.resolve("lz4.hpf");
+    Path hpfDefault = work.resolve("default.hpf");
     Path zipStored = work.resolve("stored.zip");
     Path zipDeflated = work.resolve("deflated.zip");
     pack(subset, hpfNone, Codec.NONE);
     pack(subset, hpfZstd, Codec.ZSTD);
-    pack(subset, hpfLz4, Codec.LZ4);
+    pack(subset, hpfDefault, null); // what hpf create writes
     zip(subset, names, zipStored, ZipEntry.STORED);
     zip(subset, names, zipDeflated, ZipEntry.DEFLATED);
 
@@ -89,7 +89,11 @@ public final class GetBenchmark {
     systems.add(openHpf("hpf-none-pread", LocalStorage.open(hpfNone).withPositionalReads(), names));
     systems.add(openZip("zip-stored", zipStored, names));
     systems.add(openHpf("hpf-zstd-dict", LocalStorage.open(hpfZstd), names));
-    systems.add(openHpf("hpf-lz4", LocalStorage.open(hpfLz4), names));
+    systems.add(
+        openHpf(
+            "hpf-default-" + WriterOptions.DEFAULT_CODEC.displayName(),
+            LocalStorage.open(hpfDefault),
+            names));
     systems.add(zstdDecodeOnly(subset, names));
     systems.add(openZip("zip-deflated", zipDeflated, names));
 
@@ -272,6 +276,7 @@ public final class GetBenchmark {
     return names;
   }
 
+  /** Packs as {@code hpf create} does; {@code codec} null: a new archive's. */
   private static void pack(Path subset, Path archive, Codec codec) throws IOException {
     Packer.pack(
         subset,

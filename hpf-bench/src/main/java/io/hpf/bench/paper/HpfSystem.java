@@ -12,27 +12,51 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * hpf with its defaults (zstd with a trained dictionary, one packing thread per core), or packed
- * for size as {@code hpf create --solid} packs.
+ * hpf packed as {@code hpf create} packs (one packing thread per core): with its defaults, with
+ * {@code --codec zstd} (a trained dictionary) or for size ({@code --solid}).
  */
 final class HpfSystem implements BenchSystem {
+  /** How the archive is packed: the name's suffix and the writer options. */
+  enum Packing {
+    DEFAULT(""),
+    ZSTD("-zstd"),
+    SOLID("-solid");
+
+    final String suffix;
+
+    Packing(String suffix) {
+      this.suffix = suffix;
+    }
+
+    WriterOptions options() {
+      switch (this) {
+        case ZSTD:
+          return WriterOptions.builder().codec(io.hpf.format.Codec.ZSTD).build();
+        case SOLID:
+          return WriterOptions.builder().solid().build();
+        default:
+          return WriterOptions.builder().build();
+      }
+    }
+  }
+
   private final boolean cacheIndexPages;
-  private final boolean solid;
+  private final Packing packing;
 
   /**
    * @param cacheIndexPages keep index pages in memory (the default reader); without, every lookup
    *     reads its record from storage (HDFS: a DataNode; local disk: a read system call instead of
    *     a mapping), the HPF paper's "without caching" setting
-   * @param solid pack for size ({@link WriterOptions.Builder#solid()})
+   * @param packing how the archive is packed
    */
-  HpfSystem(boolean cacheIndexPages, boolean solid) {
+  HpfSystem(boolean cacheIndexPages, Packing packing) {
     this.cacheIndexPages = cacheIndexPages;
-    this.solid = solid;
+    this.packing = packing;
   }
 
   @Override
   public String name() {
-    return (cacheIndexPages ? "hpf" : "hpf-nocache") + (solid ? "-solid" : "");
+    return (cacheIndexPages ? "hpf" : "hpf-nocache") + packing.suffix;
   }
 
   @Override
@@ -41,7 +65,7 @@ final class HpfSystem implements BenchSystem {
       Packer.pack(
           staged,
           storage,
-          solid ? WriterOptions.builder().solid().build() : WriterOptions.builder().build(),
+          packing.options(),
           new PackOptions(Runtime.getRuntime().availableProcessors(), false, false, true),
           ProgressListener.NONE);
     }

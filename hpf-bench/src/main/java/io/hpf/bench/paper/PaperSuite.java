@@ -41,9 +41,10 @@ public final class PaperSuite {
   private final PrintStream log;
   private final List<BenchSystem> systems =
       List.of(
-          new HpfSystem(true, false),
-          new HpfSystem(false, false),
-          new HpfSystem(true, true),
+          new HpfSystem(true, HpfSystem.Packing.DEFAULT),
+          new HpfSystem(false, HpfSystem.Packing.DEFAULT),
+          new HpfSystem(true, HpfSystem.Packing.ZSTD),
+          new HpfSystem(true, HpfSystem.Packing.SOLID),
           new PlainFilesSystem(),
           new SequenceFileSystem(CompressionType.RECORD),
           new SequenceFileSystem(CompressionType.BLOCK),

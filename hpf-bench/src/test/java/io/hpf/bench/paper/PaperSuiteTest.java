@@ -29,6 +29,7 @@ class PaperSuiteTest {
       List.of(
           "hpf",
           "hpf-nocache",
+          "hpf-zstd",
           "hpf-solid",
           "plain",
           "seqfile-record",
