@@ -124,7 +124,7 @@ def hdfs(rows):
                       f"{plain / r['microsPerGetMedian']:.2f}× |")
 
 
-SYSTEMS = ["hpf", "hpf-nocache", "hpf-zstd", "hpf-solid", "plain", "seqfile-record", "seqfile-block", "mapfile", "har"]
+SYSTEMS = ["hpf", "hpf-nocache", "hpf-lz4", "hpf-solid", "plain", "seqfile-record", "seqfile-block", "mapfile", "har"]
 
 
 def paper(rows):

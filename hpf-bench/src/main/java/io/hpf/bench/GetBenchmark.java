@@ -91,7 +91,7 @@ public final class GetBenchmark {
     systems.add(openHpf("hpf-zstd-dict", LocalStorage.open(hpfZstd), names));
     systems.add(
         openHpf(
-            "hpf-default-" + WriterOptions.DEFAULT_CODEC.displayName(),
+            "hpf-default-" + WriterOptions.LOCAL_DEFAULT_CODEC.displayName(),
             LocalStorage.open(hpfDefault),
             names));
     systems.add(zstdDecodeOnly(subset, names));

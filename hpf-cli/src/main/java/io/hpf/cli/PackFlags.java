@@ -12,10 +12,10 @@ final class PackFlags {
       names = "--codec",
       paramLabel = "CODEC",
       description =
-          "none, lz4 or zstd (default: the archive's; lz4 for a new one, or zstd with --level"
-              + " or --solid). zstd trains a dictionary on the files and stores 1.5-1.7x fewer"
-              + " bytes than lz4; lz4 reads and packs faster. Entries that do not shrink are"
-              + " stored raw.")
+          "none, lz4 or zstd (default: the archive's; for a new one lz4 on local disk and zstd"
+              + " on HDFS and other remote file systems, or zstd with --level or --solid). zstd"
+              + " trains a dictionary on the files and stores 1.5-1.9x fewer bytes than lz4; lz4"
+              + " reads and packs faster. Entries that do not shrink are stored raw.")
   String codec;
 
   @Option(

@@ -113,7 +113,7 @@ public final class ArchiveWriter implements Closeable {
                   ? ": already an archive"
                   : ": directory is not empty (" + existing.size() + " files)"));
     }
-    WriterOptions resolved = options.resolve(null, new ArrayList<>());
+    WriterOptions resolved = options.resolve(null, storage, new ArrayList<>());
     ArchiveLock lock = ArchiveLock.acquire(storage, false);
     try {
       Dictionary dictionary = null;
@@ -151,7 +151,7 @@ public final class ArchiveWriter implements Closeable {
       List<StoredFile> listing = storage.list();
       Manifest base = ManifestStore.readNewest(storage, listing);
       List<String> changes = new ArrayList<>();
-      WriterOptions options = requested.resolve(base, changes);
+      WriterOptions options = requested.resolve(base, storage, changes);
       int importedBefore = listing.size();
       listing = ImportMarker.abandon(storage, listing, base.maxPartId());
       int abandoned = importedBefore - listing.size();

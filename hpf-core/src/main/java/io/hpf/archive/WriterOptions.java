@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.format.Codec;
 import io.hpf.manifest.Manifest;
 import io.hpf.manifest.WriterSettings;
+import io.hpf.store.Storage;
 import java.util.List;
 
 /**
@@ -12,9 +13,9 @@ import java.util.List;
  * #resolve}).
  *
  * @param codec how entry content is compressed (entries that do not shrink are stored raw), or null
- *     (the default) for the archive's: {@link #DEFAULT_CODEC} for a new archive (zstd if a zstd
- *     level is asked), zstd for one whose manifest records no codec (versions 1 to 4 were written
- *     with zstd)
+ *     (the default) for the archive's: {@link #defaultCodec} of its storage for a new archive (zstd
+ *     if a zstd level is asked), zstd for one whose manifest records no codec (versions 1 to 4 were
+ *     written with zstd)
  * @param dictionary a zstd dictionary to store and use when creating, or null
  * @param bucketCapacity the most records in one bucket file (65536 records are 2 MiB), or {@link
  *     #ARCHIVE_SETTING} (the default) for the archive's own (its manifest's; {@value
@@ -70,13 +71,26 @@ public record WriterOptions(
   public static final int ARCHIVE_GROUPS = -1;
 
   /**
-   * The codec of a new archive, chosen by measurement (docs/BENCHMARKS.md, "Issue 14: the default
-   * codec"): a random get is what an archive is for, and an LZ4 get of a 3.5 KB file is 3× a plain
-   * file's read where zstd's decoding alone is 1.2× (4.4 µs); LZ4 also packs the kernel tree faster
-   * than {@code tar | zstd -3}. It stores 1.5–1.7× zstd's bytes: packing for size is {@link
-   * Builder#solid()}, or zstd with a dictionary ({@code --codec zstd}).
+   * The codec of a new archive on local disk, chosen by measurement (docs/BENCHMARKS.md, "Issue 14:
+   * the default codec"): there a warm get is a copy from the page cache, and decoding is its cost:
+   * an LZ4 get of a 3.5 KB file is 3× a plain file's read where zstd's decoding alone is 1.2× (4.4
+   * µs). LZ4 also packs the kernel tree faster than {@code tar | zstd -3}, and stores 1.5–1.7×
+   * zstd's bytes.
    */
-  public static final Codec DEFAULT_CODEC = Codec.LZ4;
+  public static final Codec LOCAL_DEFAULT_CODEC = Codec.LZ4;
+
+  /**
+   * The codec of a new archive where reads are remote ({@link Storage#readsAreRemote()}: HDFS,
+   * object stores): a get there is a round trip of about 100 µs, which LZ4's faster decoding does
+   * not shorten (the paper suite on HDFS: warm gets within the noise of zstd's), while zstd with a
+   * dictionary stores 1.55–1.9× fewer bytes, which HDFS keeps three times.
+   */
+  public static final Codec REMOTE_DEFAULT_CODEC = Codec.ZSTD;
+
+  /** The codec of a new archive on {@code storage}. */
+  public static Codec defaultCodec(Storage storage) {
+    return storage.readsAreRemote() ? REMOTE_DEFAULT_CODEC : LOCAL_DEFAULT_CODEC;
+  }
 
   public static final int DEFAULT_BUCKET_CAPACITY = 65_536;
   public static final long DEFAULT_MAX_PART_BYTES = 1L << 30;
@@ -148,14 +162,13 @@ public record WriterOptions(
 
   /**
    * These options with the archive's settings where they leave them to the archive: those of {@code
-   * base}'s manifest, or the defaults for a new archive ({@code base} null) or one whose manifest
-   * records none (versions 1 to 4). Each setting these options change from the archive's is added
-   * to {@code changes}, one line for the user.
+   * base}'s manifest ({@link #settingsOf}), or for a new archive ({@code base} null) the defaults
+   * of its {@code storage}. Each setting these options change from the archive's is added to {@code
+   * changes}, one line for the user.
    */
-  public WriterOptions resolve(Manifest base, List<String> changes) {
+  public WriterOptions resolve(Manifest base, Storage storage, List<String> changes) {
     WriterSettings archive = base == null ? null : base.writerSettings();
-    WriterSettings from =
-        archive != null ? archive : base != null ? UNRECORDED_SETTINGS : newArchiveSettings();
+    WriterSettings from = base != null ? settingsOf(base) : newArchiveSettings(storage);
     WriterSettings resolved =
         new WriterSettings(
             codec == null ? from.codec() : codec,
@@ -189,33 +202,33 @@ public record WriterOptions(
         resolved.zstdLevel());
   }
 
-  /** What a new archive's writers store new entries with when nothing says otherwise. */
-  private static final WriterSettings NEW_ARCHIVE_SETTINGS =
-      new WriterSettings(
-          DEFAULT_CODEC,
-          DEFAULT_GROUP_BYTES,
-          DEFAULT_GROUP_ENTRY_MAX_BYTES,
-          WriterSettings.DEFAULT_ZSTD_LEVEL);
-
-  /** What a new archive starts from: the defaults, but zstd when a zstd level is asked. */
-  private WriterSettings newArchiveSettings() {
-    if (zstdLevel == ARCHIVE_SETTING) {
-      return NEW_ARCHIVE_SETTINGS;
-    }
+  /**
+   * What a new archive on {@code storage} starts from: its default codec (zstd when a zstd level is
+   * asked, there being no codec of the archive's to keep), the default groups and level.
+   */
+  private WriterSettings newArchiveSettings(Storage storage) {
     return new WriterSettings(
-        Codec.ZSTD, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES, zstdLevel);
+        zstdLevel != ARCHIVE_SETTING ? Codec.ZSTD : defaultCodec(storage),
+        DEFAULT_GROUP_BYTES,
+        DEFAULT_GROUP_ENTRY_MAX_BYTES,
+        WriterSettings.DEFAULT_ZSTD_LEVEL);
   }
 
   /**
-   * What the writers of an archive whose manifest records no settings (versions 1 to 4) store new
-   * entries with: what those versions' writers did, zstd.
+   * What the writers of the archive of {@code manifest} store new entries with when nothing says
+   * otherwise: its manifest's settings, or for one that records none (versions 1 to 4) what those
+   * versions' writers did: zstd, the default groups and level.
    */
-  private static final WriterSettings UNRECORDED_SETTINGS =
-      new WriterSettings(
-          Codec.ZSTD,
-          DEFAULT_GROUP_BYTES,
-          DEFAULT_GROUP_ENTRY_MAX_BYTES,
-          WriterSettings.DEFAULT_ZSTD_LEVEL);
+  public static WriterSettings settingsOf(Manifest manifest) {
+    WriterSettings recorded = manifest.writerSettings();
+    return recorded != null
+        ? recorded
+        : new WriterSettings(
+            Codec.ZSTD,
+            DEFAULT_GROUP_BYTES,
+            DEFAULT_GROUP_ENTRY_MAX_BYTES,
+            WriterSettings.DEFAULT_ZSTD_LEVEL);
+  }
 
   private static void checkDictionary(byte[] dictionary, Codec codec) {
     if (dictionary != null && codec != Codec.ZSTD) {
@@ -270,10 +283,10 @@ public record WriterOptions(
   }
 
   /**
-   * Builder with the defaults: the archive's codec, groups, zstd level and bucket capacity (LZ4,
-   * groups of 2 KiB of entries up to 512 bytes, 65536 records a bucket for a new archive), no
-   * dictionary, 1 GiB parts, no replacing, at most 8 segments, reclaim at half dead, 15 minutes of
-   * grace.
+   * Builder with the defaults: the archive's codec, groups, zstd level and bucket capacity (for a
+   * new archive: {@link #defaultCodec} of its storage, groups of 2 KiB of entries up to 512 bytes,
+   * zstd level 3, 65536 records a bucket), no dictionary, 1 GiB parts, no replacing, at most 8
+   * segments, reclaim at half dead, 15 minutes of grace.
    */
   public static final class Builder {
     private Codec codec;

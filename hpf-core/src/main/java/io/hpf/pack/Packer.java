@@ -48,8 +48,8 @@ public final class Packer {
       ProgressListener progress)
       throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
-    // A new archive: the options as its writer will resolve them (zstd unless they say).
-    WriterOptions effective = writerOptions.resolve(null, new ArrayList<>());
+    // A new archive: the options as its writer will resolve them (a dictionary is for zstd).
+    WriterOptions effective = writerOptions.resolve(null, target, new ArrayList<>());
     List<SourceFile> listed = null;
     if (effective.codec() == Codec.ZSTD
         && effective.dictionary() == null

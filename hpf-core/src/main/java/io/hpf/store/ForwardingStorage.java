@@ -65,6 +65,11 @@ public abstract class ForwardingStorage implements Storage {
     return inner.prefersFewFiles();
   }
 
+  @Override
+  public boolean readsAreRemote() {
+    return inner.readsAreRemote();
+  }
+
   // No sharingKey: a storage that changes what calls do must not share what another opened.
 
   @Override

@@ -52,6 +52,16 @@ public interface Storage extends Closeable {
     return false;
   }
 
+  /**
+   * Whether a read is a round trip to another machine (HDFS: a DataNode; object stores: a request)
+   * rather than a copy from the local page cache: there a read's bytes cost more than decoding
+   * them, and a new archive is packed with zstd rather than LZ4 ({@code WriterOptions}). False on
+   * local disk (the default).
+   */
+  default boolean readsAreRemote() {
+    return false;
+  }
+
   /** Lists the files of the directory with their lengths, in no particular order. */
   List<StoredFile> list() throws IOException;
 

@@ -6,22 +6,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.format.Codec;
 import io.hpf.manifest.WriterSettings;
+import io.hpf.store.LocalStorage;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** One rule for what the CLI's flags, MapReduce's settings and Spark's options ask of packing. */
 class PackingRequestTest {
-  /** The settings a new archive gets from a request. */
-  private static WriterSettings resolved(PackingRequest request) {
+  @TempDir static Path temp;
+
+  /** The settings a new archive on local disk gets from a request. */
+  private static WriterSettings resolved(PackingRequest request) throws IOException {
     return request
         .applyTo(WriterOptions.builder())
         .build()
-        .resolve(null, new ArrayList<>())
+        .resolve(null, LocalStorage.createDirectories(temp.resolve("new.hpf")), new ArrayList<>())
         .settings();
   }
 
   @Test
-  void whatARequestLeavesOutIsTheArchivesOrTheDefault() {
+  void whatARequestLeavesOutIsTheArchivesOrTheDefault() throws IOException {
     assertEquals(new WriterSettings(Codec.LZ4, 2048, 512, 3), resolved(PackingRequest.ARCHIVES));
     // A level alone asks a new archive for zstd: there is no codec of its own to keep.
     assertEquals(

@@ -41,6 +41,13 @@ class PackerTest {
     return new PackOptions(2, follow, skipUnreadable, true);
   }
 
+  /** Packs {@code source} as a new archive with the default writer options. */
+  private static PackResult pack(Path source, LocalStorage target, PackOptions options)
+      throws IOException {
+    return Packer.pack(
+        source, target, WriterOptions.builder().build(), options, ProgressListener.NONE);
+  }
+
   private TreeMap<String, byte[]> writeTree(Path root, int count, long seed) throws IOException {
     TreeMap<String, byte[]> model = ArchiveModel.random(count, seed);
     for (Map.Entry<String, byte[]> e : model.entrySet()) {
@@ -56,13 +63,7 @@ class PackerTest {
     Path source = temp.resolve("src");
     TreeMap<String, byte[]> model = writeTree(source, 300, 7);
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("out.hpf"));
-    PackResult result =
-        Packer.pack(
-            source,
-            target,
-            WriterOptions.builder().build(),
-            options(false, false),
-            (a, b, c, d) -> {});
+    PackResult result = pack(source, target, options(false, false));
     assertEquals(Codec.LZ4, result.manifest().writerSettings().codec());
     assertEquals(List.of(), result.manifest().dictionaries());
     try (ArchiveReader reader = ArchiveReader.open(target)) {
@@ -113,13 +114,7 @@ class PackerTest {
   void emptyDirectoryMakesAnEmptyArchive() throws Exception {
     Path source = Files.createDirectories(temp.resolve("empty"));
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("e.hpf"));
-    PackResult result =
-        Packer.pack(
-            source,
-            target,
-            WriterOptions.builder().build(),
-            options(false, false),
-            ProgressListener.NONE);
+    PackResult result = pack(source, target, options(false, false));
     assertEquals(0, result.files());
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       assertEquals(0, reader.entryCount());
@@ -138,23 +133,12 @@ class PackerTest {
     Files.createSymbolicLink(source.resolve("link-to-dir"), source.resolve("real"));
 
     LocalStorage skip = LocalStorage.createDirectories(temp.resolve("skip.hpf"));
-    PackResult skipped =
-        Packer.pack(
-            source,
-            skip,
-            WriterOptions.builder().build(),
-            options(false, false),
-            ProgressListener.NONE);
+    PackResult skipped = pack(source, skip, options(false, false));
     assertEquals(1, skipped.files());
     assertEquals(2, skipped.skipped().size(), skipped.skipped().toString());
 
     LocalStorage follow = LocalStorage.createDirectories(temp.resolve("follow.hpf"));
-    Packer.pack(
-        source,
-        follow,
-        WriterOptions.builder().build(),
-        options(true, false),
-        ProgressListener.NONE);
+    pack(source, follow, options(true, false));
     try (ArchiveReader reader = ArchiveReader.open(follow)) {
       assertEquals(3, reader.entryCount());
       assertArrayEquals(new byte[] {1, 2, 3}, reader.get("link-to-dir/file"));
@@ -174,11 +158,7 @@ class PackerTest {
 
   /** Packs and expects the failure, which it returns for its message to be checked. */
   private static IOException packFails(Path source, LocalStorage target, PackOptions options) {
-    return assertThrows(
-        IOException.class,
-        () ->
-            Packer.pack(
-                source, target, WriterOptions.builder().build(), options, ProgressListener.NONE));
+    return assertThrows(IOException.class, () -> pack(source, target, options));
   }
 
   private static boolean isRoot() {
@@ -211,13 +191,7 @@ class PackerTest {
         LocalStorage.open(failing.directory()).list().isEmpty(), "failed create leaves nothing");
 
     LocalStorage skipping = LocalStorage.createDirectories(temp.resolve("skip.hpf"));
-    PackResult result =
-        Packer.pack(
-            source,
-            skipping,
-            WriterOptions.builder().build(),
-            options(isRoot(), true),
-            ProgressListener.NONE);
+    PackResult result = pack(source, skipping, options(isRoot(), true));
     assertEquals(1, result.files());
     assertTrue(
         result.skipped().stream().anyMatch(s -> s.contains("secret")), result.skipped().toString());
@@ -343,12 +317,7 @@ class PackerTest {
     new SplittableRandom(4).nextBytes(noise);
     Files.write(source.resolve("noise"), noise);
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("r.hpf"));
-    Packer.pack(
-        source,
-        target,
-        WriterOptions.builder().build(),
-        options(false, false),
-        ProgressListener.NONE);
+    pack(source, target, options(false, false));
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       assertEquals(Codec.NONE, reader.stat("noise").codec());
       assertEquals(noise.length, reader.stat("noise").storedLength());

@@ -344,6 +344,14 @@ public final class HadoopStorage implements Storage {
     return true;
   }
 
+  /**
+   * Every Hadoop file system but the local one ({@code HadoopArchives} opens that with java.nio).
+   */
+  @Override
+  public boolean readsAreRemote() {
+    return !"file".equals(fs.getUri().getScheme());
+  }
+
   @Override
   public boolean exists(String name) throws IOException {
     return fs.exists(resolve(name));

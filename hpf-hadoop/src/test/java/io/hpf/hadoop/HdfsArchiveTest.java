@@ -294,6 +294,10 @@ class HdfsArchiveTest {
         ProgressListener.NONE);
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       assertMatchesModel(reader, model);
+      // A new archive where reads are remote is zstd with a dictionary trained on its files.
+      assertTrue(target.readsAreRemote());
+      assertEquals(io.hpf.format.Codec.ZSTD, reader.manifest().writerSettings().codec());
+      assertEquals(1, reader.manifest().dictionaries().size());
     }
     assertThrows(
         FileNotFoundException.class,

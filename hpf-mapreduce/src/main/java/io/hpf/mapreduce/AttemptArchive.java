@@ -18,8 +18,9 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  */
 final class AttemptArchive {
   /**
-   * The codec of output entries: none, lz4 or zstd; default: the archive's (lz4 for a new one, zstd
-   * if a level or solid packing is asked).
+   * The codec of output entries: none, lz4 or zstd; default: the archive's (for a new one zstd on
+   * HDFS and other remote file systems, lz4 on local disk; zstd if a level or solid packing is
+   * asked).
    */
   static final String CODEC = "hpf.output.codec";
 

@@ -12,14 +12,15 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * hpf packed as {@code hpf create} packs (one packing thread per core): with its defaults, with
- * {@code --codec zstd} (a trained dictionary) or for size ({@code --solid}).
+ * hpf packed as {@code hpf create} packs (one packing thread per core): with its defaults (zstd
+ * with a trained dictionary where reads are remote, LZ4 on local disk), with {@code --codec lz4} or
+ * for size ({@code --solid}).
  */
 final class HpfSystem implements BenchSystem {
   /** How the archive is packed: the name's suffix and the writer options. */
   enum Packing {
     DEFAULT(""),
-    ZSTD("-zstd"),
+    LZ4("-lz4"),
     SOLID("-solid");
 
     final String suffix;
@@ -30,8 +31,8 @@ final class HpfSystem implements BenchSystem {
 
     WriterOptions options() {
       switch (this) {
-        case ZSTD:
-          return WriterOptions.builder().codec(io.hpf.format.Codec.ZSTD).build();
+        case LZ4:
+          return WriterOptions.builder().codec(io.hpf.format.Codec.LZ4).build();
         case SOLID:
           return WriterOptions.builder().solid().build();
         default:

@@ -43,7 +43,7 @@ public final class PaperSuite {
       List.of(
           new HpfSystem(true, HpfSystem.Packing.DEFAULT),
           new HpfSystem(false, HpfSystem.Packing.DEFAULT),
-          new HpfSystem(true, HpfSystem.Packing.ZSTD),
+          new HpfSystem(true, HpfSystem.Packing.LZ4),
           new HpfSystem(true, HpfSystem.Packing.SOLID),
           new PlainFilesSystem(),
           new SequenceFileSystem(CompressionType.RECORD),

@@ -29,7 +29,7 @@ class PaperSuiteTest {
       List.of(
           "hpf",
           "hpf-nocache",
-          "hpf-zstd",
+          "hpf-lz4",
           "hpf-solid",
           "plain",
           "seqfile-record",

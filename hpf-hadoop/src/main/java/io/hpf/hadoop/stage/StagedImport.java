@@ -59,25 +59,25 @@ public final class StagedImport {
   }
 
   /**
-   * The archive's writer settings (its newest manifest's), or null for a new archive or one whose
-   * manifest records none (format version 4 or older).
+   * The archive's writer settings ({@link WriterOptions#settingsOf} its newest manifest), or null
+   * for a new archive.
    */
   public WriterSettings archiveSettings() throws IOException {
     try (Storage storage = HadoopArchives.open(archive, conf)) {
       List<StoredFile> files = storage.list();
       return ManifestStore.newestGeneration(files) < 0
           ? null
-          : ManifestStore.readNewest(storage, files).writerSettings();
+          : WriterOptions.settingsOf(ManifestStore.readNewest(storage, files));
     } catch (java.io.FileNotFoundException e) {
       return null; // not made yet: a new archive
     }
   }
 
   /**
-   * The options of a task's own archive: the archive's settings (codec, groups, zstd level; zstd
-   * for a new archive) with what the job asks on top; no dictionary (the commit moves the task's
-   * parts into an archive with dictionaries of its own) and no grace period (nobody reads a task's
-   * archive while it is written).
+   * The options of a task's own archive: the archive's settings (codec, groups, zstd level; for a
+   * new archive the defaults of the storage the task writes to, the archive's) with what the job
+   * asks on top; no dictionary (the commit moves the task's parts into an archive with dictionaries
+   * of its own) and no grace period (nobody reads a task's archive while it is written).
    *
    * @param asked what the job asks of packing ({@link PackingRequest#ARCHIVES}: nothing)
    * @param archive the archive's settings ({@link #archiveSettings}), or null

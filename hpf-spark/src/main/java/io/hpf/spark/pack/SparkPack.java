@@ -2,11 +2,13 @@ package io.hpf.spark.pack;
 
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
 import io.hpf.manifest.Manifest;
 import io.hpf.pack.DictionaryTrainer;
 import io.hpf.pack.SourceFile;
 import io.hpf.spark.HadoopConf;
+import io.hpf.store.Storage;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -54,8 +56,12 @@ public final class SparkPack {
     files.sort(Comparator.comparing(ListedFile::name));
     long bytes = files.stream().mapToLong(ListedFile::size).sum();
 
+    Codec codec;
+    try (Storage destinationStorage = HadoopArchives.create(archive, conf.get())) {
+      codec = options.codec(destinationStorage);
+    }
     byte[] dictionary = null;
-    if (options.codec() == Codec.ZSTD && options.trainDictionary()) {
+    if (codec == Codec.ZSTD && options.trainDictionary()) {
       List<SourceFile> sample = new ArrayList<>();
       for (ListedFile f : files) {
         sample.add(f.source(conf.get()));
@@ -73,7 +79,7 @@ public final class SparkPack {
     spark.sparkContext().setJobDescription("hpf spark-pack: pack " + files.size() + " files");
     List<String> tasks;
     try {
-      tasks = packGroups(jsc, conf, staging, options, dictionary, groups).collect();
+      tasks = packGroups(jsc, conf, staging, options, codec, dictionary, groups).collect();
     } catch (Exception e) { // SparkException too: Scala throws it undeclared
       staging.cleanup();
       throw e;
@@ -96,6 +102,7 @@ public final class SparkPack {
       HadoopConf conf,
       StagedImport staging,
       SparkPackOptions options,
+      Codec codec,
       byte[] dictionary,
       List<PackGroup> groups) {
     List<Tuple2<PackGroup, scala.collection.immutable.Seq<String>>> placed = new ArrayList<>();
@@ -110,7 +117,7 @@ public final class SparkPack {
         new PackTask(
             conf,
             staging.jobDir().toUri(),
-            options.codec().displayName(),
+            codec.displayName(),
             options.packing().zstdLevel(),
             options.packing().solid(),
             dictionary,

@@ -41,8 +41,8 @@ public final class SparkPackMain implements Callable<Integer> {
       names = "--codec",
       paramLabel = "CODEC",
       description =
-          "none, lz4 or zstd (default: lz4, or zstd with --level or --solid; zstd uses a"
-              + " trained dictionary).")
+          "none, lz4 or zstd (default: zstd on HDFS and other remote file systems, lz4 on"
+              + " local disk, zstd with --level or --solid; zstd uses a trained dictionary).")
   String codec;
 
   @Option(

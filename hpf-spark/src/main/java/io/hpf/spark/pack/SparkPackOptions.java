@@ -3,6 +3,7 @@ package io.hpf.spark.pack;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import io.hpf.store.Storage;
 import java.util.ArrayList;
 
 /**
@@ -35,12 +36,15 @@ public record SparkPackOptions(
         PackingRequest.ARCHIVES, true, 2, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES);
   }
 
-  /** The codec entries are packed with: the one asked for, else a new archive's. */
-  public Codec codec() {
+  /**
+   * The codec entries are packed with: the one asked for, else a new archive's on {@code
+   * destination}.
+   */
+  public Codec codec(Storage destination) {
     return packing
         .applyTo(WriterOptions.builder())
         .build()
-        .resolve(null, new ArrayList<>())
+        .resolve(null, destination, new ArrayList<>())
         .codec();
   }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
  * The options of a write, parsed once and checked. Immutable.
  *
  * @param codec how entries are stored (option {@value #CODEC}: zstd, lz4 or none); null for the
- *     archive's (as its writers store new entries; lz4 for a new archive, zstd if a level or solid
- *     packing is asked)
+ *     archive's (as its writers store new entries; for a new archive zstd on HDFS and other remote
+ *     file systems, lz4 on local disk, zstd if a level or solid packing is asked)
  * @param level the zstd level asked for (option {@value #LEVEL}, 1 to 19), or null for the
  *     archive's (3 for a new archive)
  * @param solid pack for size, as {@code hpf create --solid} (option {@value #SOLID})

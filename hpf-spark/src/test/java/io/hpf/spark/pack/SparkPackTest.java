@@ -141,19 +141,31 @@ class SparkPackTest {
         spark,
         subtree,
         plain.toString(),
+        new SparkPackOptions(PackingRequest.codec(Codec.LZ4), false, 1, 1 << 20, 1000));
+    Path defaults = SharedHdfs.freshPath("defaults.hpf");
+    SparkPack.run(
+        spark,
+        subtree,
+        defaults.toString(),
         new SparkPackOptions(PackingRequest.ARCHIVES, true, 1, 1 << 20, 1000));
-    try (Storage storage = HadoopArchives.open(plain.toUri(), conf);
+    try (Storage storage = HadoopArchives.open(defaults.toUri(), conf);
         ArchiveReader reader = ArchiveReader.open(storage)) {
-      // Nothing asked: a new archive's defaults, lz4 and no dictionary to train.
+      // Nothing asked, on HDFS: a new archive's defaults there, zstd (too few files here to
+      // train a dictionary on).
       assertEquals(
-          new io.hpf.manifest.WriterSettings(Codec.LZ4, 2048, 512, 3),
+          new io.hpf.manifest.WriterSettings(Codec.ZSTD, 2048, 512, 3),
           reader.manifest().writerSettings());
-      assertEquals(List.of(), reader.manifest().dictionaries());
     }
-    assertEquals(
-        Codec.ZSTD,
-        new SparkPackOptions(new PackingRequest(null, 4, false, null, null), true, 1, 1, 1).codec(),
-        "a level alone packs with zstd, as hpf create --level");
+    try (Storage local =
+        io.hpf.store.LocalStorage.createDirectories(
+            java.nio.file.Files.createTempDirectory("spark-pack-codec"))) {
+      assertEquals(Codec.LZ4, SparkPackOptions.defaults().codec(local), "on local disk");
+      assertEquals(
+          Codec.ZSTD,
+          new SparkPackOptions(new PackingRequest(null, 4, false, null, null), true, 1, 1, 1)
+              .codec(local),
+          "a level alone packs with zstd, as hpf create --level");
+    }
     Path solid = SharedHdfs.freshPath("solid.hpf");
     SparkPack.run(
         spark,
@@ -168,10 +180,12 @@ class SparkPackTest {
           reader.manifest().writerSettings());
     }
     TreeMap<String, Object[]> expected = entries(plain);
-    TreeMap<String, Object[]> actual = entries(solid);
-    assertEquals(expected.keySet(), actual.keySet());
-    for (var e : expected.entrySet()) {
-      assertArrayEquals((byte[]) e.getValue()[0], (byte[]) actual.get(e.getKey())[0], e.getKey());
+    for (Path other : List.of(solid, defaults)) {
+      TreeMap<String, Object[]> actual = entries(other);
+      assertEquals(expected.keySet(), actual.keySet());
+      for (var e : expected.entrySet()) {
+        assertArrayEquals((byte[]) e.getValue()[0], (byte[]) actual.get(e.getKey())[0], e.getKey());
+      }
     }
   }
 
