@@ -80,7 +80,12 @@ final class InfoCommand implements Callable<Integer> {
           Format.bytes(info.contentBytes()),
           Format.bytes(info.storedBytes()),
           percent(info.storedBytes(), info.contentBytes()));
-      out.printf(Locale.ROOT, "codecs       %s%n", info.entriesByCodec());
+      out.printf(
+          Locale.ROOT,
+          "codecs       %s%n",
+          info.entriesByCodec().entrySet().stream()
+              .map(e -> e.getKey().displayName() + " " + e.getValue())
+              .collect(java.util.stream.Collectors.joining(", ")));
       out.printf(
           Locale.ROOT,
           "settings     %s, buckets of %d records%n",

@@ -278,6 +278,8 @@ class CliTest {
     String info = hpf("info", "--json", plain).text();
     assertTrue(info.contains("\"codec\":\"lz4\",\"groupBytes\":2048,"), info);
     assertTrue(info.contains("\"dictionaryBytes\":0"), info);
+    String shown = hpf("info", plain).text();
+    assertTrue(shown.lines().anyMatch(l -> l.matches("codecs {7}(none \\d+, )?lz4 \\d+")), shown);
     Path level = temp.resolve("level7.hpf");
     assertEquals(0, hpf("create", "--level", 7, level, source).code());
     String zstd = hpf("info", "--json", level).text();
