@@ -86,21 +86,24 @@ def test_a_flipped_index_record_is_named(archive):
 
 # --- Every kind of file damaged, as hpf-core's CorruptionTest does -----------------------------
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory, java_hpf):
+@pytest.fixture(scope="module", params=["zstd", "lz4"])
+def pristine(request, tmp_path_factory, java_hpf):
     """An archive with every kind of file, several of most: small buckets and parts, zstd with
-    a trained dictionary. Returns (archive, model)."""
+    a trained dictionary (the default on HDFS) or lz4 (on local disk). Returns (archive, model)."""
     from conftest import make_tree
 
-    root = tmp_path_factory.mktemp("pristine")
+    codec = request.param
+    root = tmp_path_factory.mktemp("pristine-" + codec)
     files = make_tree(root / "src", 11, 300)
     archive = root / "pristine.hpf"
-    java_hpf("create", "--codec", "zstd", "--bucket-capacity", "100", "--part-size", "1",
+    java_hpf("create", "--codec", codec, "--bucket-capacity", "100", "--part-size", "1",
              archive, root / "src")
     kinds = {p.suffix for p in archive.iterdir()}
     assert kinds == {".hpfm", ".hpfp", ".hpfs"}, kinds  # catalog, buckets, dictionary: in .hpfs
     with hpf.open(archive) as a:
-        assert len(a.manifest.segments[0].buckets) > 1 and a.manifest.dictionaries
+        assert len(a.manifest.segments[0].buckets) > 1
+        assert bool(a.manifest.dictionaries) == (codec == "zstd")
+        assert {1: "lz4", 2: "zstd"}[max(e.codec for e in a.list())] == codec, "entries to damage"
     assert len(list(archive.glob("*.hpfp"))) > 1
     return archive, files
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hpf.format.Codec;
 import io.hpf.format.CorruptArchiveException;
+import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
 import io.hpf.testing.ArchiveModel;
@@ -21,9 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Damages every kind of archive file (flipped bits, truncation, deletion) and checks the two
@@ -35,19 +36,30 @@ class CorruptionTest {
   private TreeMap<String, byte[]> model;
   private Path pristine;
 
-  @BeforeEach
-  void writeArchive() throws Exception {
+  /** zstd with a dictionary (the default where reads are remote) or LZ4 (on local disk). */
+  private void writeArchive(Codec codec) throws Exception {
     model = ArchiveModel.random(300, 99);
     // Small buckets and parts so that every kind of file exists more than once.
     WriterOptions options =
         WriterOptions.builder()
-            .codec(Codec.ZSTD)
-            .dictionary(TestArchives.dictionary(model, 8192))
+            .codec(codec)
+            .dictionary(codec == Codec.ZSTD ? TestArchives.dictionary(model, 8192) : null)
             .bucketCapacity(100)
             .maxPartBytes(256 * 1024)
             .build();
     pristine = temp.resolve("pristine.hpf");
     TestArchives.write(pristine, model, options, 2);
+    // What the damage is done to: entries and groups of that codec, not only raw ones.
+    boolean coded = false;
+    boolean grouped = false;
+    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(pristine))) {
+      for (var it = reader.list(""); it.hasNext(); ) {
+        EntryInfo e = it.next();
+        coded |= e.codec() == codec && !e.inGroup();
+        grouped |= e.inGroup() && e.codec() == codec;
+      }
+    }
+    assertTrue(coded && grouped, codec + " entries and groups");
   }
 
   private Path copy(String name) throws IOException {
@@ -119,13 +131,21 @@ class CorruptionTest {
         "verify should name " + damaged + ": " + report.problems());
   }
 
-  @Test
-  void pristineArchiveVerifies() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = Codec.class,
+      names = {"ZSTD", "LZ4"})
+  void pristineArchiveVerifies(Codec codec) throws Exception {
+    writeArchive(codec);
     assertTrue(ArchiveVerifier.verify(LocalStorage.open(pristine), ProgressListener.NONE).ok());
   }
 
-  @Test
-  void flippedBitsInEveryFileAreCaught() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = Codec.class,
+      names = {"ZSTD", "LZ4"})
+  void flippedBitsInEveryFileAreCaught(Codec codec) throws Exception {
+    writeArchive(codec);
     SplittableRandom random = new SplittableRandom(1);
     int trial = 0;
     for (String name : fileNames()) {
@@ -156,8 +176,12 @@ class CorruptionTest {
     }
   }
 
-  @Test
-  void truncatedFilesAreCaught() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = Codec.class,
+      names = {"ZSTD", "LZ4"})
+  void truncatedFilesAreCaught(Codec codec) throws Exception {
+    writeArchive(codec);
     int trial = 0;
     for (String name : fileNames()) {
       long length = Files.size(pristine.resolve(name));
@@ -173,8 +197,12 @@ class CorruptionTest {
     }
   }
 
-  @Test
-  void missingFilesAreNamed() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = Codec.class,
+      names = {"ZSTD", "LZ4"})
+  void missingFilesAreNamed(Codec codec) throws Exception {
+    writeArchive(codec);
     int trial = 0;
     for (String name : fileNames()) {
       Path dir = copy("missing-" + trial++);
