@@ -78,6 +78,8 @@ class HdfsCliTest {
     CliRun info = hpf("info", "--json", archive);
     assertEquals(0, info.code(), info.err());
     assertTrue(info.text().contains("\"nameNodeAsPlainFiles\":{\"files\":200,"), info.text());
+    // On HDFS a new archive is zstd (a local one lz4: CliTest): reads there are remote.
+    assertTrue(info.text().contains("\"codec\":\"zstd\","), info.text());
   }
 
   @Test
