@@ -81,9 +81,10 @@ public record WriterOptions(
 
   /**
    * The codec of a new archive where reads are remote ({@link Storage#readsAreRemote()}: HDFS,
-   * object stores): a get there is a round trip of about 100 µs, which LZ4's faster decoding does
-   * not shorten (the paper suite on HDFS: warm gets within the noise of zstd's), while zstd with a
-   * dictionary stores 1.55–1.9× fewer bytes, which HDFS keeps three times.
+   * object stores): a get there is a round trip of about 100 µs, which LZ4's faster decoding
+   * shortens little (the paper suite on HDFS: gets of logs and kernel files within the benchmark's
+   * noise of zstd's, of 30 KB to 1 MB texts a quarter faster), while zstd with a dictionary stores
+   * 1.55–1.9× fewer bytes, which HDFS keeps three times.
    */
   public static final Codec REMOTE_DEFAULT_CODEC = Codec.ZSTD;
 
