@@ -16,7 +16,10 @@ import io.hpf.format.Codec;
  * @param groupEntryMaxBytes the largest grouped entry asked for, or null
  */
 public record PackingRequest(
-    Codec codec, Integer zstdLevel, boolean solid, Integer groupBytes, Integer groupEntryMaxBytes) {
+    Codec codec, Integer zstdLevel, boolean solid, Integer groupBytes, Integer groupEntryMaxBytes)
+    implements java.io.Serializable { // sent to a job's tasks, never stored
+  private static final long serialVersionUID = 1L;
+
   /** Nothing asked: the archive's settings. */
   public static final PackingRequest ARCHIVES = new PackingRequest(null, null, false, null, null);
 

@@ -208,11 +208,12 @@ public record WriterOptions(
    * asked, there being no codec of the archive's to keep), the default groups and level.
    */
   private WriterSettings newArchiveSettings(Storage storage) {
-    return new WriterSettings(
-        zstdLevel != ARCHIVE_SETTING ? Codec.ZSTD : defaultCodec(storage),
-        DEFAULT_GROUP_BYTES,
-        DEFAULT_GROUP_ENTRY_MAX_BYTES,
-        WriterSettings.DEFAULT_ZSTD_LEVEL);
+    return defaultsWith(zstdLevel != ARCHIVE_SETTING ? Codec.ZSTD : defaultCodec(storage));
+  }
+
+  /** The default groups and zstd level with {@code codec}. */
+  private static WriterSettings defaultsWith(Codec codec) {
+    return new WriterSettings(codec, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
   }
 
   /**
@@ -222,13 +223,7 @@ public record WriterOptions(
    */
   public static WriterSettings settingsOf(Manifest manifest) {
     WriterSettings recorded = manifest.writerSettings();
-    return recorded != null
-        ? recorded
-        : new WriterSettings(
-            Codec.ZSTD,
-            DEFAULT_GROUP_BYTES,
-            DEFAULT_GROUP_ENTRY_MAX_BYTES,
-            WriterSettings.DEFAULT_ZSTD_LEVEL);
+    return recorded != null ? recorded : defaultsWith(Codec.ZSTD);
   }
 
   private static void checkDictionary(byte[] dictionary, Codec codec) {

@@ -14,7 +14,10 @@ import io.hpf.format.Codec;
  *     #MIN_ZSTD_LEVEL} to {@value #MAX_ZSTD_LEVEL}); kept whatever the codec, so that an archive
  *     switched to lz4 and back keeps its level
  */
-public record WriterSettings(Codec codec, int groupBytes, int groupEntryMaxBytes, int zstdLevel) {
+public record WriterSettings(Codec codec, int groupBytes, int groupEntryMaxBytes, int zstdLevel)
+    implements java.io.Serializable { // sent to a job's tasks; stored only as FORMAT.md says
+  private static final long serialVersionUID = 1L;
+
   /** The largest group size a writer takes: with one more member, a group stays under 1 MiB. */
   public static final int MAX_GROUP_BYTES = 256 << 10;
 

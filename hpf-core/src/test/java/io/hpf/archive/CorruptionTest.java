@@ -32,11 +32,20 @@ import org.junit.jupiter.params.provider.EnumSource;
  * verify reports the damaged file.
  */
 class CorruptionTest {
+  /** Run for zstd with a dictionary (the default where reads are remote) and LZ4 (local disk). */
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+  @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
+  @ParameterizedTest
+  @EnumSource(
+      value = Codec.class,
+      names = {"ZSTD", "LZ4"})
+  @interface EachCodec {}
+
   @TempDir Path temp;
   private TreeMap<String, byte[]> model;
   private Path pristine;
 
-  /** zstd with a dictionary (the default where reads are remote) or LZ4 (on local disk). */
+  /** The archive every test of this class damages a copy of. */
   private void writeArchive(Codec codec) throws Exception {
     model = ArchiveModel.random(300, 99);
     // Small buckets and parts so that every kind of file exists more than once.
@@ -131,19 +140,13 @@ class CorruptionTest {
         "verify should name " + damaged + ": " + report.problems());
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Codec.class,
-      names = {"ZSTD", "LZ4"})
+  @EachCodec
   void pristineArchiveVerifies(Codec codec) throws Exception {
     writeArchive(codec);
     assertTrue(ArchiveVerifier.verify(LocalStorage.open(pristine), ProgressListener.NONE).ok());
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Codec.class,
-      names = {"ZSTD", "LZ4"})
+  @EachCodec
   void flippedBitsInEveryFileAreCaught(Codec codec) throws Exception {
     writeArchive(codec);
     SplittableRandom random = new SplittableRandom(1);
@@ -176,10 +179,7 @@ class CorruptionTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Codec.class,
-      names = {"ZSTD", "LZ4"})
+  @EachCodec
   void truncatedFilesAreCaught(Codec codec) throws Exception {
     writeArchive(codec);
     int trial = 0;
@@ -197,10 +197,7 @@ class CorruptionTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Codec.class,
-      names = {"ZSTD", "LZ4"})
+  @EachCodec
   void missingFilesAreNamed(Codec codec) throws Exception {
     writeArchive(codec);
     int trial = 0;

@@ -31,25 +31,17 @@ final class PackTask implements Function<PackGroup, String> {
 
   private final HadoopConf conf;
   private final String jobDir;
-  private final String codec;
-  private final Integer zstdLevel;
-  private final boolean solid;
+  private final PackingRequest packing;
   private final byte[] dictionary;
   private final int threads;
 
-  PackTask(
-      HadoopConf conf,
-      URI jobDir,
-      String codec,
-      Integer zstdLevel,
-      boolean solid,
-      byte[] dictionary,
-      int threads) {
+  /**
+   * @param packing the job's, with the codec the job's archive is packed with
+   */
+  PackTask(HadoopConf conf, URI jobDir, PackingRequest packing, byte[] dictionary, int threads) {
     this.conf = conf;
     this.jobDir = jobDir.toString();
-    this.codec = codec;
-    this.zstdLevel = zstdLevel;
-    this.solid = solid;
+    this.packing = packing;
     this.dictionary = dictionary == null ? null : dictionary.clone();
     this.threads = threads;
   }
@@ -60,7 +52,7 @@ final class PackTask implements Function<PackGroup, String> {
     String name = "pack-" + task.partitionId() + "-attempt-" + task.taskAttemptId();
     URI dir = URI.create(jobDir + "/" + name);
     WriterOptions options =
-        new PackingRequest(io.hpf.format.Codec.parse(codec), zstdLevel, solid, null, null)
+        packing
             .applyTo(WriterOptions.builder())
             .dictionary(dictionary)
             .gracePeriodMillis(0)

@@ -1,5 +1,6 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
@@ -117,9 +118,8 @@ public final class SparkPack {
         new PackTask(
             conf,
             staging.jobDir().toUri(),
-            codec.displayName(),
-            options.packing().zstdLevel(),
-            options.packing().solid(),
+            new PackingRequest(
+                codec, options.packing().zstdLevel(), options.packing().solid(), null, null),
             dictionary,
             options.threads()));
   }
