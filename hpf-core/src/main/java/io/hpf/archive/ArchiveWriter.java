@@ -5,6 +5,7 @@ import io.hpf.format.DictionarySource;
 import io.hpf.format.EntryInfo;
 import io.hpf.format.EntryNames;
 import io.hpf.format.FileNames;
+import io.hpf.maintenance.CommittedIds;
 import io.hpf.maintenance.Compactor;
 import io.hpf.maintenance.FileCleaner;
 import io.hpf.maintenance.Recovery;
@@ -152,19 +153,20 @@ public final class ArchiveWriter implements Closeable {
       Manifest base = ManifestStore.readNewest(storage, listing);
       List<String> changes = new ArrayList<>();
       WriterOptions options = requested.resolve(base, storage, changes);
+      CommittedIds committed = CommittedIds.of(storage, listing, base);
       int importedBefore = listing.size();
-      listing = ImportMarker.abandon(storage, listing, base.maxPartId());
+      listing = ImportMarker.abandon(storage, listing, committed.maxPartId());
       int abandoned = importedBefore - listing.size();
       Dictionary dictionary = null;
       if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.format.Codec.ZSTD) {
         Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
         dictionary = ArchiveReader.readDictionary(storage, newest);
       }
-      int leftovers = FileCleaner.removeUncommitted(storage, listing, base) + abandoned;
+      int leftovers = FileCleaner.removeUncommitted(storage, listing, committed) + abandoned;
       ArchiveReader snapshot = new ArchiveReader(storage, base);
       Recovery.Scan scan;
       try {
-        scan = Recovery.scan(storage, listing, base, snapshot.access());
+        scan = Recovery.scan(storage, listing, committed, snapshot.access());
       } finally {
         snapshot.close();
       }

@@ -66,13 +66,15 @@ public final class FileCleaner {
         doomed.add(f.name());
       }
     }
-    // Old manifests first, oldest first: while a manifest is there, so is every newer one, which
+    // The files first, then the old manifests oldest first. A committed file must never outlive
+    // every manifest naming it, or a writer would take it for a dead writer's work and recover
+    // what was deleted (CommittedIds); and while a manifest is there, so is every newer one, which
     // a reader that knows a generation relies on (FORMAT.md "Reading").
     doomed.sort(
         Comparator.comparingLong(
                 (String name) -> {
                   long g = FileNames.manifestGeneration(name);
-                  return g < 0 ? Long.MAX_VALUE : g;
+                  return g < 0 ? -1 : g;
                 })
             .thenComparing(Comparator.naturalOrder()));
     for (String name : doomed) {
@@ -83,16 +85,17 @@ public final class FileCleaner {
 
   /**
    * Deletes what a writer that died in the middle of a commit left: segment files with ids above
-   * any committed segment (ids only grow, so they were never committed) and temporary manifests.
-   * Runs before a new writer writes anything, so its ids cannot collide with them.
+   * any segment a committed manifest names (ids only grow, so they were never committed) and
+   * temporary manifests. Runs before a new writer writes anything, so its ids cannot collide with
+   * them.
    */
-  public static int removeUncommitted(Storage storage, List<StoredFile> listing, Manifest current)
-      throws IOException {
+  public static int removeUncommitted(
+      Storage storage, List<StoredFile> listing, CommittedIds committed) throws IOException {
     int removed = 0;
     for (StoredFile f : listing) {
       String name = f.name();
       boolean tempManifest = FileNames.kindOf(name) == FileNames.Kind.MANIFEST_TEMP;
-      if (tempManifest || FileNames.segmentIdOf(name) > current.maxSegmentId()) {
+      if (tempManifest || FileNames.segmentIdOf(name) > committed.maxSegmentId()) {
         storage.delete(name);
         removed++;
       }

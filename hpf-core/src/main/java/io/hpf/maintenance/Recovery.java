@@ -8,7 +8,6 @@ import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.PartEntry;
 import io.hpf.format.PartScanner;
-import io.hpf.manifest.Manifest;
 import io.hpf.read.GenerationAccess;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
@@ -21,11 +20,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Finds what a writer that died before committing left behind: part files with ids above any
- * committed part. Their entries are self-describing and checksummed, so each is scanned from the
- * start; every complete entry whose checksums hold is kept, and the scan stops at the first
- * incomplete or damaged one (what follows is never half-read). Entries whose names the archive
- * already has are dropped, so that nothing committed ever changes. REQUIRES: the writer lock.
+ * Finds what a writer that died before committing left behind: part files with ids above any part a
+ * committed manifest still present names ({@link CommittedIds}). Their entries are self-describing
+ * and checksummed, so each is scanned from the start; every complete entry whose checksums hold is
+ * kept, and the scan stops at the first incomplete or damaged one (what follows is never
+ * half-read). Entries whose names the archive already has are dropped, so that nothing committed
+ * ever changes. REQUIRES: the writer lock.
  */
 public final class Recovery {
   /** Rows recovered from one part and the end of its last good entry. */
@@ -37,12 +37,12 @@ public final class Recovery {
   private Recovery() {}
 
   /**
-   * Scans the parts of {@code listing} above every part {@code manifest} names, keeping their good
-   * entries whose names {@code snapshot} (the manifest's generation) does not have; entries may
-   * name its dictionaries.
+   * Scans the parts of {@code listing} above every part a committed manifest names ({@code
+   * committed}), keeping their good entries whose names {@code snapshot} (the current generation)
+   * does not have; entries may name its dictionaries.
    */
   public static Scan scan(
-      Storage storage, List<StoredFile> listing, Manifest manifest, GenerationAccess snapshot)
+      Storage storage, List<StoredFile> listing, CommittedIds committed, GenerationAccess snapshot)
       throws IOException {
     List<RecoveredPart> recovered = new ArrayList<>();
     List<String> notes = new ArrayList<>();
@@ -53,10 +53,19 @@ public final class Recovery {
     Set<String> seen = new HashSet<>();
     List<StoredFile> orphans = new ArrayList<>();
     for (StoredFile f : listing) {
-      int partId = partIdOf(f.name());
-      if (partId > manifest.maxPartId()) {
+      if (partIdOf(f.name()) > committed.maxPartId()) {
         orphans.add(f);
       }
+    }
+    if (!orphans.isEmpty() && !committed.partsAboveAreUncommitted()) {
+      // An older manifest that cannot be read may have named them: never risk bringing back
+      // entries that were deleted. They go with it when its grace period is over.
+      notes.add(
+          orphans.size()
+              + " part files above the committed ones left alone: "
+              + String.join(", ", committed.unreadable())
+              + " cannot be read, and may name them");
+      orphans.clear();
     }
     orphans.sort((a, b) -> a.name().compareTo(b.name()));
     for (StoredFile orphan : orphans) {

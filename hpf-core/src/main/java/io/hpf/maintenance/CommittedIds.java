@@ -1,0 +1,66 @@
+package io.hpf.maintenance;
+
+import io.hpf.format.FileNames;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The highest part and segment ids that any committed manifest still present names: the current one
+ * and every older one kept for its grace period. A file at or below them was committed once, so it
+ * is never the work of a writer that died: after a reclaiming compaction (or a delete of
+ * everything) the current manifest may name no part at all while the parts it dropped wait out
+ * their grace period, and taking those for a dead writer's would bring deleted entries back.
+ *
+ * <p>The cleaner deletes a superseded manifest only after the files only it names, so a committed
+ * file never outlives every manifest that names it. Older manifests are read only when the listing
+ * holds a file above the current manifest's ids, which is rare: an open costs nothing more
+ * otherwise.
+ */
+public record CommittedIds(int maxPartId, int maxSegmentId, List<String> unreadable) {
+
+  /** The ids of {@code current} and of every older manifest in {@code listing}. */
+  public static CommittedIds of(Storage storage, List<StoredFile> listing, Manifest current) {
+    int parts = current.maxPartId();
+    int segments = current.maxSegmentId();
+    if (!hasFileAbove(listing, parts, segments)) {
+      return new CommittedIds(parts, segments, List.of());
+    }
+    List<String> unreadable = new java.util.ArrayList<>();
+    for (StoredFile f : listing) {
+      long generation = FileNames.manifestGeneration(f.name());
+      if (generation < 0 || generation >= current.generation()) {
+        continue;
+      }
+      try {
+        Manifest old = ManifestStore.read(storage, generation);
+        parts = Math.max(parts, old.maxPartId());
+        segments = Math.max(segments, old.maxSegmentId());
+      } catch (IOException e) {
+        unreadable.add(storage.describe(f.name()));
+      }
+    }
+    return new CommittedIds(parts, segments, List.copyOf(unreadable));
+  }
+
+  /**
+   * Whether a part above {@link #maxPartId} may be taken for a dead writer's work: not when an
+   * older manifest could not be read, since it may have named that part (the cleaner removes such a
+   * part with the unreadable manifest once its grace period is over).
+   */
+  public boolean partsAboveAreUncommitted() {
+    return unreadable.isEmpty();
+  }
+
+  private static boolean hasFileAbove(List<StoredFile> listing, int parts, int segments) {
+    for (StoredFile f : listing) {
+      if (FileNames.partIdOf(f.name()) > parts || FileNames.segmentIdOf(f.name()) > segments) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
