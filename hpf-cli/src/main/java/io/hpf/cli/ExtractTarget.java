@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
@@ -120,10 +121,16 @@ final class ExtractTarget {
         while (bytes.hasRemaining()) {
           out.write(bytes);
         }
+      } catch (FileSystemException e) {
+        throw e; // names the file already
+      } catch (IOException e) { // a full disk: name the file, leave no half of it
+        Files.deleteIfExists(target);
+        throw new IOException(target + ": " + OutputTarget.reason(e), e);
       }
     } else {
       try (FileChannel out = open(target, info.mode())) {
-        content.transferTo(Channels.newOutputStream(out)); // checks the CRC32C at its end
+        // Checks the CRC32C at its end; write errors name the file.
+        content.transferTo(new OutputTarget(Channels.newOutputStream(out), target.toString()));
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(target);
         throw e;

@@ -1,5 +1,9 @@
 package io.hpf.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -65,20 +69,36 @@ public final class Main implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
   }
 
+  /** Exit code of a command whose output pipe was closed by its reader, as if killed by SIGPIPE. */
+  public static final int EXIT_BROKEN_PIPE = 141;
+
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    // Not System.out: a PrintStream swallows write errors, and output to a full disk would end
+    // in success.
+    OutputStream stdout =
+        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+    System.exit(run(args, stdout, System.err));
   }
 
   /**
    * Runs a command line with the given outputs; returns the exit code. For tests too. Text goes
-   * through UTF-8 writers; {@code cat} writes entry bytes to {@code stdout} unchanged.
+   * through UTF-8 writers; {@code cat} writes entry bytes to {@code stdout} unchanged. Output that
+   * cannot be written fails the command (exit 1, naming standard output), whatever it did.
    */
   public static int run(String[] args, OutputStream stdout, OutputStream stderr) {
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
+    OutputTarget target = new OutputTarget(stdout, "standard output");
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(target, StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
-    CatCommand plainCat = CatCommand.ofPlainLine(args, stdout);
-    int code = plainCat != null ? runDirectly(plainCat, err) : runParsed(args, stdout, out, err);
+    CatCommand plainCat = CatCommand.ofPlainLine(args, target);
+    int code = plainCat != null ? runDirectly(plainCat, err) : runParsed(args, target, out, err);
     out.flush();
+    IOException lost = target.failure();
+    if (lost != null && OutputTarget.isBrokenPipe(lost)) {
+      code = EXIT_BROKEN_PIPE;
+    } else if (lost != null && code == EXIT_OK) { // a command that failed said why already
+      err.println("hpf: " + lost.getMessage());
+      code = EXIT_FAILED;
+    }
     err.flush();
     return code;
   }
@@ -94,6 +114,10 @@ public final class Main implements Runnable {
 
   /** A failure in one line of our words (a stack trace too with HPF_DEBUG set): exit code 1. */
   private static int failed(Throwable e, PrintWriter err) {
+    Throwable cause = ErrorMessages.unwrap(e);
+    if (cause instanceof IOException io && OutputTarget.isBrokenPipe(io)) {
+      return EXIT_BROKEN_PIPE; // the reader stopped reading: nothing to tell it
+    }
     err.println("hpf: " + ErrorMessages.describe(e));
     if (System.getenv("HPF_DEBUG") != null) {
       e.printStackTrace(err);
