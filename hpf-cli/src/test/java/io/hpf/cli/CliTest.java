@@ -9,6 +9,7 @@ import io.hpf.testing.ArchiveModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -139,6 +140,45 @@ class CliTest {
           Files.getLastModifiedTime(source.resolve(e.getKey())).toMillis(),
           Files.getLastModifiedTime(out.resolve(e.getKey())).toMillis());
     }
+  }
+
+  @Test
+  void modesAreRecordedAsTarDoesAndRestored() throws IOException {
+    Path tree = temp.resolve("modes");
+    Map<String, String> modes =
+        Map.of(
+            "run.sh", "rwxr-xr-x", "secret", "rw-------", "group", "rw-r-----", "ro", "r--r--r--");
+    for (Map.Entry<String, String> e : modes.entrySet()) {
+      Path file = Files.writeString(Files.createDirectories(tree).resolve(e.getKey()), e.getKey());
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(e.getValue()));
+    }
+    Path modesArchive = temp.resolve("modes.hpf");
+    assertEquals(0, hpf("create", modesArchive, tree).code());
+    CliRun ls = hpf("ls", "--json", modesArchive);
+    Path out = temp.resolve("modes-out");
+    CliRun extract = hpf("extract", modesArchive, out);
+    assertEquals(0, extract.code(), extract.err());
+    for (Map.Entry<String, String> e : modes.entrySet()) {
+      int mode = Integer.parseInt(toOctal(e.getValue()), 8);
+      assertTrue(ls.text().contains("\"mode\":" + mode), e.getKey() + " in " + ls.text());
+      assertEquals(
+          e.getValue(),
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(out.resolve(e.getKey()))),
+          e.getKey());
+    }
+  }
+
+  /** "rwxr-x---" as octal digits. */
+  private static String toOctal(String permissions) {
+    StringBuilder digits = new StringBuilder();
+    for (int i = 0; i < 9; i += 3) {
+      int digit = 0;
+      for (int j = 0; j < 3; j++) {
+        digit = digit * 2 + (permissions.charAt(i + j) == '-' ? 0 : 1);
+      }
+      digits.append(digit);
+    }
+    return digits.toString();
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.hpf.pack;
 
+import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
+
 import io.hpf.archive.EntryMetadata;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,6 +9,7 @@ import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
@@ -103,7 +106,7 @@ public final class LocalSourceTree implements SourceTree {
                       file,
                       attrs.size(),
                       attrs.lastModifiedTime().toMillis(),
-                      modeOf(attrs)));
+                      modeOf(file, attrs, options.followSymlinks())));
             }
             return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
           }
@@ -157,15 +160,33 @@ public final class LocalSourceTree implements SourceTree {
     }
   }
 
-  /** Permission bits from the walk's own attributes (POSIX on Unix), without another stat. */
-  private static int modeOf(BasicFileAttributes attrs) {
+  /**
+   * The file's mode bits as tar records them (permissions, set-user-id, set-group-id, sticky:
+   * {@code st_mode & 07777}). The walk's attributes are basic ones on every platform, so this is
+   * one more stat; where the file system has no Unix modes, 0644.
+   */
+  private static int modeOf(Path file, BasicFileAttributes attrs, boolean followLinks)
+      throws IOException {
     if (attrs instanceof java.nio.file.attribute.PosixFileAttributes posix) {
-      int mode = 0;
-      for (java.nio.file.attribute.PosixFilePermission p : posix.permissions()) {
-        mode |= 1 << (8 - p.ordinal()); // OWNER_READ is ordinal 0, i.e. bit 8 (0400)
-      }
-      return mode;
+      return modeOf(posix.permissions());
     }
-    return EntryMetadata.DEFAULT_MODE;
+    LinkOption[] links = followLinks ? new LinkOption[0] : new LinkOption[] {NOFOLLOW_LINKS};
+    try {
+      return (Integer) Files.getAttribute(file, "unix:mode", links) & 07777;
+    } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+      try {
+        return modeOf(Files.getPosixFilePermissions(file, links));
+      } catch (UnsupportedOperationException noPosixView) {
+        return EntryMetadata.DEFAULT_MODE;
+      }
+    }
+  }
+
+  private static int modeOf(Set<java.nio.file.attribute.PosixFilePermission> permissions) {
+    int mode = 0;
+    for (java.nio.file.attribute.PosixFilePermission p : permissions) {
+      mode |= 1 << (8 - p.ordinal()); // OWNER_READ is ordinal 0, i.e. bit 8 (0400)
+    }
+    return mode;
   }
 }
