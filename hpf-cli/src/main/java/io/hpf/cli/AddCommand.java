@@ -3,9 +3,11 @@ package io.hpf.cli;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.manifest.Manifest;
+import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.PackResult;
 import io.hpf.pack.Packer;
+import io.hpf.pack.SourceTree;
 import io.hpf.store.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +60,11 @@ final class AddCommand implements Callable<Integer> {
   boolean replace;
 
   @Option(
+      names = {"-v", "--verbose"},
+      description = "List every skipped file, not just the first 20.")
+  boolean verbose;
+
+  @Option(
       names = "--prefix",
       paramLabel = "P",
       defaultValue = "",
@@ -78,16 +85,14 @@ final class AddCommand implements Callable<Integer> {
             flags.open(target, packFlags.apply(flags.builder()).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       for (String location : paths) {
-        if (!io.hpf.store.Locations.isLocal(location)) {
-          PackResult result =
-              Packer.addTree(writer, storage.sourceTree(location), prefix, pack, progress);
-          added += result.files();
-          skipped.addAll(result.skipped());
-          continue;
-        }
-        Path path = io.hpf.store.Locations.localPath(location);
-        if (Files.isDirectory(path)) {
-          PackResult result = Packer.addTree(writer, path, prefix, pack, progress);
+        Path path =
+            io.hpf.store.Locations.isLocal(location)
+                ? io.hpf.store.Locations.localPath(location)
+                : null;
+        if (path == null || Files.isDirectory(path)) {
+          // A tree holding the archive itself leaves it out.
+          SourceTree tree = storage.sourceTree(location, archive);
+          PackResult result = Packer.addTree(writer, tree, prefix, pack, progress);
           added += result.files();
           skipped.addAll(result.skipped());
         } else if (Files.isRegularFile(path)) {
@@ -96,7 +101,7 @@ final class AddCommand implements Callable<Integer> {
               path,
               new EntryMetadata(
                   Files.getLastModifiedTime(path).toMillis(),
-                  EntryMetadata.DEFAULT_MODE,
+                  LocalSourceTree.modeOf(path),
                   java.util.Map.of()));
           added++;
         } else {
@@ -116,7 +121,7 @@ final class AddCommand implements Callable<Integer> {
             manifest.entryCount(),
             manifest.segments().size(),
             (System.nanoTime() - start) / 1e9);
-    CreateCommand.printSkipped(spec, skipped, false);
+    CreateCommand.printSkipped(spec, skipped, verbose);
     return Main.EXIT_OK;
   }
 }

@@ -92,7 +92,7 @@ final class CreateCommand implements Callable<Integer> {
               + "; run with a UTF-8 locale (LC_ALL=C.UTF-8)");
     }
     StorageLocator locator = storage.locator(hdfs.options());
-    SourceTree tree = locator.sourceTree(source);
+    SourceTree tree = locator.sourceTree(source, archive); // never the archive itself
     WriterOptions options =
         pack.apply(WriterOptions.builder())
             .bucketCapacity(bucketCapacity)

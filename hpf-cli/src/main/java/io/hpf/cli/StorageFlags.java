@@ -47,7 +47,8 @@ final class StorageFlags {
         : locator().openArchiveToRead(archive);
   }
 
-  SourceTree sourceTree(String location) throws IOException {
-    return locator().sourceTree(location);
+  /** A directory to pack into {@code archive}, which it leaves out should it lie inside. */
+  SourceTree sourceTree(String location, String archive) throws IOException {
+    return locator().sourceTree(location, archive);
   }
 }

@@ -168,6 +168,21 @@ class CliTest {
     }
   }
 
+  @Test
+  void anArchiveInsideItsSourceTreeDoesNotPackItself() throws IOException {
+    Path inside = source.resolve("sub/self.hpf");
+    CliRun create = hpf("create", inside, source);
+    assertEquals(0, create.code(), create.err());
+    assertTrue(create.err().contains(inside + ": the archive being written"), create.err());
+    CliRun add = hpf("add", "--prefix", "again/", inside, source);
+    assertEquals(0, add.code(), add.err());
+    List<String> names = hpf("ls", inside).text().lines().toList();
+    List<String> expected = new java.util.ArrayList<>(model.keySet());
+    model.keySet().forEach(name -> expected.add("again/" + name));
+    expected.sort(io.hpf.testing.ArchiveModel::compareUtf8);
+    assertEquals(expected, names);
+  }
+
   /** "rwxr-x---" as octal digits. */
   private static String toOctal(String permissions) {
     StringBuilder digits = new StringBuilder();

@@ -108,6 +108,18 @@ class HdfsCliTest {
     CliRun analyze = hpf("analyze", uri + "/in1");
     assertEquals(0, analyze.code(), analyze.err());
     assertTrue(analyze.text().contains("150 files"), analyze.text());
+
+    // An archive inside the tree it packs leaves itself out, when created and added to.
+    String inside = uri + "/in2/sub/self.hpf";
+    CliRun self = hpf("create", inside, uri + "/in2");
+    assertEquals(0, self.code(), self.err());
+    CliRun again = hpf("add", "--prefix", "again/", inside, uri + "/in2/");
+    assertEquals(0, again.code(), again.err());
+    assertTrue(again.err().contains("self.hpf: the archive being written"), again.err());
+    TreeMap<String, byte[]> twice = new TreeMap<>(ArchiveModel::compareUtf8);
+    twice.putAll(second);
+    second.forEach((k, v) -> twice.put("again/" + k, v));
+    assertArchiveHolds(inside, twice);
   }
 
   @Test

@@ -26,19 +26,40 @@ import java.util.function.Consumer;
  */
 public final class LocalSourceTree implements SourceTree {
   private final Path root;
+  private final Path excluded; // the archive being written, when it lies inside the tree; or null
 
-  private LocalSourceTree(Path root) {
+  private LocalSourceTree(Path root, Path excluded) {
     this.root = root;
+    this.excluded = excluded;
   }
 
   /**
    * @throws NoSuchFileException if {@code root} is not a directory
    */
   public static LocalSourceTree of(Path root) throws NoSuchFileException {
+    return of(root, null);
+  }
+
+  /**
+   * A tree that leaves out {@code archive}, the directory of the archive being written, should it
+   * lie inside the tree (an archive never packs itself).
+   *
+   * @throws NoSuchFileException if {@code root} is not a directory
+   */
+  public static LocalSourceTree of(Path root, Path archive) throws NoSuchFileException {
     if (!Files.isDirectory(root)) {
       throw new NoSuchFileException(root + ": not a directory");
     }
-    return new LocalSourceTree(root);
+    Path inside = null;
+    if (archive != null) {
+      Path base = root.toAbsolutePath().normalize();
+      Path target = archive.toAbsolutePath().normalize();
+      inside =
+          target.startsWith(base) && !target.equals(base)
+              ? root.resolve(base.relativize(target))
+              : null;
+    }
+    return new LocalSourceTree(root, inside);
   }
 
   @Override
@@ -82,6 +103,15 @@ public final class LocalSourceTree implements SourceTree {
         visit,
         Integer.MAX_VALUE,
         new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            if (dir.equals(excluded)) {
+              skipped.add(dir + ": the archive being written (not packed)");
+              return FileVisitResult.SKIP_SUBTREE;
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
@@ -158,6 +188,11 @@ public final class LocalSourceTree implements SourceTree {
       throw new IOException(
           path + ": file grew while being read (now over " + (buffer.length - 1) + " bytes)");
     }
+  }
+
+  /** The mode bits of a file (following links), as the walk records them. */
+  public static int modeOf(Path file) throws IOException {
+    return modeOf(file, Files.readAttributes(file, BasicFileAttributes.class), true);
   }
 
   /**

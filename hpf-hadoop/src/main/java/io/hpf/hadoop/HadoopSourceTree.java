@@ -22,16 +22,45 @@ import org.apache.hadoop.fs.RemoteIterator;
 public final class HadoopSourceTree implements SourceTree {
   private final FileSystem fs;
   private final Path root;
+  private final String excluded; // "path/" of the archive being written inside the tree, or null
 
-  private HadoopSourceTree(FileSystem fs, Path root) {
+  private HadoopSourceTree(FileSystem fs, Path root, String excluded) {
     this.fs = fs;
     this.root = root;
+    this.excluded = excluded;
   }
 
   /**
    * @throws FileNotFoundException if {@code root} is not a directory
    */
   public static HadoopSourceTree of(FileSystem fs, Path root) throws IOException {
+    return checked(fs, root);
+  }
+
+  /**
+   * A tree that leaves out {@code archive}, the directory of the archive being written, should it
+   * lie inside the tree on the same file system (an archive never packs itself).
+   *
+   * @throws FileNotFoundException if {@code root} is not a directory
+   */
+  public static HadoopSourceTree of(FileSystem fs, Path root, Path archive) throws IOException {
+    HadoopSourceTree tree = checked(fs, root);
+    if (archive == null) {
+      return tree;
+    }
+    Path target = archive.makeQualified(fs.getUri(), fs.getWorkingDirectory());
+    String base = tree.root.toUri().getPath();
+    base = base.endsWith("/") ? base : base + "/";
+    String path = target.toUri().getPath();
+    boolean inside =
+        java.util.Objects.equals(target.toUri().getScheme(), tree.root.toUri().getScheme())
+            && java.util.Objects.equals(
+                target.toUri().getAuthority(), tree.root.toUri().getAuthority())
+            && path.startsWith(base);
+    return inside ? new HadoopSourceTree(fs, tree.root, path + "/") : tree;
+  }
+
+  private static HadoopSourceTree checked(FileSystem fs, Path root) throws IOException {
     Path qualified = fs.makeQualified(root);
     FileStatus status;
     try {
@@ -42,7 +71,7 @@ public final class HadoopSourceTree implements SourceTree {
     if (!status.isDirectory()) {
       throw new FileNotFoundException(qualified + ": not a directory");
     }
-    return new HadoopSourceTree(fs, qualified);
+    return new HadoopSourceTree(fs, qualified, null);
   }
 
   /** The tree's root, qualified. */
@@ -66,9 +95,17 @@ public final class HadoopSourceTree implements SourceTree {
     String rootPath = root.toUri().getPath();
     String base = rootPath.endsWith("/") ? rootPath : rootPath + "/";
     RemoteIterator<? extends FileStatus> files = fs.listFiles(root, true);
+    boolean archiveNoted = false;
     while (files.hasNext() && !stop.getAsBoolean()) {
       FileStatus status = files.next();
       String path = status.getPath().toUri().getPath();
+      if (excluded != null && path.startsWith(excluded)) {
+        if (!archiveNoted) {
+          skipped.add(status.getPath().getParent() + ": the archive being written (not packed)");
+          archiveNoted = true;
+        }
+        continue;
+      }
       if (!status.isFile()) {
         skipped.add(status.getPath() + ": not a regular file");
         continue;

@@ -101,8 +101,18 @@ public final class StorageLocator {
    * is the shared cached instance).
    */
   public SourceTree sourceTree(String location) throws IOException {
+    return sourceTree(location, null);
+  }
+
+  /**
+   * A directory to pack into the archive at {@code archive} (or null): should the archive lie
+   * inside the directory, it is left out of the tree, so that an archive never packs itself.
+   */
+  public SourceTree sourceTree(String location, String archive) throws IOException {
     if (Locations.isLocal(location)) {
-      return LocalSourceTree.of(Locations.localPath(location));
+      return LocalSourceTree.of(
+          Locations.localPath(location),
+          archive != null && Locations.isLocal(archive) ? Locations.localPath(archive) : null);
     }
     FileSystem fs;
     try {
@@ -110,6 +120,8 @@ public final class StorageLocator {
     } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
       throw noFileSystem(location, e);
     }
-    return HadoopSourceTree.of(fs, new Path(URI.create(location)));
+    Path archivePath =
+        archive == null || Locations.isLocal(archive) ? null : new Path(URI.create(archive));
+    return HadoopSourceTree.of(fs, new Path(URI.create(location)), archivePath);
   }
 }
