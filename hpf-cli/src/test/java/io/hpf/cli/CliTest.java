@@ -183,6 +183,32 @@ class CliTest {
     assertEquals(expected, names);
   }
 
+  @Test
+  void aNameIsNeverBothAFileAndADirectory() throws IOException {
+    String file = model.firstKey();
+    Path more = Files.createDirectories(temp.resolve("more"));
+    Files.writeString(more.resolve("x"), "x");
+    CliRun under = hpf("add", "--prefix", file + "/", archive, more);
+    assertEquals(1, under.code(), under.err());
+    assertEquals(
+        "hpf: "
+            + archive
+            + ": '"
+            + file
+            + "' and '"
+            + file
+            + "/x' cannot both be entries: a name cannot be a file and a directory at once\n",
+        under.err());
+    String nested = model.keySet().stream().filter(n -> n.contains("/")).findFirst().orElseThrow();
+    String directory = nested.substring(0, nested.indexOf('/'));
+    Path one =
+        Files.writeString(Files.createDirectories(temp.resolve("one")).resolve(directory), "f");
+    CliRun over = hpf("add", archive, one);
+    assertEquals(1, over.code(), over.err());
+    assertTrue(over.err().contains("cannot both be entries"), over.err());
+    assertEquals(List.copyOf(model.keySet()), hpf("ls", archive).text().lines().toList());
+  }
+
   /** "rwxr-x---" as octal digits. */
   private static String toOctal(String permissions) {
     StringBuilder digits = new StringBuilder();

@@ -367,14 +367,17 @@ public final class ArchiveWriter implements Closeable {
     for (PartWriter part : parts) {
       added.addAll(part.rows());
     }
-    CommitPlan plan =
-        CommitPlan.of(
-            storage.toString(),
-            added,
-            deletes,
-            base,
-            snapshot == null ? name -> null : snapshot::stat,
-            options.replace());
+    CommitPlan plan;
+    try {
+      plan =
+          CommitPlan.of(storage.toString(), added, deletes, base, lastCommit(), options.replace());
+    } catch (IOException | RuntimeException refused) {
+      // The batch is refused whole: its parts go now, or the next writer would recover them.
+      for (PartWriter part : parts) {
+        storage.delete(part.fileName());
+      }
+      throw refused;
+    }
     if (plan.rows().isEmpty() && base != null) {
       state = State.OPEN;
       return base; // nothing to commit
@@ -437,14 +440,10 @@ public final class ArchiveWriter implements Closeable {
     List<EntryInfo> rows = imported.rows();
     CommitPlan plan =
         replaceAll
-            ? CommitPlan.of(storage.toString(), rows, List.of(), null, name -> null, false)
+            ? CommitPlan.of(
+                storage.toString(), rows, List.of(), null, CommitPlan.Lookup.NONE, false)
             : CommitPlan.of(
-                storage.toString(),
-                rows,
-                List.of(),
-                base,
-                snapshot == null ? name -> null : snapshot::stat,
-                options.replace());
+                storage.toString(), rows, List.of(), base, lastCommit(), options.replace());
     if (plan.rows().isEmpty() && base != null && !replaceAll) {
       return base; // nothing to move in
     }
@@ -467,6 +466,25 @@ public final class ArchiveWriter implements Closeable {
     afterCommit(next);
     compactByPolicy();
     return next;
+  }
+
+  /** What a commit plan asks of the last commit: the snapshot of this writer's base. */
+  private CommitPlan.Lookup lastCommit() {
+    ArchiveReader last = snapshot;
+    if (last == null) {
+      return CommitPlan.Lookup.NONE;
+    }
+    return new CommitPlan.Lookup() {
+      @Override
+      public EntryInfo stat(String name) throws IOException {
+        return last.stat(name);
+      }
+
+      @Override
+      public Iterator<EntryInfo> list(String prefix) throws IOException {
+        return last.list(prefix);
+      }
+    };
   }
 
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */

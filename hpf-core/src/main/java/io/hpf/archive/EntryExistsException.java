@@ -15,7 +15,7 @@ public final class EntryExistsException extends IllegalArgumentException {
             + " of the added names ("
             + String.join(", ", names.stream().map(n -> "'" + n + "'").toList())
             + (total > names.size() ? ", ..." : "")
-            + "); add with replace to overwrite");
+            + "); replace them with --replace (the replace option of jobs and Spark writes)");
     this.names = List.copyOf(names);
   }
 

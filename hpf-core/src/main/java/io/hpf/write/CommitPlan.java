@@ -3,13 +3,17 @@ package io.hpf.write;
 import io.hpf.archive.DuplicateEntryException;
 import io.hpf.archive.EntryExistsException;
 import io.hpf.archive.EntryNotFoundException;
+import io.hpf.archive.NameClashException;
 import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a commit of added entries and deleted names makes of the last commit: the new segment's rows
@@ -28,10 +32,27 @@ public record CommitPlan(
   /** At most this many names are quoted in one error. */
   static final int MAX_NAMES_IN_ERRORS = 20;
 
-  /** The last commit's entry of a name, or null if it has none. */
-  @FunctionalInterface
+  /** What a plan asks of the last commit. */
   public interface Lookup {
+    /** The last commit's entry of a name, or null if it has none. */
     EntryInfo stat(String name) throws IOException;
+
+    /** The last commit's entries whose names start with {@code prefix}, in byte order, lazily. */
+    Iterator<EntryInfo> list(String prefix) throws IOException;
+
+    /** The lookup of an archive that has no commit yet (or whose entries all go). */
+    Lookup NONE =
+        new Lookup() {
+          @Override
+          public EntryInfo stat(String name) {
+            return null;
+          }
+
+          @Override
+          public Iterator<EntryInfo> list(String prefix) {
+            return java.util.Collections.emptyIterator();
+          }
+        };
   }
 
   /**
@@ -43,6 +64,7 @@ public record CommitPlan(
    * @throws EntryExistsException an added name the last commit has, without {@code replace}
    * @throws EntryNotFoundException a deleted name the last commit does not have
    * @throws IllegalArgumentException a name both added and deleted
+   * @throws NameClashException an added name that would be a file and a directory at once
    */
   public static CommitPlan of(
       String archive,
@@ -58,6 +80,7 @@ public record CommitPlan(
     }
     SegmentBuilder.sortByName(rows);
     rejectDuplicates(rows);
+    rejectClashes(archive, rows, deletes, lastCommit);
     long liveEntries = base == null ? 0 : base.liveEntries();
     long liveBytes = base == null ? 0 : base.liveEntryBytes();
     List<String> existing = new ArrayList<>();
@@ -111,6 +134,37 @@ public record CommitPlan(
     return added == 0
         ? "rm " + deleted + " entries"
         : verb + " " + added + " entries, rm " + deleted;
+  }
+
+  /**
+   * Refuses an added name that would be a file and a directory at once after the commit: one of its
+   * parent directories is a file (added now, or in the last commit and not deleted now), or it is
+   * the parent directory of a name added now or kept from the last commit. Costs a lookup per
+   * parent directory and a listing's first row per added name.
+   */
+  private static void rejectClashes(
+      String archive, List<SegmentBuilder.Row> added, Collection<String> deletes, Lookup last)
+      throws IOException {
+    Set<String> names = new HashSet<>();
+    for (SegmentBuilder.Row row : added) {
+      names.add(row.info().name());
+    }
+    for (SegmentBuilder.Row row : added) {
+      String name = row.info().name();
+      for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
+        String parent = name.substring(0, slash);
+        if (names.contains(parent) || (!deletes.contains(parent) && last.stat(parent) != null)) {
+          throw new NameClashException(archive, parent, name);
+        }
+      }
+      Iterator<EntryInfo> under = last.list(name + "/");
+      while (under.hasNext()) {
+        String kept = under.next().name();
+        if (!deletes.contains(kept)) {
+          throw new NameClashException(archive, name, kept);
+        }
+      }
+    }
   }
 
   private static void rejectDuplicates(List<SegmentBuilder.Row> sorted) {

@@ -171,6 +171,37 @@ public abstract class DeletionSuite {
     assertModel(inner, model, "after the next writer");
   }
 
+  /**
+   * A commit refused for its content (a name added twice, a delete of a missing name, a name that
+   * would be a file and a directory) leaves nothing behind: no entry of it appears later through
+   * the next writer's recovery.
+   */
+  @Test
+  void aRefusedCommitLeavesNothingToRecover() throws Exception {
+    WriterOptions options = options(60_000, Reclaim.NONE).build();
+    Storage storage = newStorage("refused.hpf");
+    TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
+    model.put("d/x", new byte[] {1});
+    TestArchives.write(storage, model, options, 1);
+    for (int refusal = 0; refusal < 3; refusal++) {
+      try (ArchiveWriter writer = ArchiveWriter.open(storage, options)) {
+        for (int i = 0; i < 50; i++) {
+          writer.add("batch/" + i, new byte[] {(byte) i}, EntryMetadata.of(0));
+        }
+        switch (refusal) {
+          case 0 -> writer.add("batch/7", new byte[] {2}, EntryMetadata.of(0));
+          case 1 -> writer.delete("missing");
+          default -> writer.add("d/x/under", new byte[] {3}, EntryMetadata.of(0));
+        }
+        assertThrows(Exception.class, writer::commit, "refusal " + refusal);
+      }
+      try (ArchiveWriter writer = ArchiveWriter.open(storage, options)) {
+        assertEquals(0, writer.recovery().entriesRecovered(), "refusal " + refusal);
+      }
+      assertModel(storage, model, "after refusal " + refusal);
+    }
+  }
+
   private static void add(
       Storage storage, WriterOptions options, TreeMap<String, byte[]> model, String name)
       throws Exception {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hpf.archive.DuplicateEntryException;
 import io.hpf.archive.EntryExistsException;
 import io.hpf.archive.EntryNotFoundException;
+import io.hpf.archive.NameClashException;
 import io.hpf.format.Codec;
 import io.hpf.format.EntryInfo;
 import io.hpf.manifest.Manifest;
@@ -42,7 +43,61 @@ class CommitPlanTest {
 
   private static CommitPlan plan(List<EntryInfo> added, Set<String> deletes, boolean replace)
       throws Exception {
-    return CommitPlan.of("t.hpf", added, deletes, BASE, LAST::get, replace);
+    return CommitPlan.of("t.hpf", added, deletes, BASE, lookup(LAST), replace);
+  }
+
+  /** A last commit of the entries of {@code last}, sorted by name. */
+  private static CommitPlan.Lookup lookup(Map<String, EntryInfo> last) {
+    TreeMap<String, EntryInfo> sorted = new TreeMap<>(last);
+    return new CommitPlan.Lookup() {
+      @Override
+      public EntryInfo stat(String name) {
+        return sorted.get(name);
+      }
+
+      @Override
+      public java.util.Iterator<EntryInfo> list(String prefix) {
+        return sorted.tailMap(prefix).values().stream()
+            .filter(e -> e.name().startsWith(prefix))
+            .iterator();
+      }
+    };
+  }
+
+  @Test
+  void aNameIsNeverBothAFileAndADirectory() throws Exception {
+    // Against the last commit (a/x, b/y): a/x is a file, a and b are directories.
+    for (String[] clash :
+        new String[][] {{"a/x", "a/x/deeper"}, {"a", "a"}, {"b", "b"}, {"a/x", "a/x/1/2/3"}}) {
+      String added = clash[1].equals(clash[0]) ? clash[0] : clash[1];
+      NameClashException e =
+          assertThrows(
+              NameClashException.class,
+              () -> plan(List.of(entry(added, 1)), Set.of(), true),
+              added);
+      assertEquals(clash[0], e.file(), added);
+      assertTrue(e.getMessage().startsWith("t.hpf: '" + clash[0] + "' and '"), e.getMessage());
+    }
+    // Within one commit, in either order of adding.
+    NameClashException inBatch =
+        assertThrows(
+            NameClashException.class,
+            () -> plan(List.of(entry("c/d/e", 1), entry("c/d", 1)), Set.of(), false));
+    assertEquals("c/d", inBatch.file());
+    assertEquals("c/d/e", inBatch.underIt());
+    // What the same commit deletes is no longer in the way.
+    assertEquals(
+        List.of("-a/x", "+a/x/now-a-directory"),
+        names(plan(List.of(entry("a/x/now-a-directory", 1)), Set.of("a/x"), false)));
+    assertEquals(List.of("+b", "-b/y"), names(plan(List.of(entry("b", 1)), Set.of("b/y"), false)));
+    // Names that only share a beginning do not clash.
+    assertEquals(
+        List.of("+a/x-1", "+a/x.d/y", "+b/yy"),
+        names(
+            plan(
+                List.of(entry("a/x-1", 1), entry("a/x.d/y", 1), entry("b/yy", 1)),
+                Set.of(),
+                false)));
   }
 
   private static List<String> names(CommitPlan plan) {
@@ -61,7 +116,8 @@ class CommitPlanTest {
     assertEquals("rm 1 entries", plan(List.of(), Set.of("a/x"), false).operation());
     assertEquals("add 1 entries", plan(List.of(entry("n", 1)), Set.of(), false).operation());
     CommitPlan create =
-        CommitPlan.of("t.hpf", List.of(entry("n", 1)), Set.of(), null, name -> null, false);
+        CommitPlan.of(
+            "t.hpf", List.of(entry("n", 1)), Set.of(), null, CommitPlan.Lookup.NONE, false);
     assertEquals("create 1 entries", create.operation());
     assertEquals(1, create.liveBytes());
     assertTrue(plan(List.of(), Set.of(), false).rows().isEmpty());

@@ -262,6 +262,24 @@ class ArchiveOutputCommitterTest {
         io.hpf.archive.EntryExistsException.class,
         () -> committer.commitJob(new JobContextImpl(conf, again)));
     assertEquals(Map.of("old", "kept"), ArchiveJobsTest.entries(archive));
+    // A name that would make a file of the archive a directory, or the other way round.
+    for (String clash : new String[] {"old/under", "dir", "dir/x/deeper"}) {
+      JobID job3 = new JobID("clash", clash.length());
+      committer.setupJob(new JobContextImpl(conf, job3));
+      TaskAttemptContext t0 = attempt(conf, job3, 0, 0);
+      write(t0, clash, "one");
+      committer.commitTask(t0);
+      TaskAttemptContext t1 = attempt(conf, job3, 1, 0);
+      write(t1, "dir/x", "two");
+      committer.commitTask(t1);
+      var nameClash =
+          assertThrows(
+              io.hpf.archive.NameClashException.class,
+              () -> committer.commitJob(new JobContextImpl(conf, job3)));
+      assertTrue(nameClash.getMessage().contains("'" + clash + "'"), nameClash.getMessage());
+      assertEquals(Map.of("old", "kept"), ArchiveJobsTest.entries(archive));
+      assertNoStagingLeft(archive);
+    }
   }
 
   /** A mapper that fails the job. */

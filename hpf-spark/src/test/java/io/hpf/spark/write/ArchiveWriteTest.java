@@ -338,6 +338,34 @@ class ArchiveWriteTest {
   }
 
   @Test
+  void aNameThatWouldBeAFileAndADirectoryFailsTheWriteNamingBoth() throws Exception {
+    Path archive = fresh();
+    TreeMap<String, byte[]> model = model("a/", 20, 9);
+    frame(model, 1).write().format("hpf").save(archive.toString());
+    String file = model.firstKey();
+    for (String[] names :
+        new String[][] {{file + "/under", file}, {"b/c", "b/c/d"}, {"a", "a/..."}}) {
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        rows.add(RowFactory.create("ok/" + i, new byte[] {1}, null, null));
+      }
+      rows.add(RowFactory.create(names[0], new byte[] {2}, null, null));
+      if (names[1].equals("b/c/d")) {
+        rows.add(RowFactory.create(names[1], new byte[] {3}, null, null));
+      }
+      Dataset<Row> df = spark.createDataFrame(rows, SCHEMA).repartition(3);
+      Exception e =
+          assertThrows(
+              Exception.class,
+              () -> df.write().format("hpf").mode("append").save(archive.toString()));
+      String message = rootMessage(e);
+      String other = names[1].equals("a/...") ? "'a' and 'a/" : "'" + names[1] + "'";
+      assertTrue(message.contains("cannot both be entries") && message.contains(other), message);
+      assertSameEntries(model, archive);
+    }
+  }
+
+  @Test
   void badNamesFailTheWriteAndCommitNothing() throws Exception {
     Path archive = fresh();
     TreeMap<String, byte[]> model = model("a/", 20, 8);
