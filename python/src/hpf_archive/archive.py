@@ -232,17 +232,36 @@ class Archive:
         prefix = (directory.strip("/") + "/").lstrip("/").encode("utf-8")
         catalogs = self._catalog_list()
         start = prefix
+        # An entry that is also a directory (d/x beside d/x/y, which writers refuse but older
+        # archives may hold) is shown once, as the directory. Its directory's names come after
+        # it with only names like d/x-1 (a byte below '/' after d/x) between, so a file is held
+        # until the next name: where that name starts with the file's, the catalogs are asked
+        # whether the directory exists (rare: one seek); a file is never held longer.
+        held = None
         while start is not None:
             after, start = start, None
             for info in merged(catalogs, prefix, after):
                 name = info.name.encode("utf-8")
                 slash = name.find(b"/", len(prefix))
+                sub = name if slash < 0 else name[:slash]
+                if held is not None:
+                    mine = held.name.encode("utf-8")
+                    if sub != mine and not (name.startswith(mine) and self._has_names_under(mine)):
+                        yield held
+                    held = None
                 if slash < 0:
-                    yield info
+                    held = info
                     continue
-                yield name[:slash].decode("utf-8")
-                start = name[:slash] + b"0"  # '0' follows '/': the first name past the directory
+                yield sub.decode("utf-8")
+                start = sub + b"0"  # '0' follows '/': the first name past the directory
                 break
+        if held is not None:
+            yield held
+
+    def _has_names_under(self, directory):
+        """Whether a live name starts with directory + '/' (directory: UTF-8 bytes)."""
+        under = directory + b"/"
+        return next(iter(merged(self._catalog_list(), under, under)), None) is not None
 
     def _catalog_list(self):
         catalogs = self._catalogs

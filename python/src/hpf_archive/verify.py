@@ -46,6 +46,7 @@ def verify(archive, whole_bytes, chunk_bytes):
         index.check_buckets()
     for part_id, committed in sorted(manifest.parts.items()):
         _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes)
+    _check_no_name_is_a_directory(archive)
     live = 0
     for row in archive.list():
         # The hash index's answer reads and checks the entry's header at its place: where it
@@ -63,6 +64,27 @@ def verify(archive, whole_bytes, chunk_bytes):
                                  f"the index and the catalogs disagree on '{row.name}'")
         live += 1
     return live
+
+
+def _check_no_name_is_a_directory(archive):
+    """An entry d/x beside d/x/y is reported (FORMAT.md "Entry names"): writers refuse such a
+    name, archives made before they did may hold one. Every live name is held once, as Java's
+    verify holds them."""
+    names = set()
+    nested = []
+    for row in archive.list():
+        names.add(row.name)
+        if "/" in row.name:
+            nested.append(row.name)
+    for name in nested:
+        slash = name.find("/")
+        while slash >= 0:
+            parent = name[:slash]
+            if parent in names:
+                manifest = "manifest-%010d.hpfm" % archive.manifest.generation
+                raise CorruptArchive(archive.storage.describe(manifest), -1,
+                                     f"entry '{parent}' is also a directory (of '{name}')")
+            slash = name.find("/", slash + 1)
 
 
 def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):

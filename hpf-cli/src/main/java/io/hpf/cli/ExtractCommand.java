@@ -75,6 +75,14 @@ final class ExtractCommand implements Callable<Integer> {
           refused.add("'" + row.name() + "' (" + why + ")");
         }
       }
+      // An entry that is also a directory of others (d/x beside d/x/y: writers refuse it, older
+      // archives may hold it) cannot be both on disk.
+      java.util.Set<String> directories =
+          ExtractTarget.parents(rows.stream().map(EntryInfo::name).toList());
+      rows.removeIf(
+          row ->
+              directories.contains(row.name())
+                  && refused.add("'" + row.name() + "' (it is also a directory of other entries)"));
       if (!refused.isEmpty() && !skipUnsafe) {
         throw new IOException(
             archive

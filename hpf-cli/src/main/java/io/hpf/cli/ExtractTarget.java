@@ -79,8 +79,8 @@ final class ExtractTarget {
     return target.startsWith(root) && !target.equals(root) ? null : "it resolves outside " + root;
   }
 
-  /** Makes the parent directory of every name once, parents before children. */
-  void makeDirectories(Collection<String> names) throws IOException {
+  /** The parent directories of the names, each once, sorted (a parent before its children). */
+  static TreeSet<String> parents(Collection<String> names) {
     TreeSet<String> parents = new TreeSet<>();
     for (String name : names) {
       for (int slash = name.lastIndexOf('/');
@@ -89,7 +89,12 @@ final class ExtractTarget {
         // every ancestor once; a known ancestor means its own ancestors are known too
       }
     }
-    for (String dir : parents) { // sorted: "a" before "a/b"
+    return parents;
+  }
+
+  /** Makes the parent directory of every name once, parents before children. */
+  void makeDirectories(Collection<String> names) throws IOException {
+    for (String dir : parents(names)) { // sorted: "a" before "a/b"
       Path path = root.resolve(dir);
       try {
         Files.createDirectory(path);

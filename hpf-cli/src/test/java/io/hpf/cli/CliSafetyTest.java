@@ -55,6 +55,28 @@ class CliSafetyTest {
   }
 
   @Test
+  void anEntryThatIsAlsoADirectoryStopsExtractAndVerifyReportsIt() throws Exception {
+    io.hpf.archive.CraftedCorpus.write(temp.resolve("corpus"));
+    Path clash = temp.resolve("corpus/name-clash.hpf");
+    Path out = temp.resolve("clash-out");
+    CliRun extract = CliRun.hpf("extract", clash, out);
+    assertEquals(1, extract.code(), extract.err());
+    assertTrue(
+        extract.err().contains("'d/x' (it is also a directory of other entries)")
+            && extract.err().contains("nothing was written"),
+        extract.err());
+    CliRun skipping = CliRun.hpf("extract", "--skip-unsafe", clash, out);
+    assertEquals(1, skipping.code(), skipping.err());
+    assertEquals("under d/x", Files.readString(out.resolve("d/x/y")));
+    assertEquals("e", Files.readString(out.resolve("e")));
+    CliRun verify = CliRun.hpf("verify", clash);
+    assertEquals(1, verify.code(), verify.text());
+    assertTrue(
+        (verify.text() + verify.err()).contains("entry 'd/x' is also a directory (of 'd/x/y')"),
+        verify.text() + verify.err());
+  }
+
+  @Test
   void extractChecksEveryNameBeforeWritingAnything() throws IOException {
     Path archive = unsafeArchive();
     Path out = temp.resolve("out/x");

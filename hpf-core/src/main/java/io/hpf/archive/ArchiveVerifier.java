@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -121,6 +122,7 @@ public final class ArchiveVerifier {
           rows.forEach(r -> newer.add(r.name()));
         }
       }
+      checkNoNameIsAlsoADirectory(reader, manifest);
       for (Manifest.PartRef part : manifest.parts()) {
         TreeMap<Long, List<Row>> live = rowsByPart.remove(part.partId());
         checkPart(reader, part, live == null ? new TreeMap<>() : live, total);
@@ -162,6 +164,36 @@ public final class ArchiveVerifier {
    * Reads a whole file (not a part) and checks its header and footer CRC, and those of each section
    * of a segment file.
    */
+  /**
+   * Reports each live name that is also a directory of other live names ({@code d/x} beside {@code
+   * d/x/y}): writers refuse such names, archives made before they did may hold them (FORMAT.md
+   * "Entry names").
+   */
+  private void checkNoNameIsAlsoADirectory(ArchiveReader reader, Manifest manifest)
+      throws IOException {
+    Set<String> names = new HashSet<>();
+    List<String> nested = new ArrayList<>();
+    for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
+      String name = it.next().name();
+      names.add(name);
+      if (name.indexOf('/') >= 0) {
+        nested.add(name);
+      }
+    }
+    Set<String> reported = new HashSet<>();
+    for (String name : nested) {
+      for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
+        String parent = name.substring(0, slash);
+        if (names.contains(parent) && reported.add(parent)) {
+          problem(
+              FileNames.manifestFileName(manifest.generation()),
+              -1,
+              "entry '" + parent + "' is also a directory (of '" + name + "')");
+        }
+      }
+    }
+  }
+
   private void checkWholeFile(String name, long length, List<KindedSection> sections)
       throws IOException {
     if (length > Integer.MAX_VALUE - 16) {

@@ -10,9 +10,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -139,8 +141,10 @@ public record CommitPlan(
   /**
    * Refuses an added name that would be a file and a directory at once after the commit: one of its
    * parent directories is a file (added now, or in the last commit and not deleted now), or it is
-   * the parent directory of a name added now or kept from the last commit. Costs a lookup per
-   * parent directory and a listing's first row per added name.
+   * the parent directory of a name added now or kept from the last commit. Costs an index lookup
+   * per parent directory of each name; and a catalog seek per parent directory, plus one per added
+   * name in a directory the last commit already has names in (a name in a new directory cannot have
+   * names of the last commit under it).
    */
   private static void rejectClashes(
       String archive, List<SegmentBuilder.Row> added, Collection<String> deletes, Lookup last)
@@ -149,13 +153,27 @@ public record CommitPlan(
     for (SegmentBuilder.Row row : added) {
       names.add(row.info().name());
     }
+    Set<String> directoriesChecked = new HashSet<>(); // not entries, now or after the commit
+    Map<String, Boolean> directoryInLastCommit = new HashMap<>();
     for (SegmentBuilder.Row row : added) {
       String name = row.info().name();
-      for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
+      for (int slash = name.lastIndexOf('/'); slash > 0; slash = name.lastIndexOf('/', slash - 1)) {
         String parent = name.substring(0, slash);
+        if (!directoriesChecked.add(parent)) {
+          break; // checked with its own parents for an earlier name
+        }
         if (names.contains(parent) || (!deletes.contains(parent) && last.stat(parent) != null)) {
           throw new NameClashException(archive, parent, name);
         }
+      }
+      String directory = name.substring(0, name.lastIndexOf('/') + 1); // "" at the top
+      Boolean known = directoryInLastCommit.get(directory);
+      if (known == null) {
+        known = last.list(directory).hasNext();
+        directoryInLastCommit.put(directory, known);
+      }
+      if (!known) {
+        continue;
       }
       Iterator<EntryInfo> under = last.list(name + "/");
       while (under.hasNext()) {

@@ -167,17 +167,31 @@ public class HpfFileSystem extends FileSystem {
     List<FileStatus> out = new ArrayList<>();
     String from = prefix;
     Iterator<EntryInfo> it = t.reader().list(prefix, from);
+    // An entry that is also a directory (d/x beside d/x/y: writers refuse it, older archives may
+    // hold it) is listed once, as the directory (FORMAT.md "Entry names"). The directory's names
+    // follow the entry with only names like d/x-1 between, so an entry waits for the next name;
+    // where that name starts with the entry's, one seek asks whether the directory exists.
+    EntryInfo held = null;
     while (it.hasNext()) {
       EntryInfo row = it.next();
       String rest = row.name().substring(prefix.length());
       int slash = rest.indexOf('/');
+      String child = slash < 0 ? rest : rest.substring(0, slash);
+      if (held != null && !(prefix + child).equals(held.name())) {
+        if (!row.name().startsWith(held.name()) || !isDirectory(t.reader(), held.name())) {
+          out.add(fileStatus(t, held, new Path(dir, held.name().substring(prefix.length()))));
+        }
+      }
+      held = null;
       if (slash < 0) {
-        out.add(fileStatus(t, row, new Path(dir, rest)));
+        held = row;
         continue;
       }
-      String sub = rest.substring(0, slash);
-      out.add(directoryStatus(t, new Path(dir, sub)));
-      it = t.reader().list(prefix, prefix + sub + "0");
+      out.add(directoryStatus(t, new Path(dir, child)));
+      it = t.reader().list(prefix, prefix + child + "0");
+    }
+    if (held != null) {
+      out.add(fileStatus(t, held, new Path(dir, held.name().substring(prefix.length()))));
     }
     return out;
   }

@@ -37,6 +37,7 @@ import org.apache.hadoop.fs.PathPermissionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code hpf://} file system over an archive on a real HDFS, against the archive's model. */
 class HpfFileSystemTest {
@@ -82,6 +83,30 @@ class HpfFileSystemTest {
   @AfterAll
   static void close() throws IOException {
     hpf.close();
+  }
+
+  /**
+   * An archive made before writers refused a name that is also a directory (the crafted corpus's
+   * {@code d/x} beside {@code d/x/y}): its listing shows {@code x} once, as the directory; the
+   * path's status is the entry's, and both read by name.
+   */
+  @Test
+  void aNameThatIsAlsoADirectoryIsListedOnceAsTheDirectory(@TempDir java.nio.file.Path local)
+      throws Exception {
+    io.hpf.archive.CraftedCorpus.write(local);
+    Path clash =
+        new Path(ArchivePath.hpfUri(local.resolve("name-clash.hpf").toUri(), "").toString());
+    try (FileSystem fs = FileSystem.newInstance(clash.toUri(), new Configuration())) {
+      List<String> listed =
+          Arrays.stream(fs.listStatus(new Path(clash, "d")))
+              .map(st -> st.getPath().getName() + (st.isDirectory() ? "/" : ""))
+              .toList();
+      assertEquals(List.of("x-1", "x/"), listed); // a directory sorts as "x/"
+      assertFalse(fs.getFileStatus(new Path(clash, "d/x")).isDirectory());
+      try (FSDataInputStream in = fs.open(new Path(clash, "d/x/y"))) {
+        assertArrayEquals("under d/x".getBytes(StandardCharsets.UTF_8), in.readAllBytes());
+      }
+    }
   }
 
   @Test
