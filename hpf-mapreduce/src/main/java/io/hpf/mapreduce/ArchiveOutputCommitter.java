@@ -93,12 +93,26 @@ public final class ArchiveOutputCommitter extends OutputCommitter {
   @Override
   public void commitJob(JobContext context) throws IOException {
     StagedImport staging = staging(context);
-    // Committed tasks only: an attempt directory left by a failed attempt is not a task's.
-    staging.commit(
-        staging.taskDirs(name -> name.startsWith("task_")),
-        writerOptions(context.getConfiguration()),
-        false);
+    try {
+      // Committed tasks only: an attempt directory left by a failed attempt is not a task's.
+      staging.commit(
+          staging.taskDirs(name -> name.startsWith("task_")),
+          writerOptions(context.getConfiguration()),
+          false);
+    } catch (IOException | RuntimeException e) {
+      // Hadoop's local job runner reports a failed job commit as "NA": keep the reason.
+      COMMIT_FAILURES.put(context.getJobID().toString(), String.valueOf(e.getMessage()));
+      throw e;
+    }
   }
+
+  /** Why the commit of a job run in this process failed, in hpf's words; null if it did not. */
+  public static String commitFailure(org.apache.hadoop.mapreduce.JobID job) {
+    return COMMIT_FAILURES.get(job.toString());
+  }
+
+  private static final java.util.Map<String, String> COMMIT_FAILURES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public void abortJob(JobContext context, JobStatus.State state) throws IOException {

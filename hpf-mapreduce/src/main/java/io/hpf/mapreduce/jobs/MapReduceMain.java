@@ -36,7 +36,57 @@ public final class MapReduceMain {
   private MapReduceMain() {}
 
   public static void main(String[] args) {
+    quietLogs();
     System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * This program says what failed itself, in one line: Hadoop's job client logs nothing (its
+   * warnings carry stack traces and class names) unless HPF_DEBUG is set.
+   */
+  private static void quietLogs() {
+    java.util.Properties log = new java.util.Properties();
+    boolean debug = System.getenv("HPF_DEBUG") != null;
+    log.setProperty("log4j.rootLogger", debug ? "WARN, stderr" : "OFF, stderr");
+    log.setProperty("log4j.appender.stderr", "org.apache.log4j.ConsoleAppender");
+    log.setProperty("log4j.appender.stderr.Target", "System.err");
+    log.setProperty("log4j.appender.stderr.layout", "org.apache.log4j.PatternLayout");
+    log.setProperty(
+        "log4j.appender.stderr.layout.ConversionPattern", "hpf mapreduce: %p %c{1}: %m%n");
+    org.apache.log4j.PropertyConfigurator.configure(log);
+  }
+
+  /**
+   * Why a job failed, in one line: the job's failure information, else the reason its commit failed
+   * (the local job runner says "NA" for that), else the first failed task's diagnostics.
+   */
+  static String whyFailed(Job job) throws java.io.IOException, InterruptedException {
+    String info = firstLine(job.getStatus().getFailureInfo());
+    if (!info.isEmpty() && !info.equals("NA")) {
+      return info;
+    }
+    String commit = io.hpf.mapreduce.ArchiveOutputCommitter.commitFailure(job.getJobID());
+    if (commit != null) {
+      return firstLine(commit);
+    }
+    for (org.apache.hadoop.mapreduce.TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
+      if (e.getStatus() == org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.FAILED
+          || e.getStatus() == org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.TIPFAILED) {
+        for (String diagnostics : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+          String line = firstLine(diagnostics);
+          if (!line.isEmpty()) {
+            return "task " + e.getTaskAttemptId() + ": " + line;
+          }
+        }
+      }
+    }
+    return "no reason given (HPF_DEBUG=1 shows Hadoop's log)";
+  }
+
+  /** The first line of a message, without the Java class name a stack trace starts with. */
+  static String firstLine(String text) {
+    String line = text == null ? "" : text.lines().findFirst().orElse("").strip();
+    return line.replaceFirst("^(Error: )?([a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*: ", "");
   }
 
   /** Runs a command line; returns the exit code (0 done, 1 the job failed, 2 usage). */
@@ -87,9 +137,7 @@ public final class MapReduceMain {
       boolean ok = job.waitForCompletion(false);
       double seconds = (System.nanoTime() - start) / 1e9;
       if (!ok) {
-        err.println(
-            "hpf mapreduce: the job failed: "
-                + job.getStatus().getFailureInfo().lines().findFirst().orElse("(no reason given)"));
+        err.println("hpf mapreduce: the job failed: " + whyFailed(job));
         return 1;
       }
       long maps = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();

@@ -67,6 +67,61 @@ class MapReduceMainTest {
     }
   }
 
+  /**
+   * A job that fails says why in one line, and nothing else reaches standard error (Hadoop's client
+   * logged three log4j warnings and the reason was "NA"): run as its own process, as the launcher
+   * runs it.
+   */
+  @Test
+  void aFailedJobSaysWhyInOneLine() throws Exception {
+    Path in = dir.resolve("in.hpf");
+    try (ArchiveWriter w =
+        ArchiveWriter.create(LocalStorage.createDirectories(in), WriterOptions.builder().build())) {
+      w.add("a.txt", "one two".getBytes(StandardCharsets.UTF_8), EntryMetadata.of(0));
+      w.commit();
+    }
+    String out = dir.resolve("out.hpf").toUri().toString();
+    String[] line = {
+      "wordcount",
+      in.toUri().toString(),
+      out,
+      "--reduce",
+      "-Dmapreduce.framework.name=local",
+      "-Dmapreduce.cluster.local.dir=" + dir.resolve("mr")
+    };
+    assertEquals(0, process(line).exit());
+    Result again = process(line); // the output archive has part-r-00000 already
+    assertEquals(1, again.exit(), again.err());
+    assertEquals("", again.out());
+    assertTrue(
+        again.err().startsWith("hpf mapreduce: the job failed: ")
+            && again.err().contains("'part-r-00000'")
+            && again.err().contains("--replace"),
+        again.err());
+    assertEquals(1, again.err().lines().count(), again.err());
+  }
+
+  private static Result process(String... args) throws Exception {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(MapReduceMain.class.getName());
+    command.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(command).start();
+    java.util.concurrent.CompletableFuture<String> err =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Result(p.waitFor(), out, err.get());
+  }
+
   @Test
   void usageErrorsSayWhatIsWrong() {
     Result badSelect = run("wordcount", "a.hpf", "b.hpf", "--select", "name:x sise:3");
