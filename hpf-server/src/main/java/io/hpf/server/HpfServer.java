@@ -115,9 +115,26 @@ public final class HpfServer implements Closeable {
               .bind(new InetSocketAddress(o.bindAddress, o.port))
               .sync()
               .channel();
-    } catch (RuntimeException | InterruptedException e) {
+    } catch (Exception e) { // Netty throws the bind's checked exception without declaring it
       closeQuietly();
-      throw e;
+      if (e instanceof IOException) { // epoll says "bind(..) failed with error(-98): Address..."
+        String message = String.valueOf(e.getMessage());
+        throw new IOException(
+            "cannot listen on "
+                + o.bindAddress
+                + ":"
+                + o.port
+                + ": "
+                + message.substring(message.lastIndexOf(": ") + 1).strip(),
+            e);
+      }
+      if (e instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      if (e instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException(e.getMessage(), e);
     }
     ServerLog.info(
         "serving "
@@ -129,6 +146,23 @@ public final class HpfServer implements Closeable {
             + ":"
             + port()
             + (epoll ? " (epoll)" : " (nio)"));
+    if (!isLoopback(o.bindAddress)) {
+      ServerLog.info(
+          "listening beyond this host ("
+              + o.bindAddress
+              + ")"
+              + (o.token == null
+                  ? ": anyone who can reach it reads every archive (--token-file requires a token)"
+                  : ": requests need the token"));
+    }
+  }
+
+  private static boolean isLoopback(String address) {
+    try {
+      return java.net.InetAddress.getByName(address).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   /** Starts a server; it runs until closed. */

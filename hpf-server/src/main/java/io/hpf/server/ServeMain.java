@@ -41,8 +41,12 @@ public final class ServeMain implements Callable<Integer> {
   @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
   int port = 8080;
 
-  @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
-  String bind = "0.0.0.0";
+  @Option(
+      names = "--bind",
+      description =
+          "Address to listen on (default: ${DEFAULT-VALUE}, this host only; 0.0.0.0 for every"
+              + " interface, which the server says at start).")
+  String bind = "127.0.0.1";
 
   @Option(
       names = "--memory",

@@ -13,7 +13,7 @@ public final class ServerOptions {
   /** A directory searched for {@code *.hpf} archives, or one archive; local or a Hadoop URI. */
   public String root;
 
-  public String bindAddress = "0.0.0.0";
+  public String bindAddress = "127.0.0.1";
   public int port = 8080;
 
   /** Index memory the open readers may hold; the most requested archives are kept first. */
