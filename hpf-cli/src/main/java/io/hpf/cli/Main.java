@@ -27,9 +27,7 @@ import picocli.CommandLine.Command;
       "  hpf create photos.hpf /data/photos",
       "  hpf ls photos.hpf 2024/",
       "  hpf cat photos.hpf 2024/01/cat.jpg > cat.jpg",
-      "  hpf verify photos.hpf",
-      "",
-      "Benchmarks: hpf bench --help (their own program; the launcher runs it)."
+      "  hpf verify photos.hpf"
     })
 public final class Main implements Runnable {
   /**
@@ -146,6 +144,7 @@ public final class Main implements Runnable {
     } else {
       COMMANDS.forEach(cli::addSubcommand);
     }
+    HelpText.tidy(cli);
     cli.setOut(out);
     cli.setErr(err);
     cli.setExitCodeExceptionMapper(e -> EXIT_FAILED);

@@ -3,8 +3,12 @@ package io.hpf.cli;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
+import io.hpf.manifest.WriterSettings;
 import io.hpf.pack.PackOptions;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** How files are packed, shared by the commands that pack (a picocli mixin). */
 final class PackFlags {
@@ -75,13 +79,34 @@ final class PackFlags {
    * archive's (its manifest keeps codec, groups and level), or the defaults for a new archive.
    */
   WriterOptions.Builder apply(WriterOptions.Builder builder) {
-    return request().applyTo(builder);
+    PackingRequest request = request();
+    try {
+      return request.applyTo(builder);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
   }
+
+  /** The command these flags are part of: a value they cannot take is a usage error (exit 2). */
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
 
   /** What these flags ask of packing; checked (a level or --solid needs zstd). */
   PackingRequest request() {
-    return new PackingRequest(
-        codec == null ? null : Codec.parse(codec), level, solid, groupBytes, groupEntryMaxBytes);
+    try {
+      if (level != null) {
+        WriterSettings.checkZstdLevel(level);
+      }
+      if (groupBytes != null || groupEntryMaxBytes != null) {
+        // Each against itself here; against the archive's settings when they are resolved.
+        int bytes = groupBytes != null ? groupBytes : WriterSettings.MAX_GROUP_BYTES;
+        WriterSettings.checkGroups(bytes, groupEntryMaxBytes != null ? groupEntryMaxBytes : 0);
+      }
+      return new PackingRequest(
+          codec == null ? null : Codec.parse(codec), level, solid, groupBytes, groupEntryMaxBytes);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
   }
 
   /** The pack options; {@code trainDictionary} only where a new dictionary can be stored. */

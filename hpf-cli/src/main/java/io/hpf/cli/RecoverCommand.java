@@ -44,6 +44,7 @@ final class RecoverCommand implements Callable<Integer> {
                 archive
                     + ": nothing to recover (generation "
                     + writer.manifest().generation()
+                    + lastRecovery(writer.manifest())
                     + ")");
       } else {
         spec.commandLine()
@@ -63,6 +64,27 @@ final class RecoverCommand implements Callable<Integer> {
       }
     }
     return Main.EXIT_OK;
+  }
+
+  /**
+   * The latest recovery the history records ("; generation 4 recovered 2 entries at TIME"), which
+   * another command's writer may have made on opening; empty if none.
+   */
+  private static String lastRecovery(io.hpf.manifest.Manifest manifest) {
+    String found = "";
+    for (io.hpf.manifest.Manifest.HistoryEntry h : manifest.history()) {
+      if (h.operation().startsWith("recover ")) {
+        found =
+            "; generation "
+                + h.generation()
+                + " recovered "
+                + h.operation().substring("recover ".length())
+                + " at "
+                + java.time.Instant.ofEpochMilli(h.commitMillis())
+                + " (hpf log)";
+      }
+    }
+    return found;
   }
 
   /** Tells on standard error what opening a writer recovered, if anything. */

@@ -44,7 +44,12 @@ final class RmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if ((names == null || names.isEmpty()) == (prefix == null)) {
+    boolean noNames = names == null || names.isEmpty();
+    if (noNames && prefix == null) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "which entries? give their names, or --prefix P");
+    }
+    if (!noNames && prefix != null) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "give entry names or --prefix, not both");
     }

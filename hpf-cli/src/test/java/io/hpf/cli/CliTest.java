@@ -209,6 +209,54 @@ class CliTest {
     assertEquals(List.copyOf(model.keySet()), hpf("ls", archive).text().lines().toList());
   }
 
+  @Test
+  void badValuesAreUsageErrorsAndHelpListsEveryCommandInWholeSentences() throws IOException {
+    Path out = temp.resolve("never.hpf");
+    for (Object[] line :
+        new Object[][] {
+          {"create", "--codec", "gzip", out, source},
+          {"create", "--level", "25", out, source},
+          {"add", "--group-size", "-5", archive, source},
+          {"rm", archive}
+        }) {
+      CliRun r = hpf(line);
+      assertEquals(2, r.code(), java.util.Arrays.toString(line) + ": " + r.err());
+      assertTrue(r.err().contains("Try 'hpf " + line[0] + " --help'"), r.err());
+    }
+    assertFalse(Files.exists(out));
+    assertTrue(hpf("rm", archive).err().startsWith("hpf: which entries?"));
+
+    String help = hpf("--help").text();
+    String commands = help.substring(help.indexOf("Commands:"), help.indexOf("Examples:"));
+    List<String> rows = new java.util.ArrayList<>();
+    for (String row : commands.lines().skip(1).toList()) {
+      if (row.isBlank()) {
+        continue;
+      }
+      if (row.startsWith("   ")) { // a row's text continued
+        rows.set(rows.size() - 1, rows.get(rows.size() - 1) + " " + row.strip());
+      } else {
+        rows.add(row.strip());
+      }
+    }
+    List<String> names = rows.stream().map(r -> r.substring(0, r.indexOf(' '))).toList();
+    for (String name :
+        List.of("create", "add", "rm", "cat", "serve", "mapreduce", "spark-pack", "classpath")) {
+      assertTrue(names.contains(name), name + " in " + names);
+    }
+    for (String row : rows) {
+      assertTrue(row.endsWith(".") || row.endsWith(".)"), "a whole sentence: " + row);
+    }
+  }
+
+  @Test
+  void recoverSaysWhenAnotherCommandRecovered() throws IOException {
+    CliRun nothing = hpf("recover", archive);
+    assertEquals(0, nothing.code(), nothing.err());
+    assertTrue(
+        nothing.text().startsWith(archive + ": nothing to recover (generation 1)"), nothing.text());
+  }
+
   /** "rwxr-x---" as octal digits. */
   private static String toOctal(String permissions) {
     StringBuilder digits = new StringBuilder();
@@ -261,7 +309,7 @@ class CliTest {
     assertEquals(2, hpf("frobnicate").code());
     assertEquals(2, hpf("create", "--codec").code());
     CliRun badCodec = hpf("create", "--codec", "gzip", temp.resolve("b.hpf"), source);
-    assertEquals(1, badCodec.code());
+    assertEquals(2, badCodec.code());
     assertTrue(badCodec.err().contains("unknown codec 'gzip'"), badCodec.err());
     assertFalse(Files.exists(temp.resolve("b.hpf")), "a failed create leaves no directory");
     CliRun exists = hpf("create", archive, source);
@@ -294,9 +342,9 @@ class CliTest {
       assertArrayEquals(model.get(name), hpf("cat", large, name).out());
     }
     CliRun tooLarge = hpf("create", "--group-size", 1 << 20, temp.resolve("x.hpf"), source);
-    assertEquals(1, tooLarge.code());
+    assertEquals(2, tooLarge.code()); // a usage error
     assertTrue(tooLarge.err().contains("group size must be 0 to 262144"), tooLarge.err());
-    assertEquals(1, tooLarge.err().strip().lines().count(), tooLarge.err());
+    assertEquals(2, tooLarge.err().strip().lines().count(), tooLarge.err()); // and "Try ..."
   }
 
   /**
@@ -342,9 +390,9 @@ class CliTest {
       args.addAll(List.of(refused[i]));
       args.addAll(List.of(temp.resolve("refused-" + i + ".hpf"), source));
       CliRun run = hpf(args.toArray());
-      assertEquals(1, run.code(), run.err());
-      assertTrue(run.err().contains(messages[i]), run.err());
-      assertEquals(1, run.err().strip().lines().count(), run.err());
+      assertEquals(2, run.code(), run.err()); // usage errors
+      assertTrue(run.err().lines().findFirst().orElse("").contains(messages[i]), run.err());
+      assertEquals(2, run.err().strip().lines().count(), run.err()); // and "Try ..."
     }
   }
 

@@ -135,6 +135,16 @@ class FullDeviceTest {
         "get names the file it was writing");
     assertFalse(Files.exists(tmpfs.resolve("big.bin")), "no half of it is left");
 
+    // An archive written onto the full file system names the part file that did not fit.
+    Path onFull = tmpfs.resolve("a.hpf");
+    CliRun create = CliRun.hpf("create", "--codec", "none", onFull, temp.resolve("src"));
+    assertEquals(1, create.code(), create.err());
+    assertTrue(
+        create.err().startsWith("hpf: " + onFull + "/part-")
+            && create.err().endsWith(": No space left on device\n"),
+        create.err());
+    assertFalse(Files.exists(onFull), "a failed create leaves nothing");
+
     Path into = tmpfs.resolve("x");
     CliRun extract = CliRun.hpf("extract", archive, into);
     assertEquals(1, extract.code(), extract.err());

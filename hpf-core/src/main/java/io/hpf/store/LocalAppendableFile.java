@@ -45,8 +45,16 @@ final class LocalAppendableFile implements AppendableFile {
    */
   private volatile IOException writebackFailure;
 
-  LocalAppendableFile(FileChannel channel) {
+  private final java.nio.file.Path path; // names the file in errors: a full disk says which
+
+  LocalAppendableFile(java.nio.file.Path path, FileChannel channel) {
+    this.path = path;
     this.channel = channel;
+  }
+
+  /** An error of this file's: what the system said, with the file named. */
+  private IOException named(IOException e) {
+    return new IOException(path + ": " + e.getMessage(), e);
   }
 
   @Override
@@ -77,8 +85,12 @@ final class LocalAppendableFile implements AppendableFile {
 
   private void writeFully(ByteBuffer source) throws IOException {
     writtenSinceWriteback += source.remaining();
-    while (source.hasRemaining()) {
-      channel.write(source);
+    try {
+      while (source.hasRemaining()) {
+        channel.write(source);
+      }
+    } catch (IOException e) {
+      throw named(e);
     }
     if (writtenSinceWriteback >= WRITEBACK_BYTES && writebackQueued.compareAndSet(false, true)) {
       writtenSinceWriteback = 0;
@@ -104,10 +116,14 @@ final class LocalAppendableFile implements AppendableFile {
   @Override
   public void sync() throws IOException {
     flush();
-    channel.force(false);
+    try {
+      channel.force(false);
+    } catch (IOException e) {
+      throw named(e);
+    }
     IOException failure = writebackFailure;
     if (failure != null) {
-      throw new IOException("writing to disk failed: " + failure.getMessage(), failure);
+      throw new IOException(path + ": writing to disk failed: " + failure.getMessage(), failure);
     }
   }
 

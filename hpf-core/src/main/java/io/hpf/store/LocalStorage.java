@@ -84,7 +84,7 @@ public final class LocalStorage implements Storage {
     Path path = resolve(name);
     try {
       return new LocalAppendableFile(
-          FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+          path, FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     } catch (FileAlreadyExistsException e) {
       throw new FileAlreadyExistsException(path + ": already exists");
     }
