@@ -118,6 +118,13 @@ final class HdfsCommand implements Runnable {
     @Option(names = "--uri", description = "Print only the URI (for scripts).")
     boolean uriOnly;
 
+    @Option(
+        names = "--conf-dir",
+        description =
+            "Print only its configuration directory, for HADOOP_CONF_DIR (replication as many as"
+                + " there are DataNodes, up to 3).")
+    boolean confDirOnly;
+
     @Override
     public Integer call() throws Exception {
       LocalHdfs cluster = home.cluster();
@@ -129,6 +136,10 @@ final class HdfsCommand implements Runnable {
       }
       if (uriOnly) {
         out.println(status.get().uri());
+        return Main.EXIT_OK;
+      }
+      if (confDirOnly) {
+        out.println(cluster.confDir());
         return Main.EXIT_OK;
       }
       out.println("HDFS running at " + status.get().uri());

@@ -53,6 +53,7 @@ public final class Main implements Runnable {
     COMMANDS.put("analyze", AnalyzeCommand.class);
     COMMANDS.put("cache", CacheCommand.class);
     COMMANDS.put("hdfs", HdfsCommand.class);
+    COMMANDS.put("fs", FsCommand.class);
     COMMANDS.put("help", CommandLine.HelpCommand.class);
   }
 
@@ -88,7 +89,8 @@ public final class Main implements Runnable {
     PrintWriter out = new PrintWriter(new OutputStreamWriter(target, StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
     CatCommand plainCat = CatCommand.ofPlainLine(args, target);
-    int code = plainCat != null ? runDirectly(plainCat, err) : runParsed(args, target, out, err);
+    int code =
+        plainCat != null ? runDirectly(plainCat, err) : runParsed(args, target, stderr, out, err);
     out.flush();
     IOException lost = target.failure();
     if (lost != null && OutputTarget.isBrokenPipe(lost)) {
@@ -125,7 +127,7 @@ public final class Main implements Runnable {
   }
 
   private static int runParsed(
-      String[] args, OutputStream stdout, PrintWriter out, PrintWriter err) {
+      String[] args, OutputStream stdout, OutputStream stderr, PrintWriter out, PrintWriter err) {
     CommandLine.IFactory defaults = CommandLine.defaultFactory();
     CommandLine cli =
         new CommandLine(
@@ -133,8 +135,11 @@ public final class Main implements Runnable {
             new CommandLine.IFactory() {
               @Override
               public <K> K create(Class<K> type) throws Exception {
-                return type == CatCommand.class
-                    ? type.cast(new CatCommand(stdout))
+                if (type == CatCommand.class) {
+                  return type.cast(new CatCommand(stdout));
+                }
+                return type == FsCommand.class
+                    ? type.cast(new FsCommand(stdout, stderr))
                     : defaults.create(type);
               }
             });
@@ -143,6 +148,9 @@ public final class Main implements Runnable {
       cli.addSubcommand(first, COMMANDS.get(first));
     } else {
       COMMANDS.forEach(cli::addSubcommand);
+    }
+    if (first.equals("fs")) { // the shell's own options and arguments, passed on unparsed
+      cli.getSubcommands().get("fs").setUnmatchedOptionsArePositionalParams(true);
     }
     HelpText.tidy(cli);
     cli.setOut(out);

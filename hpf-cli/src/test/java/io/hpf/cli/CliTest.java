@@ -250,6 +250,25 @@ class CliTest {
   }
 
   @Test
+  void hadoopsShellReadsInsideArchivesWithoutAHadoopInstallation() {
+    String root = // a directory's URI ends in '/'
+        io.hpf.hadoop.fs.ArchivePath.hpfUri(archive.toUri(), "").toString().replaceAll("/$", "");
+    String name = model.lastKey();
+    CliRun cat = hpf("fs", "-cat", root + "/" + name);
+    assertEquals(0, cat.code(), cat.err());
+    assertArrayEquals(model.get(name), cat.out());
+    assertEquals("", cat.err(), "nothing but the content");
+    CliRun ls = hpf("fs", "-ls", "-R", root);
+    assertEquals(0, ls.code(), ls.err());
+    for (String entry : model.keySet()) {
+      assertTrue(ls.text().contains(root + "/" + entry + "\n"), entry);
+    }
+    CliRun missing = hpf("fs", "-cat", root + "/no/such/entry");
+    assertEquals(1, missing.code());
+    assertTrue(missing.err().contains("No such file or directory"), missing.err());
+  }
+
+  @Test
   void recoverSaysWhenAnotherCommandRecovered() throws IOException {
     CliRun nothing = hpf("recover", archive);
     assertEquals(0, nothing.code(), nothing.err());

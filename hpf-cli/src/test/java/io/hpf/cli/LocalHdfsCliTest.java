@@ -31,6 +31,14 @@ class LocalHdfsCliTest {
       String uri = status.text().trim();
       assertTrue(uri.matches("hdfs://127\\.0\\.0\\.1:\\d+"), uri);
       assertTrue(Files.isRegularFile(home.resolve("conf/hdfs-site.xml")));
+      CliRun conf = hpf("hdfs", "status", "--home", home, "--conf-dir");
+      assertEquals(home.resolve("conf").toString(), conf.text().strip());
+      // A client given it as HADOOP_CONF_DIR writes as many replicas as there are DataNodes,
+      // and logs warnings only, to standard error: never into what it prints.
+      String site = Files.readString(home.resolve("conf/hdfs-site.xml"));
+      assertTrue(site.contains("<name>dfs.replication</name><value>2</value>"), site);
+      String log = Files.readString(home.resolve("conf/log4j.properties"));
+      assertTrue(log.contains("rootLogger=WARN") && log.contains("Target=System.err"), log);
 
       TreeMap<String, byte[]> model = ArchiveModel.random(100, 31);
       Path source = temp.resolve("src");

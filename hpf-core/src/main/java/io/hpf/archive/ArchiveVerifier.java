@@ -29,7 +29,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,6 +103,7 @@ public final class ArchiveVerifier {
       Map<Integer, TreeMap<Long, List<Row>>> rowsByPart = new HashMap<>();
       // Names of newer segments: a row they shadow points at a dead entry, checked all the same.
       Set<String> newer = new HashSet<>();
+      Set<String> liveNames = new HashSet<>();
       long total = 0;
       for (SegmentReader segment : reader.segmentsNewestFirst()) {
         List<EntryInfo> rows = checkCatalog(segment);
@@ -111,6 +111,9 @@ public final class ArchiveVerifier {
         for (EntryInfo row : rows) {
           if (!row.deleted()) {
             boolean live = !newer.contains(row.name());
+            if (live) {
+              liveNames.add(row.name());
+            }
             rowsByPart
                 .computeIfAbsent(row.partId(), k -> new TreeMap<>())
                 .computeIfAbsent(row.offset(), k -> new ArrayList<>(1))
@@ -122,7 +125,7 @@ public final class ArchiveVerifier {
           rows.forEach(r -> newer.add(r.name()));
         }
       }
-      checkNoNameIsAlsoADirectory(reader, manifest);
+      checkNoNameIsAlsoADirectory(liveNames, manifest);
       for (Manifest.PartRef part : manifest.parts()) {
         TreeMap<Long, List<Row>> live = rowsByPart.remove(part.partId());
         checkPart(reader, part, live == null ? new TreeMap<>() : live, total);
@@ -167,19 +170,16 @@ public final class ArchiveVerifier {
   /**
    * Reports each live name that is also a directory of other live names ({@code d/x} beside {@code
    * d/x/y}): writers refuse such names, archives made before they did may hold them (FORMAT.md
-   * "Entry names").
+   * "Entry names"), from the live names the catalogs gave (no read of its own).
    */
-  private void checkNoNameIsAlsoADirectory(ArchiveReader reader, Manifest manifest)
-      throws IOException {
-    Set<String> names = new HashSet<>();
+  private void checkNoNameIsAlsoADirectory(Set<String> names, Manifest manifest) {
     List<String> nested = new ArrayList<>();
-    for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
-      String name = it.next().name();
-      names.add(name);
+    for (String name : names) {
       if (name.indexOf('/') >= 0) {
         nested.add(name);
       }
     }
+    nested.sort(null); // reported in a stable order
     Set<String> reported = new HashSet<>();
     for (String name : nested) {
       for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {

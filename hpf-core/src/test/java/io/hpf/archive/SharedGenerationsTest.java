@@ -204,8 +204,13 @@ class SharedGenerationsTest {
     assertReads(storage, model);
   }
 
+  /**
+   * Old manifests go oldest first (while a manifest is there, so is every newer one) and after the
+   * files only they name (a committed part never outlives every manifest naming it, or a writer
+   * would take it for a dead writer's and bring its deleted entries back: DeletionSuite).
+   */
   @Test
-  void theCleanerDeletesOldManifestsOldestFirst() throws Exception {
+  void theCleanerDeletesFilesThenOldManifestsOldestFirst() throws Exception {
     Path dir = temp.resolve("g.hpf");
     TestArchives.write(dir, ArchiveModel.random(10, 6), options(), 1);
     List<String> deleted = new ArrayList<>();
@@ -242,7 +247,10 @@ class SharedGenerationsTest {
     assertEquals(generations.subList(0, generations.size() - 1), manifests);
     assertEquals(
         manifests,
-        deleted.subList(0, manifests.size()).stream().map(FileNames::manifestGeneration).toList(),
-        "manifests go before any other file: " + deleted);
+        deleted.subList(deleted.size() - manifests.size(), deleted.size()).stream()
+            .map(FileNames::manifestGeneration)
+            .toList(),
+        "manifests go after every other file: " + deleted);
+    assertTrue(deleted.size() > manifests.size(), "files were deleted too: " + deleted);
   }
 }

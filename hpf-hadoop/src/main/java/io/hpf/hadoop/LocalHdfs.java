@@ -268,13 +268,29 @@ public final class LocalHdfs {
     try (var out = Files.newOutputStream(confDir().resolve("hdfs-site.xml"))) {
       hdfs.writeXml(out);
     }
+    // The daemons log INFO into their files under logs/; a client given this directory as
+    // HADOOP_CONF_DIR (hadoop fs -cat, hpf) logs only warnings, and to standard error, never
+    // into the output it prints.
+    Files.writeString(daemonLogSettings(), log4j("INFO", "System.out"), StandardCharsets.UTF_8);
     Files.writeString(
-        confDir().resolve("log4j.properties"),
-        "log4j.rootLogger=INFO, out\n"
-            + "log4j.appender.out=org.apache.log4j.ConsoleAppender\n"
-            + "log4j.appender.out.layout=org.apache.log4j.PatternLayout\n"
-            + "log4j.appender.out.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n\n",
-        StandardCharsets.UTF_8);
+        confDir().resolve("log4j.properties"), log4j("WARN", "System.err"), StandardCharsets.UTF_8);
+  }
+
+  private Path daemonLogSettings() {
+    return home.resolve("logs").resolve("log4j-daemons.properties");
+  }
+
+  private static String log4j(String level, String target) {
+    return "log4j.rootLogger="
+        + level
+        + ", out\n"
+        + "log4j.appender.out=org.apache.log4j.ConsoleAppender\n"
+        + "log4j.appender.out.Target="
+        + target
+        + "\n"
+        + "log4j.appender.out.layout=org.apache.log4j.PatternLayout\n"
+        + "log4j.appender.out.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n\n"
+        + "log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR\n";
   }
 
   private Process launch(String cp, String mainClass, String log, List<String> args, boolean daemon)
@@ -286,6 +302,7 @@ public final class LocalHdfs {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx1g");
     command.add("-Dhadoop.log.dir=" + home.resolve("logs"));
+    command.add("-Dlog4j.configuration=" + daemonLogSettings().toUri());
     command.add("-cp");
     command.add(cp);
     command.add(mainClass);
