@@ -94,7 +94,8 @@ public final class SparkPack {
         listing.tasks(),
         groups.size(),
         dictionary == null ? 0 : dictionary.length,
-        (System.nanoTime() - start) / 1e9);
+        (System.nanoTime() - start) / 1e9,
+        listing.skipped());
   }
 
   /** One task per group, placed at the group's host. */

@@ -3,6 +3,7 @@ package io.hpf.spark.pack;
 import io.hpf.archive.PackingRequest;
 import io.hpf.format.Codec;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -72,18 +73,30 @@ public final class SparkPackMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // What can be known before Spark starts is checked first: its start-up takes seconds, and an
+    // unreachable master is given up only after a minute of retries.
+    refuseAnExistingArchive(destination);
+    String chosen = master != null ? master : System.getProperty("spark.master", "local[*]");
+    URI standalone = chosen.startsWith("spark://") ? URI.create(chosen) : null;
+    if (standalone != null) {
+      requireReachable(standalone);
+    }
     SparkSession.Builder builder = SparkSession.builder().appName("hpf spark-pack");
     if (master != null) {
       builder.master(master);
     } else if (System.getProperty("spark.master") == null) {
       builder.master("local[*]");
     }
-    String chosen = master != null ? master : System.getProperty("spark.master", "local[*]");
-    if (chosen.startsWith("local")) {
+    if (chosen.startsWith("local") || (standalone != null && isLoopback(standalone.getHost()))) {
       // One machine: the driver on loopback, whatever the host name resolves to.
       builder
           .config("spark.driver.host", "127.0.0.1")
           .config("spark.driver.bindAddress", "127.0.0.1");
+    }
+    if (!chosen.startsWith("local") && System.getProperty("spark.jars") == null) {
+      // Started by hpf's launcher, not spark-submit: the executors, each its own JVM elsewhere,
+      // get this jar from the driver as spark-submit would give it to them.
+      builder.config("spark.jars", ownJar());
     }
     SparkSession spark = builder.getOrCreate();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
@@ -109,17 +122,74 @@ public final class SparkPackMain implements Callable<Integer> {
               r.listTasks(),
               r.packTasks(),
               r.dictionaryBytes() > 0 ? ", a " + r.dictionaryBytes() + "-byte dictionary" : ""));
+      if (!r.skipped().isEmpty()) { // as hpf create lists them
+        System.err.println("skipped " + r.skipped().size() + ":");
+        r.skipped().stream().limit(20).forEach(line -> System.err.println("  " + line));
+        if (r.skipped().size() > 20) {
+          System.err.println("  ... and " + (r.skipped().size() - 20) + " more");
+        }
+      }
       return 0;
     } finally {
       spark.stop();
     }
   }
 
+  /** A destination that is an archive already is refused before Spark starts. */
+  private static void refuseAnExistingArchive(String destination) throws java.io.IOException {
+    org.apache.hadoop.fs.Path dest = new org.apache.hadoop.fs.Path(destination);
+    org.apache.hadoop.fs.FileSystem fs =
+        dest.getFileSystem(new org.apache.hadoop.conf.Configuration());
+    if (!fs.exists(dest)) {
+      return;
+    }
+    if (!fs.getFileStatus(dest).isDirectory()) {
+      throw new IllegalArgumentException(destination + ": a file is in the way");
+    }
+    for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dest)) {
+      if (f.getPath().getName().startsWith("manifest-")) {
+        throw new IllegalArgumentException(destination + ": the archive exists");
+      }
+    }
+  }
+
+  /** The standalone master answers on its port, or this says so in one line. */
+  private static void requireReachable(URI master) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(master.getHost(), master.getPort()), 5000);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "cannot reach the Spark master at " + master + ": " + e.getMessage());
+    }
+  }
+
+  private static boolean isLoopback(String host) {
+    try {
+      return java.net.InetAddress.getByName(host).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /** The jar this class was loaded from (hpf-spark.jar), for the executors. */
+  private static String ownJar() throws java.net.URISyntaxException {
+    java.nio.file.Path jar =
+        java.nio.file.Path.of(
+            SparkPackMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    if (!java.nio.file.Files.isRegularFile(jar)) {
+      throw new IllegalStateException(
+          jar + " is not a jar: run hpf spark-pack from the built hpf-spark.jar");
+    }
+    return jar.toString();
+  }
+
   public static void main(String[] args) {
     CommandLine cli = new CommandLine(new SparkPackMain());
     cli.setExecutionExceptionHandler(
         (e, commandLine, parsed) -> {
-          commandLine.getErr().println("hpf spark-pack: " + rootMessage(e));
+          commandLine
+              .getErr()
+              .println("hpf spark-pack: " + rootMessage(e).lines().findFirst().orElse(""));
           return 1;
         });
     System.exit(cli.execute(args));

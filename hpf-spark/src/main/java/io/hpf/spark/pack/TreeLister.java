@@ -1,6 +1,8 @@
 package io.hpf.spark.pack;
 
 import io.hpf.hadoop.HadoopSourceTree;
+import io.hpf.pack.LocalSourceTree;
+import io.hpf.pack.PackOptions;
 import io.hpf.spark.HadoopConf;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,13 +28,16 @@ final class TreeLister {
 
   private TreeLister() {}
 
-  /** The files of a tree, and how many tasks listed them. */
-  record Listing(List<ListedFile> files, int tasks) {}
+  /** The files of a tree, how many tasks listed them, and what was left out (and why). */
+  record Listing(List<ListedFile> files, int tasks, List<String> skipped) {}
 
   static Listing list(JavaSparkContext jsc, HadoopConf conf, Path root, int subtreesWanted)
       throws IOException {
     FileSystem fs = root.getFileSystem(conf.get());
     Path qualified = HadoopSourceTree.of(fs, root).root(); // fails unless a directory
+    if ("file".equals(qualified.toUri().getScheme())) {
+      return listLocal(qualified);
+    }
     String base = qualified.toUri().getPath();
     base = base.endsWith("/") ? base : base + "/";
     List<ListedFile> files = new ArrayList<>();
@@ -61,7 +66,34 @@ final class TreeLister {
       tasks = Math.min(subtrees.size(), subtreesWanted);
       files.addAll(jsc.parallelize(subtrees, tasks).flatMap(new ListSubtree(conf, base)).collect());
     }
-    return new Listing(files, tasks);
+    return new Listing(files, tasks, List.of());
+  }
+
+  /**
+   * A tree on local disk is listed on the driver by the walk {@code hpf create} uses (java.nio:
+   * symbolic links skipped and listed, modes read without Hadoop's process per file), so that both
+   * make the same archive of it.
+   */
+  private static Listing listLocal(Path root) throws IOException {
+    List<ListedFile> files = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    java.nio.file.Path dir = java.nio.file.Path.of(root.toUri()).toAbsolutePath();
+    LocalSourceTree.of(dir)
+        .walk(
+            "",
+            new PackOptions(1, false, false, false),
+            skipped,
+            f ->
+                files.add(
+                    new ListedFile(
+                        f.name(),
+                        java.nio.file.Path.of(f.describe()).toUri().toString(),
+                        f.size(),
+                        f.mtimeMillis(),
+                        f.mode(),
+                        new String[0])),
+            () -> false);
+    return new Listing(files, 0, skipped);
   }
 
   private static ListedFile listed(LocatedFileStatus s, String base) throws IOException {
