@@ -86,9 +86,9 @@ def executor_logs(base):
     return sorted(base.glob("work-*/app-*/*/stderr"))
 
 
-def make_tree(root):
+def make_tree(root, count=400):
     files = {}
-    for i in range(400):
+    for i in range(count):
         name = f"d{i % 7}/sub{i % 3}/f-{i:04d}.{'txt' if i % 2 else 'bin'}"
         data = (f"{i} the quick brown fox\n" * (i % 50)).encode() if i % 2 else os.urandom(i * 3)
         path = root / name
@@ -134,6 +134,45 @@ def test_spark_pack_on_a_cluster_makes_the_archive_create_makes(cluster, tmp_pat
     for name, data in files.items():
         assert (out / name).read_bytes() == data, name
     assert ((out / "run.sh").stat().st_mode & 0o777) == 0o750
+    assert hpf("verify", packed).returncode == 0
+
+
+@pytest.fixture(scope="module")
+def hdfs(tmp_path_factory):
+    """A real HDFS of a NameNode and three DataNode processes (hpf hdfs start); its URI."""
+    home = tmp_path_factory.mktemp("hdfs")
+    run = hpf("hdfs", "start", "--home", home, "--datanodes", 3, timeout=300)
+    assert run.returncode == 0, run.stderr + run.stdout
+    try:
+        uri = hpf("hdfs", "status", "--home", home, "--uri").stdout.strip()
+        assert uri.startswith("hdfs://127.0.0.1:"), uri
+        # Its settings, as the README has users export them (a file's close does not wait).
+        conf = hpf("hdfs", "status", "--home", home, "--conf-dir").stdout.strip()
+        yield uri, dict(os.environ, HADOOP_CONF_DIR=conf)
+    finally:
+        hpf("hdfs", "stop", "--home", home, timeout=120)
+
+
+def test_spark_pack_from_hdfs_to_hdfs_on_the_cluster(cluster, hdfs, tmp_path):
+    hdfs, env = hdfs
+    tree = tmp_path / "tree"
+    files = make_tree(tree, 120)  # each file put on HDFS costs a NameNode round trip or more
+    for link in ("link.txt", "linked-dir"):
+        (tree / link).unlink()  # HDFS has no symbolic links
+    put = hpf("fs", "-put", tree, f"{hdfs}/incoming", env=env)
+    assert put.returncode == 0, put.stderr
+    created, packed = f"{hdfs}/data/created.hpf", f"{hdfs}/data/packed.hpf"
+    assert hpf("create", created, f"{hdfs}/incoming", env=env).returncode == 0
+    before = len(executor_logs(cluster["base"]))
+    run = hpf("spark-pack", "--master", cluster["url"], "--task-mb", "1", f"{hdfs}/incoming",
+              packed, timeout=600, env=env)
+    assert run.returncode == 0, run.stderr
+    assert f"packed {len(files)} files" in run.stdout, run.stdout
+    assert len(executor_logs(cluster["base"])) > before, "the tasks ran in executor JVMs"
+    assert listing(packed) == listing(created)
+    for name in sorted(files)[::20]:
+        cat = subprocess.run([str(HPF), "cat", packed, name], capture_output=True)
+        assert cat.returncode == 0 and cat.stdout == files[name], name
     assert hpf("verify", packed).returncode == 0
 
 
