@@ -62,3 +62,20 @@ def test_version_5_and_6_manifests_record_the_writer_settings(name, settings):
             assert (got.codec, got.group_bytes, got.group_entry_max_bytes,
                     got.zstd_level) == settings
             assert a.manifest.bucket_capacity == 16
+
+
+def test_the_golden_archives_hold_both_perfect_hash_encodings():
+    """lz4-pilot-dictionary.hpf stores every bucket's pilots through a dictionary (FORMAT.md
+    "Perfect hash", encoding 2), which writers choose only for buckets far larger than a golden
+    archive's; it reads as its model above."""
+    def encodings(path):
+        with hpf.open(path) as a:
+            found = set()
+            for index in a._indexes:
+                for b, bucket in enumerate(index.segment.buckets):
+                    if bucket.key_count:
+                        found.add(index._meta(b)[0].encoding)
+            return found
+
+    assert encodings(GOLDEN / "v6" / "lz4-pilot-dictionary.hpf") == {2}
+    assert encodings(GOLDEN / "v6" / "lz4.hpf") == {1}

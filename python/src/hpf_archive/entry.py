@@ -46,6 +46,15 @@ def _header(data, off, length, storage, part_name, parse_attributes):
         raise CorruptArchive(storage.describe(part_name), off, "entry header checksum mismatch")
     if flags & ~GROUP_FLAG:
         raise CorruptArchive(storage.describe(part_name), off + 9, "reserved entry flags are not 0")
+    reserved = data[46] | data[47] << 8
+    if reserved:
+        raise CorruptArchive(storage.describe(part_name), off + 46,
+                             f"reserved field at entry header offset 46 is {reserved}, not 0")
+    if dictionary and codec != CODEC_ZSTD:
+        name = ("none", "lz4")[codec] if codec < 2 else str(codec)
+        raise CorruptArchive(storage.describe(part_name), off + 12,
+                             f"dictionary id {dictionary} on an entry stored with {name}"
+                             " (only zstd entries name a dictionary)")
     if flags and (name_length or attribute_count or mtime or mode or raw_length > MAX_GROUP_RAW
                   or stored_length > MAX_GROUP_RAW):
         raise CorruptArchive(storage.describe(part_name), off,
@@ -94,7 +103,8 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
     (magic, h, codec, flags, name_length, dictionary, raw_length, stored_length, _, _,
      attribute_count) = _FIXED.unpack_from(data)
     if (magic != ENTRY_MAGIC or flags or attribute_count or h != 52 + name_length
-            or h + 4 > length or crc32c(data[:h - 4]) != _U32.unpack_from(data, h - 4)[0]):
+            or h + 4 > length or crc32c(data[:h - 4]) != _U32.unpack_from(data, h - 4)[0]
+            or data[46] or data[47] or (dictionary and codec != CODEC_ZSTD)):
         header = _header(data, off, length, storage, part_name, False)  # raises, or it is good
         if header.group:
             g = group_at(storage, part_name, off, length, header, dictionaries, data)

@@ -192,7 +192,23 @@ public final class EntryCodec {
     long mtime = h.u64("mtime");
     int mode = h.u32("mode");
     int attributeCount = h.u16("attribute count");
-    h.u16("reserved");
+    int reserved = h.u16("reserved");
+    if (reserved != 0) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset + 46,
+          "reserved field at entry header offset 46 is " + reserved + ", not 0");
+    }
+    if (dictionaryId != 0 && codec != Codec.ZSTD) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset + 12,
+          "dictionary id "
+              + Integer.toUnsignedString(dictionaryId)
+              + " on an entry stored with "
+              + codec.displayName()
+              + " (only zstd entries name a dictionary)");
+    }
     String name;
     if (h.nextBytesEqual(nameLength, expectedUtf8)) {
       h.skip(nameLength, "entry name");

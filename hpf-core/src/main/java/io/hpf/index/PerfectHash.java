@@ -28,6 +28,13 @@ public final class PerfectHash {
   static final int ENCODING_COMPACT = 1;
   static final int ENCODING_DICTIONARY = 2;
 
+  /**
+   * Set to "true", the pilots are always stored through a dictionary (encoding 2), which writers
+   * otherwise choose only where it is smaller: for the golden archives, so that every encoding a
+   * reader must read is in them. Never set in use.
+   */
+  public static final String PILOT_DICTIONARY_PROPERTY = "hpf.golden.pilotDictionary";
+
   /** Average keys per bucket (PTHash's lambda). */
   private static final double KEYS_PER_BUCKET = 5.0;
 
@@ -279,7 +286,7 @@ public final class PerfectHash {
     long dictionaryCost = (long) m * dictionaryBits + 32L * distinct.length;
     int remapBits = PackedInts.bitsFor(n - 1);
     long[] remapWords = PackedInts.pack(remap, remap.length, remapBits);
-    if (compactCost <= dictionaryCost) {
+    if (compactCost <= dictionaryCost && !Boolean.getBoolean(PILOT_DICTIONARY_PROPERTY)) {
       return new PerfectHash(
           n,
           tableSize,
@@ -342,33 +349,37 @@ public final class PerfectHash {
     int encoding = in.u8("perfect hash encoding");
     int pilotBits = in.u8("pilot bits");
     int remapBits = in.u8("remap bits");
-    in.u8("reserved");
+    int reserved = in.u8("reserved");
     // FORMAT.md "Perfect hash": the bounds a reader checks before it sizes anything by them.
-    boolean shapeOk =
-        (n == 0
-                && tableSize == 0
-                && m == 0
-                && encoding == ENCODING_COMPACT
-                && pilotBits == 0
-                && remapBits == 0)
-            || (n > 0
-                && tableSize >= n
-                && tableSize <= maxTableSize(n)
-                && m >= 1
-                && m <= n
-                && pilotBits <= 32
-                && remapBits <= 32);
+    boolean empty =
+        n == 0
+            && tableSize == 0
+            && m == 0
+            && encoding == ENCODING_COMPACT
+            && pilotBits == 0
+            && remapBits == 0;
+    boolean sized =
+        n > 0
+            && tableSize >= n
+            && tableSize <= maxTableSize(n)
+            && m >= 1
+            && m <= n
+            && pilotBits <= 32
+            && remapBits <= 32;
+    boolean shapeOk = reserved == 0 && (empty || sized);
     if (!shapeOk || (encoding != ENCODING_COMPACT && encoding != ENCODING_DICTIONARY)) {
       throw new CorruptArchiveException(
           in.file(),
           at,
           String.format(
               Locale.ROOT,
-              "perfect hash header is inconsistent (keys %d, table %d, buckets %d, encoding %d)",
+              "perfect hash header is inconsistent (keys %d, table %d, buckets %d, encoding %d,"
+                  + " reserved %d)",
               n,
               tableSize,
               m,
-              encoding));
+              encoding,
+              reserved));
     }
     int dictionarySize = in.count("pilot dictionary size");
     if (dictionarySize > m || dictionarySize > in.remaining() / 4) {

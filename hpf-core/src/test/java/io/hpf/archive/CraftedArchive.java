@@ -43,17 +43,36 @@ public final class CraftedArchive {
    */
   public CraftedArchive add(String name, Codec codec, long rawLength, byte[] stored, int rawCrc)
       throws IOException {
-    ByteWriter header =
+    return add(name, codec, rawLength, stored, rawCrc, header -> {});
+  }
+
+  /**
+   * As {@link #add(String, Codec, long, byte[], int)}, with the header's bytes changed by {@code
+   * patch} (its CRC32C made again after): fields no writer sets, with checksums that hold.
+   */
+  public CraftedArchive add(
+      String name,
+      Codec codec,
+      long rawLength,
+      byte[] stored,
+      int rawCrc,
+      java.util.function.Consumer<byte[]> patch)
+      throws IOException {
+    byte[] header =
         EntryCodec.encodeHeader(
-            name.getBytes(StandardCharsets.UTF_8),
-            codec,
-            0,
-            rawLength,
-            stored.length,
-            1_700_000_000_000L,
-            0644,
-            Map.of());
-    long entryLength = header.size() + stored.length + 4L;
+                name.getBytes(StandardCharsets.UTF_8),
+                codec,
+                0,
+                rawLength,
+                stored.length,
+                1_700_000_000_000L,
+                0644,
+                Map.of())
+            .toByteArray();
+    patch.accept(header);
+    int crc = EntryCodec.crc32c(header, 0, header.length - 4);
+    System.arraycopy(new ByteWriter(4).u32(crc).toByteArray(), 0, header, header.length - 4, 4);
+    long entryLength = header.length + stored.length + 4L;
     EntryInfo row =
         new EntryInfo(
             name,
@@ -68,7 +87,7 @@ public final class CraftedArchive {
             1,
             part.position(),
             entryLength);
-    part.write(header.toByteArray());
+    part.write(header);
     part.write(stored);
     part.write(new ByteWriter(4).u32(rawCrc).toByteArray());
     rows.add(SegmentBuilder.Row.of(row));

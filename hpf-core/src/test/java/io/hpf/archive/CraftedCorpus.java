@@ -41,6 +41,23 @@ public final class CraftedCorpus {
         .addPlain("e", bytes("e"))
         .commit();
     cases.add(new Case("name-clash.hpf", "problem\tentry 'd/x' is also a directory (of 'd/x/y')"));
+    // FORMAT.md "Entry": the reserved u16 at offset 46 is 0; only zstd entries name a dictionary.
+    byte[] plain = bytes("plain content");
+    int crc = io.hpf.format.EntryCodec.crc32c(plain, 0, plain.length);
+    new CraftedArchive(dir.resolve("entry-reserved.hpf"))
+        .add("x", io.hpf.format.Codec.NONE, plain.length, plain, crc, h -> h[46] = 1)
+        .commit();
+    cases.add(
+        new Case(
+            "entry-reserved.hpf", "problem\treserved field at entry header offset 46 is 1, not 0"));
+    new CraftedArchive(dir.resolve("dictionary-on-raw.hpf"))
+        .add("x", io.hpf.format.Codec.NONE, plain.length, plain, crc, h -> h[12] = 1)
+        .commit();
+    cases.add(
+        new Case(
+            "dictionary-on-raw.hpf",
+            "problem\tdictionary id 1 on an entry stored with none (only zstd entries name a"
+                + " dictionary)"));
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -56,7 +57,8 @@ class GoldenArchiveTest {
         "v6/none-aligned-1k.hpf",
         "v6/lz4-small-groups.hpf",
         "v6/zstd-two-commits.hpf",
-        "v6/zstd-level-10-solid.hpf"
+        "v6/zstd-level-10-solid.hpf",
+        "v6/lz4-pilot-dictionary.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
@@ -74,6 +76,35 @@ class GoldenArchiveTest {
     }
     VerifyReport report = ArchiveVerifier.verify(storage, ProgressListener.NONE);
     assertTrue(report.ok(), report.problems().toString());
+  }
+
+  /**
+   * Every bucket of {@code lz4-pilot-dictionary.hpf} stores its pilots through a dictionary
+   * (perfect-hash encoding 2: FORMAT.md "Perfect hash"), which writers choose only for buckets far
+   * larger than a golden archive's; the others' use encoding 1. Both are read above.
+   */
+  @Test
+  void theGoldenArchivesHoldBothPerfectHashEncodings() throws Exception {
+    assertEquals(Set.of(2), encodings("v6/lz4-pilot-dictionary.hpf"));
+    assertEquals(Set.of(1), encodings("v6/lz4.hpf"));
+  }
+
+  /** The encoding byte of each non-empty bucket's perfect hash (bucket offset + 36 + 12). */
+  private static Set<Integer> encodings(String archive) throws Exception {
+    LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    Set<Integer> found = new HashSet<>();
+    for (Manifest.SegmentRef segment : m.segments()) {
+      byte[] file =
+          java.nio.file.Files.readAllBytes(
+              GOLDEN.resolve(archive).resolve(FileNames.segmentFileName(segment.segmentId())));
+      for (io.hpf.index.BucketDescriptor b : segment.directory().buckets()) {
+        if (b.keyCount() > 0) {
+          found.add(file[(int) b.offset() + 36 + 12] & 0xFF);
+        }
+      }
+    }
+    return found;
   }
 
   /** Version 3's archives with a codec hold groups, as many as their group size makes. */
