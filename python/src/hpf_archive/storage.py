@@ -14,7 +14,12 @@ def open_storage(location, fs=None, storage_options=None):
     if fs is None and isinstance(location, str) and "://" in location:
         import fsspec.core
 
-        fs, location = fsspec.core.url_to_fs(location, **(storage_options or {}))
+        try:
+            fs, location = fsspec.core.url_to_fs(location, **(storage_options or {}))
+        except Exception as e:  # noqa: BLE001 - whatever the hdfs:// driver says, say what to do
+            if not location.startswith("hdfs://"):
+                raise
+            raise _no_hdfs_driver(location, e) from e
     if fs is not None:
         from fsspec.implementations.local import LocalFileSystem
 
@@ -23,6 +28,20 @@ def open_storage(location, fs=None, storage_options=None):
 
             return FsspecStorage(fs, location)
     return LocalStorage(location)
+
+
+def _no_hdfs_driver(location, cause):
+    """hdfs:// goes through pyarrow's libhdfs, which needs a Java runtime and Hadoop's native
+    library; without them the archive is read over WebHDFS, the NameNode's HTTP interface."""
+    from urllib.parse import urlsplit
+
+    url = urlsplit(location)
+    reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+    return OSError(
+        f"{location}: hdfs:// is read through pyarrow's libhdfs, which needs a Java runtime and "
+        f"Hadoop's libhdfs ({reason}); to read without them, use WebHDFS: "
+        f"webhdfs://{url.hostname or 'NAMENODE'}:HTTP_PORT{url.path} (the NameNode's HTTP port, "
+        "9870 by default; `hpf hdfs status --webhdfs` prints the local HDFS's; needs requests)")
 
 
 class LocalStorage:

@@ -83,6 +83,7 @@ final class HdfsCommand implements Runnable {
           cluster.start(dataNodes, System.getProperty("java.class.path"), timeoutSeconds * 1000);
       PrintWriter out = spec.commandLine().getOut();
       out.println("HDFS running at " + status.uri());
+      out.println("  WebHDFS (readers without a JVM) at " + status.webHdfs());
       out.println(
           "  NameNode pid " + status.nameNodePid() + ", DataNode pids " + status.dataNodePids());
       out.println(
@@ -119,6 +120,12 @@ final class HdfsCommand implements Runnable {
     boolean uriOnly;
 
     @Option(
+        names = "--webhdfs",
+        description =
+            "Print only its WebHDFS URI (the NameNode's HTTP port), for readers without a JVM.")
+    boolean webHdfsOnly;
+
+    @Option(
         names = "--conf-dir",
         description =
             "Print only its configuration directory, for HADOOP_CONF_DIR (replication as many as"
@@ -142,7 +149,12 @@ final class HdfsCommand implements Runnable {
         out.println(cluster.confDir());
         return Main.EXIT_OK;
       }
+      if (webHdfsOnly) {
+        out.println(status.get().webHdfs());
+        return Main.EXIT_OK;
+      }
       out.println("HDFS running at " + status.get().uri());
+      out.println("  WebHDFS (readers without a JVM) at " + status.get().webHdfs());
       out.println("  NameNode pid " + status.get().nameNodePid());
       for (long pid : status.get().dataNodePids()) {
         boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);

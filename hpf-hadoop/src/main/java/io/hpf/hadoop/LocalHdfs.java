@@ -74,7 +74,14 @@ public final class LocalHdfs {
   }
 
   /** What is running, if {@code start} ran and the NameNode process is alive. */
-  public record Status(URI uri, long nameNodePid, List<Long> dataNodePids, boolean alive) {}
+  /**
+   * What is running.
+   *
+   * @param webHdfs the NameNode's HTTP address as a {@code webhdfs://} URI (readers without a JVM:
+   *     the Python package), or null when an older hpf started it
+   */
+  public record Status(
+      URI uri, URI webHdfs, long nameNodePid, List<Long> dataNodePids, boolean alive) {}
 
   /** The recorded cluster, or empty if it was never started here. */
   public Optional<Status> status() throws IOException {
@@ -103,7 +110,13 @@ public final class LocalHdfs {
       }
     }
     boolean alive = ours(nn, p).isPresent();
-    return new Status(URI.create(p.getProperty("uri")), nn, dns, alive);
+    String webHdfs = p.getProperty("webhdfs");
+    return new Status(
+        URI.create(p.getProperty("uri")),
+        webHdfs == null ? null : URI.create(webHdfs),
+        nn,
+        dns,
+        alive);
   }
 
   /**
@@ -150,12 +163,14 @@ public final class LocalHdfs {
     String cp =
         confDir() + java.io.File.pathSeparator + home + java.io.File.pathSeparator + classpath;
     URI uri = null;
+    URI webHdfs = null;
     Process nameNode = null;
     // The port is free when chosen but may be taken before the NameNode binds it (tests start
     // clusters side by side); a NameNode that lost that race is started again on another port.
     for (int attempt = 1; nameNode == null; attempt++) {
       uri = URI.create("hdfs://127.0.0.1:" + freePort(attempt == 1 ? preferredPort : 0));
-      writeConfiguration(uri, dataNodes);
+      webHdfs = URI.create("webhdfs://127.0.0.1:" + freePort(0));
+      writeConfiguration(uri, webHdfs, dataNodes);
       if (!Files.exists(home.resolve("name/current/VERSION"))) {
         Process format =
             launch(
@@ -182,6 +197,7 @@ public final class LocalHdfs {
       recordStart(p, dataNode);
     }
     p.setProperty("uri", uri.toString());
+    p.setProperty("webhdfs", webHdfs.toString());
     p.setProperty("namenode.pid", Long.toString(nameNode.pid()));
     p.setProperty(
         "datanode.pids", String.join(",", dataNodePids.stream().map(String::valueOf).toList()));
@@ -189,7 +205,7 @@ public final class LocalHdfs {
       p.store(out, "hpf hdfs start");
     }
     waitUntilReady(uri, dataNodes, nameNode, timeoutMillis);
-    return new Status(uri, nameNode.pid(), dataNodePids, true);
+    return new Status(uri, webHdfs, nameNode.pid(), dataNodePids, true);
   }
 
   private Process launchDataNode(String cp, int index) throws IOException {
@@ -243,14 +259,15 @@ public final class LocalHdfs {
     return any;
   }
 
-  private void writeConfiguration(URI uri, int dataNodes) throws IOException {
+  private void writeConfiguration(URI uri, URI webHdfs, int dataNodes) throws IOException {
     Configuration core = new Configuration(false);
     core.set("fs.defaultFS", uri.toString());
     core.set("hadoop.tmp.dir", home.resolve("tmp").toString());
     Configuration hdfs = new Configuration(false);
     hdfs.set("dfs.namenode.name.dir", home.resolve("name").toUri().toString());
     hdfs.set("dfs.namenode.rpc-address", uri.getHost() + ":" + uri.getPort());
-    hdfs.set("dfs.namenode.http-address", "127.0.0.1:0");
+    // WebHDFS (on by default) at a known port: readers without a JVM read HDFS through it.
+    hdfs.set("dfs.namenode.http-address", "127.0.0.1:" + webHdfs.getPort());
     hdfs.set("dfs.namenode.secondary.http-address", "127.0.0.1:0");
     hdfs.setInt("dfs.replication", Math.min(3, dataNodes));
     hdfs.setBoolean("dfs.permissions.enabled", false);
