@@ -10,6 +10,9 @@ command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-bui
 # Two modules at a time: their tests wait on HDFS and process start-up as much as they compute.
 mvn -B -ntp -T 2 verify "$@"
 
+# The README's commands, run as written against the build (and a local HDFS of their own).
+./scripts/test-readme.sh
+
 pyspark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' hpf-spark/pom.xml)"
 venv="${HPF_VENV:-$HOME/.cache/hpf/venv-pyspark-$pyspark_version}"
 if ! "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then

@@ -47,10 +47,16 @@ final class HdfsCommand implements Runnable {
         return new LocalHdfs(home);
       }
       String env = System.getenv("HPF_HDFS_HOME");
+      String userHome = System.getenv("HOME"); // ~ as the shell means it; Java's is the passwd one
       return new LocalHdfs(
           env != null && !env.isEmpty()
               ? Path.of(env)
-              : Path.of(System.getProperty("user.home"), ".hpf", "hdfs"));
+              : Path.of(
+                  userHome != null && !userHome.isEmpty()
+                      ? userHome
+                      : System.getProperty("user.home"),
+                  ".hpf",
+                  "hdfs"));
     }
   }
 

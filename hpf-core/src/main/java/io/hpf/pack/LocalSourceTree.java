@@ -50,16 +50,35 @@ public final class LocalSourceTree implements SourceTree {
     if (!Files.isDirectory(root)) {
       throw new NoSuchFileException(root + ": not a directory");
     }
+    // A root given as a symbolic link (docs -> /srv/docs) is the directory it names, as for
+    // cp -r and rsync; links inside the tree are skipped unless followed.
+    Path walked = root;
+    if (Files.isSymbolicLink(root)) {
+      try {
+        walked = root.toRealPath();
+      } catch (java.io.IOException e) {
+        throw new NoSuchFileException(root + ": a symbolic link that cannot be followed");
+      }
+    }
     Path inside = null;
     if (archive != null) {
-      Path base = root.toAbsolutePath().normalize();
-      Path target = archive.toAbsolutePath().normalize();
+      Path base = realOrAbsolute(walked);
+      Path target = realOrAbsolute(archive);
       inside =
           target.startsWith(base) && !target.equals(base)
-              ? root.resolve(base.relativize(target))
+              ? walked.resolve(base.relativize(target))
               : null;
     }
-    return new LocalSourceTree(root, inside);
+    return new LocalSourceTree(walked, inside);
+  }
+
+  /** The path with every link resolved where it exists (an archive not made yet: as written). */
+  private static Path realOrAbsolute(Path path) {
+    try {
+      return path.toRealPath();
+    } catch (java.io.IOException e) {
+      return path.toAbsolutePath().normalize();
+    }
   }
 
   @Override

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the README's command blocks as written, so that the README cannot drift from the tool:
+# every ```sh block, in order, in one shell (a block's variables reach the next, as for a user
+# following the page), in a scratch directory holding the trees the examples name (photos/, new/,
+# logs/, a.jpg) and a link to ./hpf; the local HDFS of `./hpf hdfs start` has a home of its own
+# there (HPF_HDFS_HOME) and is stopped at the end. Blocks after a `<!-- not run: why -->` line are left out (each
+# says why and which tests cover it), and so is the README's second command, which runs this.
+# Called by scripts/test.sh after the build; prints each command; exits non-zero at the first
+# command that fails.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="$(mktemp -d)"
+export HPF_HDFS_HOME="$scratch/hdfs" # where ./hpf hdfs start keeps its cluster: this run's own
+cleanup() {
+  [ -n "${KEEP_README_OUTPUT:-}" ] && cat "$scratch/readme.out"
+  (cd "$scratch" && ./hpf hdfs stop >/dev/null 2>&1) || true
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# The commands to run: the README's sh blocks, less those marked not run and the test command.
+script="$scratch/readme-commands.sh"
+awk '
+  /^<!-- not run:/ { skip = 1; next }
+  /^```sh$/ { inside = 1; if (skip) { dropped++ } next }
+  /^```/ { if (inside) { skip = 0 } inside = 0; next }
+  inside && !skip && $0 !~ /^\.\/scripts\/test\.sh/ { print }
+' "$repo/README.md" >"$script"
+
+# What the examples name: a tree of photos, more files to add, logs with the word "error".
+cd "$scratch"
+ln -s "$repo/hpf" hpf
+ln -s "$repo/docs" docs
+mkdir -p photos/2024/01 photos/2024/02 new/2024/03 logs/2024/01 logs/2024/02
+for f in photos/a.jpg photos/b.jpg photos/2024/01/cat.jpg photos/2024/01/dog.jpg \
+  photos/2024/02/owl.jpg new/2024/03/fox.jpg a.jpg; do
+  head -c 3000 /dev/urandom >"$f"
+done
+for i in 1 2 3; do
+  printf 'request %s served\nan error here\nall fine\n' "$i" >"logs/2024/01/a$i.log"
+  printf 'line %s\nanother err0r line\n' "$i" >"logs/2024/02/b$i.log"
+done
+cp logs/2024/01/a1.log logs/2024/01/a.log
+# The README's first command writes /tmp/hpf-docs.hpf; one made by an earlier run goes first.
+if [ -f /tmp/hpf-docs.hpf/manifest-0000000001.hpfm ]; then rm -rf /tmp/hpf-docs.hpf; fi
+
+echo "test-readme.sh: $(grep -c . "$script") command lines from README.md, in $scratch"
+# PS4 set inside: bash running as root does not take it from the environment.
+{ echo "PS4='+ README: '"; echo 'set -x'; cat "$script"; } >"$script.run"
+bash -euo pipefail "$script.run" >"$scratch/readme.out" 2>&1 || {
+  status=$?
+  tail -n 40 "$scratch/readme.out" >&2
+  echo "test-readme.sh: a README command failed (exit $status); its output is above"
+  exit 1
+}
+commands=$(grep -c '^+ README: ' "$scratch/readme.out" || true)
+echo "test-readme.sh: $commands README commands ran as written"
