@@ -276,6 +276,27 @@ class CliTest {
         nothing.text().startsWith(archive + ": nothing to recover (generation 1)"), nothing.text());
   }
 
+  @Test
+  void symbolicLinksAreSkippedAlikeByCreateAndAnalyzeAndARootLinkIsFollowed() throws IOException {
+    Path tree = temp.resolve("links");
+    Files.createDirectories(tree.resolve("d"));
+    Files.writeString(tree.resolve("d/real.txt"), "real");
+    Files.writeString(tree.resolve("top.txt"), "top");
+    Files.createSymbolicLink(tree.resolve("link.txt"), tree.resolve("top.txt"));
+    Files.createSymbolicLink(tree.resolve("linked-dir"), tree.resolve("d"));
+    Path viaLink = Files.createSymbolicLink(temp.resolve("tree-link"), tree);
+    for (Path root : List.of(tree, viaLink)) {
+      Path out = temp.resolve("links-" + root.getFileName() + ".hpf");
+      CliRun create = hpf("create", out, root);
+      assertEquals(0, create.code(), create.err());
+      assertEquals(List.of("d/real.txt", "top.txt"), hpf("ls", out).text().lines().toList());
+      assertTrue(create.err().contains("link.txt: symbolic link"), create.err());
+      CliRun analyze = hpf("analyze", "--json", root);
+      assertEquals(0, analyze.code(), analyze.err());
+      assertTrue(analyze.text().contains("\"files\":2,"), "what create packs: " + analyze.text());
+    }
+  }
+
   /** "rwxr-x---" as octal digits. */
   private static String toOctal(String permissions) {
     StringBuilder digits = new StringBuilder();

@@ -53,11 +53,19 @@ public record DirectoryAnalysis(
     if (!rootStatus.isDirectory()) {
       throw new IOException(qualified + ": not a directory");
     }
+    // On local disk Hadoop's listing follows symbolic links; hpf create skips them, and what it
+    // would pack is what is counted.
+    boolean local = "file".equals(qualified.toUri().getScheme());
     pending.push(qualified);
     while (!pending.isEmpty()) {
       Path dir = pending.pop();
       directories++;
       for (FileStatus status : fs.listStatus(dir)) {
+        if (local
+            && java.nio.file.Files.isSymbolicLink(
+                java.nio.file.Path.of(status.getPath().toUri()))) {
+          continue;
+        }
         if (status.isDirectory()) {
           pending.push(status.getPath());
           continue;
