@@ -152,9 +152,13 @@ class CliTest {
       Path file = Files.writeString(Files.createDirectories(tree).resolve(e.getKey()), e.getKey());
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(e.getValue()));
     }
+    // Set-user-id, as tar records it (mode 04755).
+    Path setuid = Files.writeString(tree.resolve("setuid"), "s");
+    Files.setAttribute(setuid, "unix:mode", 04755);
     Path modesArchive = temp.resolve("modes.hpf");
     assertEquals(0, hpf("create", modesArchive, tree).code());
     CliRun ls = hpf("ls", "--json", modesArchive);
+    assertTrue(ls.text().contains("\"mode\":" + 04755 + ","), ls.text());
     Path out = temp.resolve("modes-out");
     CliRun extract = hpf("extract", modesArchive, out);
     assertEquals(0, extract.code(), extract.err());

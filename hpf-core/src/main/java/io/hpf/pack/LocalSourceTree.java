@@ -225,14 +225,19 @@ public final class LocalSourceTree implements SourceTree {
       return modeOf(posix.permissions());
     }
     LinkOption[] links = followLinks ? new LinkOption[0] : new LinkOption[] {NOFOLLOW_LINKS};
+    int permissions;
     try {
+      permissions = modeOf(Files.getPosixFilePermissions(file, links));
+    } catch (UnsupportedOperationException noPosixView) {
+      return EntryMetadata.DEFAULT_MODE;
+    }
+    if ((permissions & 0111) == 0) {
+      return permissions; // set-user-id and set-group-id matter on executables only
+    }
+    try { // "unix:mode" builds a map per call: asked only where those bits may be set
       return (Integer) Files.getAttribute(file, "unix:mode", links) & 07777;
     } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
-      try {
-        return modeOf(Files.getPosixFilePermissions(file, links));
-      } catch (UnsupportedOperationException noPosixView) {
-        return EntryMetadata.DEFAULT_MODE;
-      }
+      return permissions;
     }
   }
 
