@@ -57,13 +57,29 @@ def zstd_dictionary(data):
 
 
 def zstd_decompress(stored, raw_length, dictionary):
-    """The decoded zstd frame, bounded by raw_length, or None if it does not decode."""
+    """The decoded zstd frame, or None if it does not decode. FORMAT.md "Codecs": one frame that
+    declares its content size, which must be the entry's raw length; memory is never sized by
+    what a frame claims beyond that (a 38 KB frame may claim 4 GiB of zeros).
+
+    Raises ValueError, saying which rule is broken, for a frame that declares no or another size
+    or is followed by more data."""
     _need_zstd()
     try:
-        return _zstd.ZstdDecompressor(dict_data=dictionary).decompress(
-            stored, max_output_size=raw_length)
+        declared = _zstd.frame_content_size(stored)
     except _zstd.ZstdError:
         return None
+    if declared < 0:
+        raise ValueError(f"zstd frame declares no content size (the header says {raw_length} bytes)")
+    if declared != raw_length:
+        raise ValueError(f"zstd frame declares {declared} bytes, the header {raw_length}")
+    try:
+        frame = _zstd.ZstdDecompressor(dict_data=dictionary).decompressobj()
+        out = frame.decompress(stored)
+    except _zstd.ZstdError:
+        return None
+    if frame.unused_data:
+        raise ValueError(f"{len(frame.unused_data)} bytes after the zstd frame (one frame only)")
+    return out
 
 
 def zstd_reader(source, dictionary, read_size):

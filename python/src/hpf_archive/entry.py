@@ -254,7 +254,10 @@ def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored
                 raise CorruptArchive(path, at,
                                      f"{label} names dictionary {dictionary_id}, not listed")
         # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
-        out = codecs.zstd_decompress(bytes(stored), raw_length, d)
+        try:
+            out = codecs.zstd_decompress(bytes(stored), raw_length, d)
+        except ValueError as e:
+            raise CorruptArchive(path, at, f"{label}: {e}")
     if out is None:
         raise CorruptArchive(path, at, f"{label}: content does not decompress")
     if len(out) != raw_length:

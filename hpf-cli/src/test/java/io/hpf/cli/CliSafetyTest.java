@@ -54,6 +54,38 @@ class CliSafetyTest {
     }
   }
 
+  /**
+   * Every archive of the crafted corpus gets its verdict from {@code hpf verify} run as its own
+   * process in a 256 MiB heap (zstd bombs included): exit 0 and "OK", or exit 1 naming the rule.
+   */
+  @Test
+  void everyCraftedArchiveIsJudgedInA256MiBHeap() throws Exception {
+    Path corpus = temp.resolve("corpus-256");
+    for (io.hpf.archive.CraftedCorpus.Case c : io.hpf.archive.CraftedCorpus.write(corpus)) {
+      Process verify =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx256m",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  Main.class.getName(),
+                  "verify",
+                  corpus.resolve(c.name()).toString())
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int code = verify.waitFor();
+      String[] verdict = c.verdict().split("\t");
+      if (verdict[0].equals("ok")) {
+        assertEquals(0, code, c.name() + ": " + out);
+      } else {
+        assertEquals(1, code, c.name() + ": " + out);
+        assertTrue(out.contains(verdict[1]), c.name() + ": " + out);
+        assertFalse(out.contains("Exception") || out.contains("\tat "), c.name() + ": " + out);
+      }
+    }
+  }
+
   @Test
   void anEntryThatIsAlsoADirectoryStopsExtractAndVerifyReportsIt() throws Exception {
     io.hpf.archive.CraftedCorpus.write(temp.resolve("corpus"));

@@ -33,6 +33,29 @@ public final class ContentDecompressor {
   }
 
   /**
+   * FORMAT.md "Codecs": zstd content is one frame that declares its content size, the entry's raw
+   * length; checked before anything is decoded.
+   */
+  static void checkOneZstdFrame(byte[] stored, int offset, int length, long rawLength) {
+    long declared = com.github.luben.zstd.Zstd.getFrameContentSize(stored, offset, length);
+    if (declared == -1) {
+      throw new IllegalArgumentException(
+          "zstd frame declares no content size (the header says " + rawLength + " bytes)");
+    }
+    if (declared != rawLength) {
+      throw new IllegalArgumentException(
+          declared < 0
+              ? "zstd could not decompress: no zstd frame header"
+              : "zstd frame declares " + declared + " bytes, the header " + rawLength);
+    }
+    long frame = com.github.luben.zstd.Zstd.findFrameCompressedSize(stored, offset, length);
+    if (frame > 0 && frame < length) {
+      throw new IllegalArgumentException(
+          (length - frame) + " bytes after the zstd frame (one frame only)");
+    }
+  }
+
+  /**
    * Decompresses {@code stored[offset, offset+length)} into exactly {@code rawLength} bytes.
    * Damaged input is reported as an {@link IllegalArgumentException} whose message the caller wraps
    * with the file and offset; it never yields a result of the wrong length.
@@ -60,6 +83,7 @@ public final class ContentDecompressor {
           break;
         case ZSTD:
           {
+            checkOneZstdFrame(stored, offset, length, rawLength);
             ZstdDecompressCtx context =
                 dictionary == null
                     ? ZSTD_PLAIN.get()

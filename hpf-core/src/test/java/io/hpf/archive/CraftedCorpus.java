@@ -58,12 +58,79 @@ public final class CraftedCorpus {
             "dictionary-on-raw.hpf",
             "problem\tdictionary id 1 on an entry stored with none (only zstd entries name a"
                 + " dictionary)"));
+    // FORMAT.md "Codecs": zstd content is one frame that declares its content size.
+    byte[] text = bytes("zstd content, zstd content, zstd content, zstd content.");
+    int textCrc = io.hpf.format.EntryCodec.crc32c(text, 0, text.length);
+    byte[] noSize;
+    try (com.github.luben.zstd.ZstdCompressCtx zstd = new com.github.luben.zstd.ZstdCompressCtx()) {
+      zstd.setContentSize(false);
+      noSize = zstd.compress(text);
+    }
+    new CraftedArchive(dir.resolve("zstd-no-content-size.hpf"))
+        .add("z", io.hpf.format.Codec.ZSTD, text.length, noSize, textCrc)
+        .commit();
+    cases.add(
+        new Case(
+            "zstd-no-content-size.hpf",
+            "problem\tzstd frame declares no content size (the header says "
+                + text.length
+                + " bytes)"));
+    byte[] frame = com.github.luben.zstd.Zstd.compress(text);
+    byte[] twoFrames = java.util.Arrays.copyOf(frame, frame.length * 2);
+    System.arraycopy(frame, 0, twoFrames, frame.length, frame.length);
+    new CraftedArchive(dir.resolve("zstd-two-frames.hpf"))
+        .add("z", io.hpf.format.Codec.ZSTD, text.length, twoFrames, textCrc)
+        .commit();
+    cases.add(
+        new Case(
+            "zstd-two-frames.hpf",
+            "problem\t" + frame.length + " bytes after the zstd frame (one frame only)"));
+    // A zstd bomb: a frame of 4 GiB of zeros (32 KB) where the header claims 1 KiB; as an entry
+    // and as a group. Memory is never sized by the frame's claim.
+    byte[] bomb = zeros(4L << 30);
+    int kibCrc = io.hpf.format.EntryCodec.crc32c(new byte[1024], 0, 1024);
+    new CraftedArchive(dir.resolve("zstd-bomb-entry.hpf"))
+        .add("bomb", io.hpf.format.Codec.ZSTD, 1024, bomb, kibCrc)
+        .commit();
+    cases.add(
+        new Case(
+            "zstd-bomb-entry.hpf",
+            "problem\tzstd frame declares " + (4L << 30) + " bytes, the header 1024"));
+    new CraftedArchive(dir.resolve("zstd-bomb-group.hpf"))
+        .addGroup(io.hpf.format.Codec.ZSTD, 1024, bomb, kibCrc, "a", "b")
+        .commit();
+    cases.add(
+        new Case(
+            "zstd-bomb-group.hpf",
+            "problem\tzstd frame declares " + (4L << 30) + " bytes, the header 1024"));
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());
     }
     Files.write(dir.resolve("expected.tsv"), lines, StandardCharsets.UTF_8);
     return cases;
+  }
+
+  /**
+   * One zstd frame of {@code count} zero bytes (a multiple of 128 KiB), written by hand as RFC 8878
+   * lays it out: a header declaring the content size, then run-length blocks of 128 KiB, 4 bytes
+   * each; never decoded here.
+   */
+  private static byte[] zeros(long count) {
+    int blockBytes = 128 << 10;
+    int blocks = (int) (count / blockBytes);
+    java.nio.ByteBuffer frame =
+        java.nio.ByteBuffer.allocate(14 + 4 * blocks).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    frame.putInt(0xFD2FB528); // magic
+    frame.put((byte) 0xC0); // frame header descriptor: an 8-byte content size, a window
+    frame.put((byte) (7 << 3)); // window descriptor: 2^(10 + 7) = 128 KiB
+    frame.putLong(count); // frame content size
+    for (int b = 0; b < blocks; b++) {
+      int header = (b == blocks - 1 ? 1 : 0) | (1 << 1) | (blockBytes << 3); // last, RLE, size
+      frame.put((byte) header).put((byte) (header >>> 8)).put((byte) (header >>> 16));
+      frame.put((byte) 0); // the byte repeated
+    }
+    return frame.array();
   }
 
   private static byte[] bytes(String text) {
