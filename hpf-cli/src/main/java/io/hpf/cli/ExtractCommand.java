@@ -1,6 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -100,6 +101,7 @@ final class ExtractCommand implements Callable<Integer> {
       long total = rows.size();
       AtomicLong files = new AtomicLong();
       AtomicLong bytes = new AtomicLong();
+      List<String> damaged = java.util.Collections.synchronizedList(new ArrayList<>());
       runInParallel(
           reader,
           rows,
@@ -108,8 +110,14 @@ final class ExtractCommand implements Callable<Integer> {
             target.write(info, content);
             progress.progress(
                 files.incrementAndGet(), bytes.addAndGet(info.rawLength()), total, -1);
-          });
+          },
+          damaged);
       progress.close();
+      damaged.sort(null);
+      for (String line : damaged) {
+        spec.commandLine().getErr().println("hpf: " + line);
+      }
+      skipped += damaged.size();
       spec.commandLine()
           .getOut()
           .println(
@@ -119,9 +127,51 @@ final class ExtractCommand implements Callable<Integer> {
                   + Format.bytes(bytes.get())
                   + " to "
                   + output
-                  + (refused.isEmpty() ? "" : "; " + refused.size() + " unsafe names skipped"));
+                  + (refused.isEmpty() ? "" : "; " + refused.size() + " unsafe names skipped")
+                  + (damaged.isEmpty()
+                      ? ""
+                      : "; " + damaged.size() + " damaged entries not written"));
     }
     return skipped > 0 ? Main.EXIT_FAILED : Main.EXIT_OK;
+  }
+
+  /**
+   * Scans {@code run}, going on past a damaged entry as unzip does: the entry (every member of a
+   * damaged group) is named in {@code damaged} with the place and the rule broken, and the scan
+   * starts again at the next entry. Any other failure (a full disk) stops it.
+   */
+  private static void salvage(
+      ArchiveReader reader,
+      List<EntryInfo> run,
+      io.hpf.archive.EntryVisitor visitor,
+      List<String> damaged)
+      throws IOException {
+    int next = 0;
+    while (next < run.size()) {
+      int[] visited = {next};
+      try {
+        reader.scan(
+            run.subList(next, run.size()),
+            (info, content) -> {
+              visitor.visit(info, content);
+              visited[0]++;
+            });
+        return;
+      } catch (CorruptArchiveException e) {
+        EntryInfo bad = run.get(visited[0]);
+        next = visited[0];
+        while (next < run.size()
+            && run.get(next).partId() == bad.partId()
+            && run.get(next).offset() == bad.offset()) {
+          damaged.add(damaged(run.get(next++).name(), e)); // a group's members share its place
+        }
+      }
+    }
+  }
+
+  /** What is said of an entry that could not be written because it is damaged. */
+  static String damaged(String name, CorruptArchiveException e) {
+    return "'" + name + "' is damaged, not written: " + e.getMessage();
   }
 
   /**
@@ -130,7 +180,11 @@ final class ExtractCommand implements Callable<Integer> {
    * and is thrown.
    */
   static void runInParallel(
-      ArchiveReader reader, List<EntryInfo> rows, int threads, io.hpf.archive.EntryVisitor visitor)
+      ArchiveReader reader,
+      List<EntryInfo> rows,
+      int threads,
+      io.hpf.archive.EntryVisitor visitor,
+      List<String> damaged)
       throws IOException, InterruptedException {
     long totalBytes = rows.stream().mapToLong(EntryInfo::entryLength).sum();
     int n = Math.max(1, Math.min(threads, rows.size()));
@@ -154,14 +208,16 @@ final class ExtractCommand implements Callable<Integer> {
             pool.submit(
                 () -> {
                   try {
-                    reader.scan(
+                    salvage(
+                        reader,
                         run,
                         (info, content) -> {
                           if (failure.get() != null) {
                             throw new CancellationException(); // another run failed: stop
                           }
                           visitor.visit(info, content);
-                        });
+                        },
+                        damaged);
                   } catch (CancellationException e) {
                     // stopped because of the failure recorded by another run
                   } catch (IOException | RuntimeException e) {

@@ -2,6 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryNotFoundException;
+import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryInfo;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -46,16 +47,21 @@ final class GetCommand implements Callable<Integer> {
     ExtractTarget target = new ExtractTarget(output);
     try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
       for (String name : names) {
-        EntryInfo info = reader.stat(name);
-        if (info == null) {
-          spec.commandLine()
-              .getErr()
-              .println("hpf: " + new EntryNotFoundException(archive, name).getMessage());
+        try {
+          EntryInfo info = reader.stat(name); // a member's lookup decodes its group
+          if (info == null) {
+            spec.commandLine()
+                .getErr()
+                .println("hpf: " + new EntryNotFoundException(archive, name).getMessage());
+            code = Main.EXIT_FAILED;
+            continue;
+          }
+          try (InputStream in = reader.openStream(name)) {
+            target.writeWithParents(info, in);
+          }
+        } catch (CorruptArchiveException damaged) { // the others are still written (as unzip)
+          spec.commandLine().getErr().println("hpf: " + ExtractCommand.damaged(name, damaged));
           code = Main.EXIT_FAILED;
-          continue;
-        }
-        try (InputStream in = reader.openStream(name)) {
-          target.writeWithParents(info, in);
         }
       }
     }

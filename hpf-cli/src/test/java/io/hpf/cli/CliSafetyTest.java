@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +60,73 @@ class CliSafetyTest {
    * Every archive of the crafted corpus gets its verdict from {@code hpf verify} run as its own
    * process in a 256 MiB heap (zstd bombs included): exit 0 and "OK", or exit 1 naming the rule.
    */
+  /**
+   * A damaged group stops neither extract nor get: every readable entry is written, each damaged
+   * one named with its place, and the exit code is 1 (as unzip salvages an archive).
+   */
+  @Test
+  void extractAndGetWriteEveryReadableEntryAndNameTheDamagedOnes() throws Exception {
+    Path tree = temp.resolve("salvage-src");
+    java.util.Map<String, byte[]> files = new java.util.TreeMap<>();
+    for (int i = 0; i < 17; i++) {
+      String name = "d" + (i % 3) + "/f" + i + ".txt";
+      byte[] content = ("file " + i + " ").repeat(5 + i * 40).getBytes(StandardCharsets.UTF_8);
+      files.put(name, content);
+      Files.createDirectories(tree.resolve(name).getParent());
+      Files.write(tree.resolve(name), content);
+    }
+    Path archive = temp.resolve("salvage.hpf");
+    assertEquals(0, CliRun.hpf("create", "--codec", "lz4", archive, tree).code());
+    // The first group's stored content gets one flipped byte: its members are damaged.
+    String ls = CliRun.hpf("ls", "--json", archive).text();
+    java.util.regex.Matcher member =
+        java.util.regex.Pattern.compile(
+                "\"offset\":(\\d+),\"member\":\\d+,\"members\":([2-9]|\\d\\d)")
+            .matcher(ls);
+    assertTrue(member.find(), ls);
+    long groupOffset = Long.parseLong(member.group(1));
+    Path part = archive.resolve("part-00000001.hpfp");
+    byte[] bytes = Files.readAllBytes(part);
+    bytes[(int) groupOffset + 52 + 3] ^= 0x10;
+    Files.write(part, bytes);
+    java.util.Set<String> damaged = new java.util.TreeSet<>();
+    for (String line : ls.lines().toList()) {
+      if (line.contains("\"offset\":" + groupOffset + ",")) {
+        damaged.add(line.substring(9, line.indexOf('"', 9)));
+      }
+    }
+    assertTrue(damaged.size() >= 2 && damaged.size() < files.size(), damaged.toString());
+
+    Path out = temp.resolve("salvaged");
+    CliRun extract = CliRun.hpf("extract", archive, out);
+    assertEquals(1, extract.code(), extract.err());
+    for (java.util.Map.Entry<String, byte[]> e : files.entrySet()) {
+      if (damaged.contains(e.getKey())) {
+        assertFalse(Files.exists(out.resolve(e.getKey())), e.getKey());
+        assertTrue(
+            extract.err().contains("'" + e.getKey() + "' is damaged, not written: ")
+                && extract.err().contains("part-00000001.hpfp"),
+            extract.err());
+      } else {
+        assertArrayEquals(e.getValue(), Files.readAllBytes(out.resolve(e.getKey())), e.getKey());
+      }
+    }
+    assertTrue(extract.text().contains(damaged.size() + " damaged entries not written"));
+
+    Path got = temp.resolve("got");
+    List<Object> get = new java.util.ArrayList<>(List.of("get", archive));
+    get.addAll(files.keySet());
+    get.addAll(List.of("-o", got));
+    CliRun getRun = CliRun.hpf(get.toArray());
+    assertEquals(1, getRun.code(), getRun.err());
+    for (java.util.Map.Entry<String, byte[]> e : files.entrySet()) {
+      assertEquals(
+          !damaged.contains(e.getKey()),
+          Files.exists(got.resolve(e.getKey())),
+          e.getKey() + " " + damaged + " " + getRun.err());
+    }
+  }
+
   @Test
   void everyCraftedArchiveIsJudgedInA256MiBHeap() throws Exception {
     Path corpus = temp.resolve("corpus-256");
