@@ -64,6 +64,89 @@ class CliSafetyTest {
    * A damaged group stops neither extract nor get: every readable entry is written, each damaged
    * one named with its place, and the exit code is 1 (as unzip salvages an archive).
    */
+  /**
+   * {@code cat} of a raw entry of 1 GiB keeps the process small: content is streamed with reads,
+   * never mapped (a 3 GiB entry once made a 3.1 GB resident process). Peak resident memory is
+   * sampled from /proc while the entry goes through a pipe.
+   */
+  @Test
+  void catOfAGigabyteRawEntryStaysSmallInMemory() throws Exception {
+    long size = 1L << 30;
+    Path big = temp.resolve("big-raw.hpf");
+    try (io.hpf.archive.ArchiveWriter writer =
+        io.hpf.archive.ArchiveWriter.create(
+            io.hpf.store.LocalStorage.createDirectories(big),
+            io.hpf.archive.WriterOptions.builder().codec(Codec.NONE).build())) {
+      java.io.InputStream zeros =
+          new java.io.InputStream() {
+            long left = size;
+
+            @Override
+            public int read() {
+              return left-- > 0 ? 0 : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+              if (left <= 0) {
+                return -1;
+              }
+              int n = (int) Math.min(len, left);
+              java.util.Arrays.fill(b, off, off + n, (byte) 0);
+              left -= n;
+              return n;
+            }
+          };
+      writer.addStream("big", zeros, size, io.hpf.archive.EntryMetadata.of(0), "zeros");
+      writer.commit();
+    }
+    Process cat =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "cat",
+                big.toString(),
+                "big")
+            .redirectError(ProcessBuilder.Redirect.PIPE)
+            .start();
+    java.util.concurrent.atomic.AtomicLong peakKib = new java.util.concurrent.atomic.AtomicLong();
+    Thread sampler =
+        new Thread(
+            () -> {
+              Path status = Path.of("/proc/" + cat.pid() + "/status");
+              while (cat.isAlive()) {
+                try {
+                  for (String line : Files.readAllLines(status)) {
+                    if (line.startsWith("VmRSS:")) {
+                      long kib = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                      peakKib.accumulateAndGet(kib, Math::max);
+                    }
+                  }
+                  Thread.sleep(10);
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                  return; // the process ended between two looks
+                }
+              }
+            });
+    sampler.start();
+    long total = 0;
+    byte[] buffer = new byte[1 << 16];
+    try (var out = cat.getInputStream()) {
+      for (int n; (n = out.read(buffer)) >= 0; ) {
+        total += n;
+      }
+    }
+    String err = new String(cat.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, cat.waitFor(), err);
+    sampler.join();
+    assertEquals(size, total);
+    assertTrue(peakKib.get() > 0, "sampled");
+    assertTrue(peakKib.get() < 300 << 10, "peak resident " + peakKib.get() / 1024 + " MiB");
+  }
+
   @Test
   void extractAndGetWriteEveryReadableEntryAndNameTheDamagedOnes() throws Exception {
     Path tree = temp.resolve("salvage-src");

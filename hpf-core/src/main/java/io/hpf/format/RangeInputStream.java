@@ -4,7 +4,10 @@ import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** A byte range of a file as a stream of positional reads, straight into the caller's buffer. */
+/**
+ * A byte range of a file as a stream of positional reads, straight into the caller's buffer; never
+ * through a memory mapping, so memory stays bounded however long the range.
+ */
 final class RangeInputStream extends InputStream {
   private final ReadableFile file;
   private final long end;
@@ -31,7 +34,7 @@ final class RangeInputStream extends InputStream {
       return -1;
     }
     int n = (int) Math.min(count, end - position);
-    file.readFully(position, buffer, offset, n);
+    file.streamFully(position, buffer, offset, n);
     position += n;
     return n;
   }

@@ -72,6 +72,11 @@ final class MappedReadableFile implements ReadableFile {
     }
   }
 
+  @Override
+  public void streamFully(long position, byte[] buffer, int offset, int length) throws IOException {
+    channel.readFully(position, buffer, offset, length); // the page cache, not this process's map
+  }
+
   /** Maps the file as long as it is now; once, whichever thread gets here first. */
   private synchronized Mapping map() throws IOException {
     Mapping m = mapping;

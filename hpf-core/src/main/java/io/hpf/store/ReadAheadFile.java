@@ -31,13 +31,14 @@ public final class ReadAheadFile implements ReadableFile {
   @Override
   public void readFully(long position, byte[] buffer, int offset, int count) throws IOException {
     if (count > window.length || position < 0 || position + count > length) {
-      file.readFully(position, buffer, offset, count); // large, or an error the file names
+      file.streamFully(position, buffer, offset, count); // large, or an error the file names
       return;
     }
     if (position < windowStart || position + count > windowStart + windowLength) {
       windowStart = position;
       windowLength = (int) Math.min(window.length, length - position);
-      file.readFully(windowStart, window, 0, windowLength);
+      // A sequential pass: read, not mapped, so the pages it passes are not kept in the process.
+      file.streamFully(windowStart, window, 0, windowLength);
     }
     System.arraycopy(window, (int) (position - windowStart), buffer, offset, count);
   }

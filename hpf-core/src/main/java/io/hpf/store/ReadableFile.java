@@ -38,6 +38,17 @@ public interface ReadableFile extends Closeable {
     return 32 << 10;
   }
 
+  /**
+   * Reads exactly {@code length} bytes at {@code position} for a stream through a large range (an
+   * entry of gigabytes): as {@link #readFully(long, byte[], int, int)}, but never through a memory
+   * mapping, so that the process does not come to map every page it streams (a 3 GiB entry would
+   * otherwise stay resident as 3 GiB of mapped pages).
+   */
+  default void streamFully(long position, byte[] buffer, int offset, int length)
+      throws IOException {
+    readFully(position, buffer, offset, length);
+  }
+
   /** Convenience: reads {@code length} bytes at {@code position} into a new array. */
   default byte[] readFully(long position, int length) throws IOException {
     byte[] buffer = new byte[length];
