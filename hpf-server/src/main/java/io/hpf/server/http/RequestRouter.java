@@ -38,6 +38,11 @@ public final class RequestRouter {
   private final ArchiveDirectory directory;
   private final ReaderPool pool;
   private final ServerMetrics metrics;
+
+  /** A failed read of the same entry, said once a minute (a client may retry it endlessly). */
+  private final RepeatedWarnings repeatedWarnings =
+      new RepeatedWarnings(60_000_000_000L, System::nanoTime);
+
   private final SlidingTopK hotArchives;
   private final SlidingTopK hotPrefixes;
   private final ExecutorService workers;
@@ -280,16 +285,23 @@ public final class RequestRouter {
             + "; the server log has details");
   }
 
-  /** Logs a read that failed, with archive and entry; damaged content is counted. */
+  /**
+   * Logs a read that failed, with archive and entry, once a minute for the same failure (with how
+   * often it came since); damaged content is counted in the metrics every time.
+   */
   void readFailed(String archive, String entry, Throwable e) {
     if (e instanceof CorruptArchiveException) {
       metrics.corruptEntries.increment();
     }
-    ServerLog.warn(
-        (archive == null ? "" : "archive '" + archive + "'")
-            + (entry == null ? "" : " entry '" + entry + "'")
-            + ": "
-            + message(e));
+    String line =
+        repeatedWarnings.line(
+            (archive == null ? "" : "archive '" + archive + "'")
+                + (entry == null ? "" : " entry '" + entry + "'")
+                + ": "
+                + message(e));
+    if (line != null) {
+      ServerLog.warn(line);
+    }
   }
 
   private boolean authorized(Exchange ex) {
