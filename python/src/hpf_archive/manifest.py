@@ -119,18 +119,27 @@ def parse(data, path):
                  c.u64("live entry bytes"), writer_settings=settings)
     for _ in range(bounded(c, c.u32("dictionary count"), 24 if placed else 12, "dictionaries")):
         dictionary_id = c.u32("dictionary id")
+        if dictionary_id in m.dictionaries:
+            raise CorruptArchive(path, c.pos - 4, f"manifest names dictionary {dictionary_id} twice")
         d = Dictionary(c.u64("dictionary length"))
         if placed:
             d.segment_id, d.offset = c.u32("dictionary segment"), c.u64("dictionary offset")
         m.dictionaries[dictionary_id] = d
     for _ in range(bounded(c, c.u32("part count"), 12, "parts")):
         part_id = c.u32("part id")
+        if part_id in m.parts:
+            raise CorruptArchive(path, c.pos - 4, f"manifest names part {part_id} twice")
         committed = c.u64("committed length")
         if committed < HEADER_BYTES:
             raise CorruptArchive(path, c.pos - 8, f"part {part_id} committed length {committed} < 16")
         m.parts[part_id] = committed
+    segment_ids = set()
     for _ in range(bounded(c, c.u32("segment count"), 41 if placed else 33, "segments")):
-        m.segments.append(segment(c, path, placed))
+        s = segment(c, path, placed)
+        if s.segment_id in segment_ids:
+            raise CorruptArchive(path, c.pos, f"manifest names segment {s.segment_id} twice")
+        segment_ids.add(s.segment_id)
+        m.segments.append(s)
     _check_places(m, path)
     return m
 

@@ -153,8 +153,12 @@ public final class ManifestCodec {
     long liveEntries = in.u64("live entries");
     long liveEntryBytes = in.u64("live entry bytes");
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
+    java.util.Set<Integer> ids = new java.util.HashSet<>(); // each id once, of each kind
     for (int i = in.count("dictionary count"); i > 0; i--) {
       int id = in.u32("dictionary id");
+      if (!ids.add(id)) {
+        throw in.corrupt("manifest names dictionary " + Integer.toUnsignedString(id) + " twice");
+      }
       long length = in.u64("dictionary length");
       dictionaries.add(
           placed
@@ -163,8 +167,12 @@ public final class ManifestCodec {
               : Manifest.DictionaryRef.ownFile(id, length));
     }
     List<Manifest.PartRef> parts = new ArrayList<>();
+    ids.clear();
     for (int i = in.count("part count"); i > 0; i--) {
       int partId = in.count("part id");
+      if (!ids.add(partId)) {
+        throw in.corrupt("manifest names part " + partId + " twice");
+      }
       long length = in.u64("part committed length");
       if (length < FormatConstants.FILE_HEADER_BYTES) {
         throw in.corrupt("part " + partId + " committed length " + length + " is too small");
@@ -172,8 +180,12 @@ public final class ManifestCodec {
       parts.add(new Manifest.PartRef(partId, length));
     }
     List<Manifest.SegmentRef> segments = new ArrayList<>();
+    ids.clear();
     for (int i = in.count("segment count"); i > 0; i--) {
       int segmentId = in.count("segment id");
+      if (!ids.add(segmentId)) {
+        throw in.corrupt("manifest names segment " + segmentId + " twice");
+      }
       long entries = in.u64("entry count");
       long tombstones = in.u64("tombstone count");
       long catalogLength = in.u64("catalog length");

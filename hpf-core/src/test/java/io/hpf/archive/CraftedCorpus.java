@@ -103,6 +103,28 @@ public final class CraftedCorpus {
         new Case(
             "zstd-bomb-group.hpf",
             "problem\tzstd frame declares " + (4L << 30) + " bytes, the header 1024"));
+    // A manifest naming one segment twice (a crafted one named it 100,000 times: verify ran for
+    // minutes, growing faster than linearly).
+    io.hpf.store.LocalStorage twice =
+        new CraftedArchive(dir.resolve("segment-twice.hpf")).addPlain("x", plain).commit();
+    io.hpf.manifest.Manifest m = io.hpf.manifest.ManifestStore.readNewest(twice, twice.list());
+    List<io.hpf.manifest.Manifest.SegmentRef> doubled = new ArrayList<>(m.segments());
+    doubled.addAll(m.segments());
+    io.hpf.manifest.ManifestStore.commit(
+        twice,
+        new io.hpf.manifest.Manifest(
+            m.generation() + 1,
+            m.commitMillis(),
+            "crafted",
+            m.bucketCapacity(),
+            m.writerSettings(),
+            m.liveEntries(),
+            m.liveEntryBytes(),
+            m.dictionaries(),
+            m.parts(),
+            doubled,
+            m.history()));
+    cases.add(new Case("segment-twice.hpf", "problem\tmanifest names segment 1 twice"));
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());
