@@ -28,6 +28,18 @@ import org.junit.jupiter.api.io.TempDir;
 class CliSafetyTest {
   @TempDir Path temp;
 
+  /** {@code hpf ARGS} as a process of its own with the heap {@code heap} (-Xmx...). */
+  private static ProcessBuilder hpfProcess(String heap, String... args) {
+    java.util.List<String> line = new java.util.ArrayList<>();
+    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    line.add(heap);
+    line.add("-cp");
+    line.add(System.getProperty("java.class.path"));
+    line.add(Main.class.getName());
+    line.addAll(java.util.List.of(args));
+    return new ProcessBuilder(line).redirectError(ProcessBuilder.Redirect.PIPE);
+  }
+
   private static void assertOneLineInOurWords(CliRun run) {
     String err = run.err();
     assertEquals(1, err.lines().count(), "one line expected: " + err);
@@ -100,18 +112,7 @@ class CliSafetyTest {
       writer.addStream("big", zeros, size, io.hpf.archive.EntryMetadata.of(0), "zeros");
       writer.commit();
     }
-    Process cat =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "cat",
-                big.toString(),
-                "big")
-            .redirectError(ProcessBuilder.Redirect.PIPE)
-            .start();
+    Process cat = hpfProcess("-Xmx64m", "cat", big.toString(), "big").start();
     java.util.concurrent.atomic.AtomicLong peakKib = new java.util.concurrent.atomic.AtomicLong();
     Thread sampler =
         new Thread(
@@ -215,14 +216,7 @@ class CliSafetyTest {
     Path corpus = temp.resolve("corpus-256");
     for (io.hpf.archive.CraftedCorpus.Case c : io.hpf.archive.CraftedCorpus.write(corpus)) {
       Process verify =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-Xmx256m",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  Main.class.getName(),
-                  "verify",
-                  corpus.resolve(c.name()).toString())
+          hpfProcess("-Xmx256m", "verify", corpus.resolve(c.name()).toString())
               .redirectErrorStream(true)
               .start();
       String out = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -357,18 +351,7 @@ class CliSafetyTest {
     new CraftedArchive(bomb)
         .add("zeros", Codec.ZSTD, raw, frame.toByteArray(), (int) crc.getValue())
         .commit();
-    Process cat =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "cat",
-                bomb.toString(),
-                "zeros")
-            .redirectError(ProcessBuilder.Redirect.PIPE)
-            .start();
+    Process cat = hpfProcess("-Xmx64m", "cat", bomb.toString(), "zeros").start();
     long total = 0;
     long nonZero = 0;
     byte[] buffer = new byte[1 << 16];
