@@ -18,11 +18,9 @@ from pathlib import Path
 
 import pyspark
 import pytest
-from pyspark.sql import SparkSession
 
-ROOT = Path(__file__).resolve().parents[4]
-JAR = ROOT / "hpf-spark" / "target" / "hpf-spark.jar"
-HPF = ROOT / "hpf"
+from conftest import HPF, JAR, session
+
 SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
 
 
@@ -195,19 +193,9 @@ def test_spark_pack_says_what_is_wrong_in_one_line_before_starting_spark(cluster
 
 @pytest.fixture(scope="module")
 def spark(cluster):
-    session = (
-        SparkSession.builder.master(cluster["url"])
-        .appName("hpf-cluster-test")
-        .config("spark.jars", str(JAR))
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.executor.memory", "512m")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("WARN")
-    yield session
-    session.stop()
+    spark = session(cluster["url"], "hpf-cluster-test", **{"spark.executor.memory": "512m"})
+    yield spark
+    spark.stop()
 
 
 def test_reads_and_writes_through_executors(spark, cluster, tmp_path):

@@ -6,31 +6,17 @@ Run by scripts/test.sh with pip's pyspark of the version the project builds agai
 import os
 import random
 import subprocess
-from pathlib import Path
 
 import pytest
-from pyspark.sql import SparkSession
 
-ROOT = Path(__file__).resolve().parents[4]
-JAR = ROOT / "hpf-spark" / "target" / "hpf-spark.jar"
-HPF = ROOT / "hpf"
+from conftest import HPF, session
 
 
 @pytest.fixture(scope="module")
 def spark():
-    assert JAR.is_file(), f"{JAR} is missing: build first (mvn package)"
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("hpf-pyspark-test")
-        .config("spark.jars", str(JAR))
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("WARN")
-    yield session
-    session.stop()
+    spark = session("local[2]", "hpf-pyspark-test")
+    yield spark
+    spark.stop()
 
 
 @pytest.fixture(scope="module")

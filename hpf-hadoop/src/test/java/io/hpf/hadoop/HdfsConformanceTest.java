@@ -42,7 +42,6 @@ class HdfsConformanceTest extends StorageConformanceSuite {
 
   @Override
   protected Storage newStorage(String name) throws Exception {
-    return HadoopStorage.createDirectories(
-        hdfs.fs(), hdfs.freshPath(name), HadoopStorageOptions.DEFAULTS, false);
+    return hdfs.newArchive(name);
   }
 }

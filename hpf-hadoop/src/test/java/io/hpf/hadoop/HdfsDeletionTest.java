@@ -15,7 +15,6 @@ class HdfsDeletionTest extends DeletionSuite {
 
   @Override
   protected Storage newStorage(String name) throws Exception {
-    return HadoopStorage.createDirectories(
-        hdfs.fs(), hdfs.freshPath(name), HadoopStorageOptions.DEFAULTS, false);
+    return hdfs.newArchive(name);
   }
 }

@@ -7,8 +7,6 @@ import io.hpf.testing.StorageContractSuite;
 class HdfsStorageContractTest extends StorageContractSuite {
   @Override
   protected Storage newStorage(String name) throws Exception {
-    MiniHdfs hdfs = MiniHdfs.shared();
-    return HadoopStorage.createDirectories(
-        hdfs.fs(), hdfs.freshPath(name), HadoopStorageOptions.DEFAULTS, false);
+    return MiniHdfs.shared().newArchive(name);
   }
 }

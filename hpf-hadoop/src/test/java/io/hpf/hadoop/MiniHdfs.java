@@ -72,6 +72,12 @@ public final class MiniHdfs implements Closeable {
     return new org.apache.hadoop.fs.Path("/t" + serial.incrementAndGet() + "/" + name);
   }
 
+  /** A new, empty archive directory at a fresh path, with the default HDFS options. */
+  public io.hpf.store.Storage newArchive(String name) throws IOException {
+    return HadoopStorage.createDirectories(
+        fs(), freshPath(name), HadoopStorageOptions.DEFAULTS, false);
+  }
+
   /** File-system operations the NameNode has served so far (opens, creates, listings, ...). */
   public static long nameNodeFileOps() {
     return NameNode.getNameNodeMetrics().totalFileOps();

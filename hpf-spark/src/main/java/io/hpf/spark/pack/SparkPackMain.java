@@ -147,7 +147,7 @@ public final class SparkPackMain implements Callable<Integer> {
       throw new IllegalArgumentException(destination + ": a file is in the way");
     }
     for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dest)) {
-      if (f.getPath().getName().startsWith("manifest-")) {
+      if (io.hpf.format.FileNames.manifestGeneration(f.getPath().getName()) >= 0) {
         throw new IllegalArgumentException(destination + ": the archive exists");
       }
     }

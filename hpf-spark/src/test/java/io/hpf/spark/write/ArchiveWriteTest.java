@@ -337,6 +337,16 @@ class ArchiveWriteTest {
     assertSameEntries(model, archive);
   }
 
+  /** Appends {@code rows} in three tasks, which must fail; the message of its root cause. */
+  private String failedAppend(List<Row> rows, Path archive) {
+    Dataset<Row> df = spark.createDataFrame(rows, SCHEMA).repartition(3);
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () -> df.write().format("hpf").mode("append").save(archive.toString()));
+    return rootMessage(e);
+  }
+
   @Test
   void aNameThatWouldBeAFileAndADirectoryFailsTheWriteNamingBoth() throws Exception {
     Path archive = fresh();
@@ -353,12 +363,7 @@ class ArchiveWriteTest {
       if (names[1].equals("b/c/d")) {
         rows.add(RowFactory.create(names[1], new byte[] {3}, null, null));
       }
-      Dataset<Row> df = spark.createDataFrame(rows, SCHEMA).repartition(3);
-      Exception e =
-          assertThrows(
-              Exception.class,
-              () -> df.write().format("hpf").mode("append").save(archive.toString()));
-      String message = rootMessage(e);
+      String message = failedAppend(rows, archive);
       String other = names[1].equals("a/...") ? "'a' and 'a/" : "'" + names[1] + "'";
       assertTrue(message.contains("cannot both be entries") && message.contains(other), message);
       assertSameEntries(model, archive);
@@ -375,12 +380,7 @@ class ArchiveWriteTest {
       for (int i = 0; i < 30; i++) {
         rows.add(RowFactory.create(i == 17 ? bad : "ok/" + i, new byte[] {7}, null, null));
       }
-      Dataset<Row> df = spark.createDataFrame(rows, SCHEMA).repartition(3);
-      Exception e =
-          assertThrows(
-              Exception.class,
-              () -> df.write().format("hpf").mode("append").save(archive.toString()));
-      String message = rootMessage(e);
+      String message = failedAppend(rows, archive);
       assertTrue(
           bad == null ? message.contains("'name' is null") : message.contains("'" + bad + "'"),
           message);
