@@ -66,3 +66,27 @@ def test_a_name_that_is_also_a_directory_is_listed_once_as_the_directory(corpus)
     fs = fsspec.filesystem("hpf", fo=str(path))
     assert [(i["name"], i["type"]) for i in fs.ls("d")] == [
         ("d/x-1", "file"), ("d/x", "directory")]
+
+
+def _case(corpus, name):
+    return str(next(p for p, _, _ in corpus if p.name == name))
+
+
+def test_a_read_from_an_offset_hands_out_only_checked_bytes(corpus):
+    """FORMAT.md "Chunked content": a seek reads only the chunks it touches, each checked; content
+    in one piece over 1 MiB is checked whole before a byte of it is handed out."""
+    with hpf.open(_case(corpus, "chunk-damaged.hpf")) as a:
+        good = hpf.open(_case(corpus, "chunked.hpf")).get("big")
+        with a.open("big") as f:
+            f.seek(100)
+            assert f.read(1000) == good[100:1100]  # chunk 0: intact
+            f.seek(3 * 65536 + 5)
+            assert f.read(50) == good[3 * 65536 + 5:3 * 65536 + 55]  # chunk 3, after the damage
+            f.seek(2 * 65536 + 1)
+            with pytest.raises(hpf.CorruptArchive, match="chunk 2"):
+                f.read(10)
+    with hpf.open(_case(corpus, "one-piece-damaged.hpf")) as a:
+        with pytest.raises(hpf.CorruptArchive, match="checksum mismatch"):
+            with a.open("big") as f:
+                f.seek(1000)
+                f.read(10)

@@ -7,7 +7,8 @@ import hpf_archive as hpf
 from conftest import ROOT
 
 GOLDEN = ROOT / "hpf-core" / "src" / "test" / "resources" / "golden"
-ARCHIVES = [p for v in ("v1", "v2", "v3", "v4", "v5", "v6") for p in sorted((GOLDEN / v).glob("*.hpf"))]
+ARCHIVES = [p for v in ("v1", "v2", "v3", "v4", "v5", "v6", "v7")
+            for p in sorted((GOLDEN / v).glob("*.hpf"))]
 
 
 def model():
@@ -20,9 +21,23 @@ def model():
     return m
 
 
+def chunked_model():
+    """The entries v7/chunked.hpf has besides the model's (GoldenArchives.chunkedModel)."""
+    def log_lines(length):
+        text, i = [], 0
+        while sum(map(len, text)) < length:
+            text.append(f"line {i} of a big log, in chunks of 64 KiB\n")
+            i += 1
+        return "".join(text)[:length].encode()
+    return {"big/compressed.log": log_lines((3 << 19) + 12_345),
+            "big/streamed.log": log_lines((1 << 20) + 4097)}
+
+
 @pytest.mark.parametrize("path", ARCHIVES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_golden_archive_reads_as_its_model(path):
     expected = model()
+    if path.name == "chunked.hpf":
+        expected.update(chunked_model())
     with hpf.open(path) as a:
         assert len(a) == len(expected)
         names = [e.name for e in a.list()]
@@ -38,6 +53,11 @@ def test_golden_archive_reads_as_its_model(path):
             else:
                 assert got == content, name
                 assert info.mode == 0o644
+                if len(content) > 1 << 20:  # in chunks: any offset reads as the model
+                    with a.open(name) as f:
+                        for at in (65_535, 65_536 * 7 + 3, len(content) - 100):
+                            f.seek(at)
+                            assert f.read(100) == content[at:at + 100], (name, at)
         assert "logs/2026/11/app-60.log" not in a
         with pytest.raises(hpf.NotFound):
             a.get("nope")
@@ -62,6 +82,13 @@ def test_version_5_and_6_manifests_record_the_writer_settings(name, settings):
             assert (got.codec, got.group_bytes, got.group_entry_max_bytes,
                     got.zstd_level) == settings
             assert a.manifest.bucket_capacity == 16
+
+
+def test_version_7_manifests_record_the_id_marks():
+    with hpf.open(GOLDEN / "v7" / "chunked.hpf") as a:
+        assert a.manifest.id_marks == (1, 1)
+    with hpf.open(GOLDEN / "v6" / "lz4.hpf") as a:
+        assert a.manifest.id_marks is None
 
 
 def test_the_golden_archives_hold_both_perfect_hash_encodings():

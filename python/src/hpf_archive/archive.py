@@ -10,12 +10,13 @@ from . import codecs
 from . import files
 from . import manifest as manifests
 from .catalog import Catalog, merged
-from .entry import content_at, info_at, read_checked
+from .chunks import Chunks
+from .entry import content_at, dictionary_of, header_at, info_at, read_checked
 from .errors import CorruptArchive, NotFound
 from .index import DELETED, SegmentIndex, SlotTables
 from .names import lookup_key
 from .storage import open_storage
-from .stream import EntryStream
+from .stream import ChunkStream, EntryStream
 from .verify import verify
 from .wire import Cursor, check_footer, check_header, HEADER_BYTES
 
@@ -100,15 +101,25 @@ class Archive:
         """A stream of an entry this archive listed or stat'ed."""
         if info.raw_length <= WHOLE_BYTES and info.stored_length <= WHOLE_BYTES:
             return io.BytesIO(self.read(info))
-        part, _ = self._part(info.part_id, "catalog")
-        content_at_offset = info.offset + info.entry_length - info.stored_length - 4
-        (crc,) = struct.unpack("<I", self.storage.read(part, content_at_offset + info.stored_length, 4))
-        dictionary = self._dictionary(info.dictionary_id) if info.dictionary_id else None
-        if info.dictionary_id and dictionary is None:
-            raise CorruptArchive(self.storage.describe(part), info.offset,
-                                 f"entry '{info.name}' names dictionary {info.dictionary_id}, not listed")
-        return io.BufferedReader(EntryStream(self.storage, part, content_at_offset, info, crc,
-                                             dictionary, self._verified), CHUNK_BYTES)
+        part, committed = self._part(info.part_id, "catalog")
+        header = header_at(self.storage, part, committed, info.offset, info.entry_length)
+        content_at_offset = info.offset + header.length
+        trailer_at = content_at_offset + header.stored_length
+        dictionary = dictionary_of(self.storage, part, info.offset, info.name.encode("utf-8"),
+                                   header.dictionary, self._dictionary)
+        if header.chunk_shift:
+            chunks = Chunks(lambda at, n: self.storage.read(part, content_at_offset + at, n),
+                            self.storage.describe(part), content_at_offset, f"entry '{info.name}'",
+                            header.codec, header.raw_length, header.stored_length,
+                            header.chunk_shift, dictionary)
+            return io.BufferedReader(ChunkStream(chunks, lambda: self._crc_at(part, trailer_at)),
+                                     CHUNK_BYTES)
+        return io.BufferedReader(EntryStream(self.storage, part, content_at_offset, info,
+                                             self._crc_at(part, trailer_at), dictionary,
+                                             self._verified), CHUNK_BYTES)
+
+    def _crc_at(self, part, at):
+        return struct.unpack("<I", self.storage.read(part, at, 4))[0]
 
     def _part(self, part_id, named_by):
         found = self._parts.get(part_id)

@@ -3,7 +3,7 @@ its CRC32C (FORMAT.md "Entry", "Codecs", "Limits")."""
 
 import struct
 
-from . import codecs
+from . import chunks, codecs
 from .catalog import EntryInfo
 from .errors import CorruptArchive
 from .group import MAX_GROUP_RAW, Group, GroupCache
@@ -15,6 +15,7 @@ MAX_HEADER = 1 << 20
 MAX_LZ4_RAW = 64 << 20
 CODEC_NONE, CODEC_LZ4, CODEC_ZSTD = 0, 1, 2
 GROUP_FLAG = 1
+CHUNKED_FLAG = chunks.CHUNKED_FLAG
 
 # magic, header length, codec, flags, name length, dictionary, raw, stored, mtime, mode,
 # attribute count: the fixed 46 bytes at the start of every header.
@@ -26,7 +27,7 @@ class _Header:
     """The fields of an entry header whose checksum, bounds and layout were checked."""
 
     __slots__ = ("length", "codec", "name", "dictionary", "raw_length", "stored_length", "mtime",
-                 "mode", "attributes", "group")
+                 "mode", "attributes", "group", "chunk_shift")
 
 
 def _header(data, off, length, storage, part_name, parse_attributes):
@@ -44,23 +45,32 @@ def _header(data, off, length, storage, part_name, parse_attributes):
         raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
     if crc32c(data[:h - 4]) != _U32.unpack_from(data, h - 4)[0]:
         raise CorruptArchive(storage.describe(part_name), off, "entry header checksum mismatch")
-    if flags & ~GROUP_FLAG:
-        raise CorruptArchive(storage.describe(part_name), off + 9, "reserved entry flags are not 0")
-    reserved = data[46] | data[47] << 8
-    if reserved:
+    if flags not in (0, GROUP_FLAG, CHUNKED_FLAG):
+        raise CorruptArchive(storage.describe(part_name), off + 9,
+                             f"entry flags {flags} (bit 0 for a group or bit 1 for chunks, not both)")
+    shift = data[46] | data[47] << 8
+    if flags == CHUNKED_FLAG and not chunks.MIN_SHIFT <= shift <= chunks.MAX_SHIFT:
         raise CorruptArchive(storage.describe(part_name), off + 46,
-                             f"reserved field at entry header offset 46 is {reserved}, not 0")
+                             f"chunk size 2^{shift} is outside 2^12 to 2^20")
+    if flags != CHUNKED_FLAG and shift:
+        raise CorruptArchive(storage.describe(part_name), off + 46,
+                             f"reserved field at entry header offset 46 is {shift}, not 0")
+    if flags == CHUNKED_FLAG and not chunks.lengths_possible(codec, raw_length, stored_length, shift):
+        raise CorruptArchive(storage.describe(part_name), off + 16,
+                             f"impossible lengths: raw {raw_length}, stored {stored_length}, "
+                             f"chunks of 2^{shift}")
     if dictionary and codec != CODEC_ZSTD:
         name = ("none", "lz4")[codec] if codec < 2 else str(codec)
         raise CorruptArchive(storage.describe(part_name), off + 12,
                              f"dictionary id {dictionary} on an entry stored with {name}"
                              " (only zstd entries name a dictionary)")
-    if flags and (name_length or attribute_count or mtime or mode or raw_length > MAX_GROUP_RAW
+    if flags == GROUP_FLAG and (name_length or attribute_count or mtime or mode or raw_length > MAX_GROUP_RAW
                   or stored_length > MAX_GROUP_RAW):
         raise CorruptArchive(storage.describe(part_name), off,
                              "a group header with a name, metadata or over 1 MiB")
     out = _Header()
     out.group = flags == GROUP_FLAG
+    out.chunk_shift = shift if flags == CHUNKED_FLAG else 0
     out.length, out.codec, out.dictionary = h, codec, dictionary
     out.raw_length, out.stored_length, out.mtime, out.mode = raw_length, stored_length, mtime, mode
     end = 48 + name_length
@@ -117,7 +127,12 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
         raise CorruptArchive(storage.describe(part_name), off,
                              f"entry '{key.decode()}' is not {length} bytes as indexed")
     stored = data[h:length - 4]
-    if codec == CODEC_NONE and raw_length == stored_length:
+    if flags == CHUNKED_FLAG:
+        out = chunks.Chunks(lambda at, n: stored[at:at + n], storage.describe(part_name), off + h,
+                            f"entry '{key.decode()}'", codec, raw_length, stored_length,
+                            data[46], dictionary_of(storage, part_name, off, key, dictionary,
+                                                    dictionaries)).whole()
+    elif codec == CODEC_NONE and raw_length == stored_length:
         out = stored
     else:
         out = decode(storage, part_name, off + h, key, codec, raw_length, dictionary, stored,
@@ -128,18 +143,35 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
     return out
 
 
+def dictionary_of(storage, part_name, off, key, dictionary_id, dictionaries):
+    """The zstd dictionary an entry names, or None for none; CorruptArchive if it is not listed."""
+    if not dictionary_id:
+        return None
+    d = dictionaries(dictionary_id)
+    if d is None:
+        label = f"entry '{key.decode()}'" if key else "group"
+        raise CorruptArchive(storage.describe(part_name), off,
+                             f"{label} names dictionary {dictionary_id}, not listed")
+    return d
+
+
+def header_at(storage, part_name, committed, off, length, parse_attributes=False):
+    """The checked header of the entry at `off`, read apart from its content: the header's
+    length first (bounded by the format), then the header."""
+    _place_checked(storage, part_name, committed, off, length)
+    h = _U32.unpack_from(storage.read(part_name, off, 8), 4)[0]
+    if h > MAX_HEADER or h + 4 > length:
+        raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
+    return _header(storage.read(part_name, off, max(h, MIN_HEADER)), off, length, storage,
+                   part_name, parse_attributes)
+
+
 def info_at(storage, part_name, committed, part_id, off, length, key, dictionaries):
     """The EntryInfo of the entry at a place an index gives, from its header alone (a stat, or
     a stream of a large entry, never copies the content), or None on a hash collision. With
     key None, the entry of whatever name is there. A member of a group is found in its group,
     which is read and decoded whole (a group is small)."""
-    _place_checked(storage, part_name, committed, off, length)
-    # The header's length first (bounded by the format), then the header.
-    h = _U32.unpack_from(storage.read(part_name, off, 8), 4)[0]
-    if h > MAX_HEADER or h + 4 > length:
-        raise CorruptArchive(storage.describe(part_name), off, f"entry header length {h} out of bounds")
-    header = _header(storage.read(part_name, off, max(h, MIN_HEADER)), off, length, storage,
-                     part_name, True)
+    header = header_at(storage, part_name, committed, off, length, True)
     if header.group:
         if key is None:
             raise CorruptArchive(storage.describe(part_name), off, "a group, not an entry")
@@ -247,12 +279,7 @@ def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored
     if codec == CODEC_LZ4:
         out = codecs.lz4_decompress(bytes(stored), raw_length)
     else:
-        d = None
-        if dictionary_id:
-            d = dictionaries(dictionary_id)
-            if d is None:
-                raise CorruptArchive(path, at,
-                                     f"{label} names dictionary {dictionary_id}, not listed")
+        d = dictionary_of(storage, part_name, at, key, dictionary_id, dictionaries)
         # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
         try:
             out = codecs.zstd_decompress(bytes(stored), raw_length, d)

@@ -67,6 +67,8 @@ class Manifest:
     # How writers store new entries (version 5): codec id, group size, largest grouped entry;
     # None in manifests of versions 1 to 4, which did not record them.
     writer_settings: Optional[WriterSettings] = None
+    # The highest part and segment ids any committed manifest named (version 7); None before.
+    id_marks: Optional[tuple] = None
 
 
 def newest_manifest_name(names):
@@ -115,8 +117,9 @@ def parse(data, path):
         raise CorruptArchive(path, c.pos - 3, "reserved manifest field is not 0")
     capacity = c.u32("bucket capacity")
     settings = writer_settings(c, path, version) if version >= 5 else None
+    marks = (_count(c, "part id mark"), _count(c, "segment id mark")) if version >= 7 else None
     m = Manifest(generation, commit, operation, capacity, c.u64("live entries"),
-                 c.u64("live entry bytes"), writer_settings=settings)
+                 c.u64("live entry bytes"), writer_settings=settings, id_marks=marks)
     for _ in range(bounded(c, c.u32("dictionary count"), 24 if placed else 12, "dictionaries")):
         dictionary_id = c.u32("dictionary id")
         if dictionary_id in m.dictionaries:
@@ -141,7 +144,30 @@ def parse(data, path):
         segment_ids.add(s.segment_id)
         m.segments.append(s)
     _check_places(m, path)
+    _check_marks(m, path)
     return m
+
+
+def _count(c, what):
+    at = c.pos
+    value = c.u32(what)
+    if value > 0x7FFFFFFF:
+        raise CorruptArchive(c.path, at, f"{what} {value} is over 2^31 - 1")
+    return value
+
+
+def _check_marks(m, path):
+    """FORMAT.md "Manifest": no part or segment the manifest names is above its id mark."""
+    if m.id_marks is None:
+        return
+    parts, segments = m.id_marks
+    for part_id in m.parts:
+        if part_id > parts:
+            raise CorruptArchive(path, 0, f"part {part_id} is above the part id mark {parts}")
+    for s in m.segments:
+        if s.segment_id > segments:
+            raise CorruptArchive(path, 0,
+                                 f"segment {s.segment_id} is above the segment id mark {segments}")
 
 
 def _check_places(m, path):

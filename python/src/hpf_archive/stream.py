@@ -1,15 +1,17 @@
-"""Entries as seekable streams in bounded memory, whatever their size and codec. Content is
-produced from the start, its CRC32C accumulated; when the stream reaches the end the checksum is
-compared and a mismatch is a CorruptArchive from read(). A forward seek reads through (so the
-check still covers every byte), a backward seek starts again from the entry's start.
+"""Entries as seekable streams in bounded memory, whatever their size and codec, that hand out
+only bytes that passed a checksum.
 
-An uncompressed entry that was once read to its end with a matching checksum is remembered by
-its archive (`verified`); later streams of it seek directly and read only the bytes asked for,
-as the Java server does with content it has checked once."""
+Chunked content (format version 7, FORMAT.md "Chunked content") is read a chunk at a time, each
+checked against its own CRC32C before any of its bytes is handed out: a seek reads only the
+chunks from its target on, and a stream read from its start to its end also checks the entry's
+CRC32C of the whole. Content in one piece of more than 1 MiB (versions 1 to 6) is checked whole,
+read to its end, before the first byte is handed out (an archive remembers the entries it checked,
+`verified`); then it is read again from its start (or, stored raw, from the offset asked for)."""
 
 import io
 
 from . import codecs
+from .chunks import Chunks
 from .entry import check_codec
 from .errors import CorruptArchive
 
@@ -34,43 +36,12 @@ class _StoredBytes(io.RawIOBase):
         return n
 
 
-class EntryStream(io.RawIOBase):
-    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary, verified):
-        self._storage = storage
-        self._part = part
-        self._at = content_offset
-        self._info = info
-        self._expected = stored_crc
-        self._dictionary = dictionary
-        self._verified = verified
-        self._key = (info.part_id, info.offset)
-        self._path = storage.describe(part)
-        # Before any allocation: an LZ4 block is decoded whole, so its raw length is bounded.
-        check_codec(storage, part, content_offset, f"entry '{info.name}'", info.codec, info.raw_length,
-                    info.stored_length)
-        self._restart(0)
+class _Seekable(io.RawIOBase):
+    """Position bookkeeping shared by both streams: subclasses give _read_at(n) and _move(pos)."""
 
-    def _restart(self, pos):
-        """Reads again from `pos`: directly if this raw entry was checked before, else from 0."""
-        info = self._info
-        direct = info.codec == 0 and self._key in self._verified
-        pos = pos if direct else 0
-        stored = _StoredBytes(self._storage, self._part, self._at, info.stored_length, pos)
-        if info.codec == 0:
-            self._source = stored
-        elif info.codec == 1:  # an LZ4 block decodes whole; the format bounds it to 64 MiB
-            raw = codecs.lz4_decompress(stored.read(), info.raw_length)
-            if raw is None:
-                raise self._corrupt("content does not decompress")
-            self._source = io.BytesIO(raw)
-        else:
-            self._source = codecs.zstd_reader(stored, self._dictionary, CHUNK)
-        self._pos = pos
-        self._crc = 0
-        self._checked = direct  # nothing left to check on a direct read
-
-    def _corrupt(self, what):
-        return CorruptArchive(self._path, self._at, f"entry '{self._info.name}': {what}")
+    def __init__(self, raw_length):
+        self._length = raw_length
+        self._pos = 0
 
     def readable(self):
         return True
@@ -83,48 +54,131 @@ class EntryStream(io.RawIOBase):
 
     def seek(self, offset, whence=io.SEEK_SET):
         target = {io.SEEK_SET: offset, io.SEEK_CUR: self._pos + offset,
-                  io.SEEK_END: self._info.raw_length + offset}[whence]
+                  io.SEEK_END: self._length + offset}[whence]
         if target < 0:
             raise ValueError(f"negative position {target}")
-        target = min(target, self._info.raw_length)
-        if target < self._pos or (target > self._pos and self._checked):
-            self._restart(target)
-        while self._pos < target:
-            if not self.read(min(CHUNK, target - self._pos)):
-                break
+        target = min(target, self._length)
+        if target != self._pos:
+            self._move(target)
+            self._pos = target
         return self._pos
 
     def readinto(self, b):
-        left = self._info.raw_length - self._pos
-        if left <= 0:
-            self._check_end()
+        if self._pos >= self._length:
+            self._at_end()
             return 0
-        want = min(len(b), left)
-        try:
-            data = self._source.read(want)
-        except codecs.ZstdStreamError:
-            raise self._corrupt("content does not decompress")
-        if not data:
-            raise self._corrupt(f"ends after {self._pos} of {self._info.raw_length} bytes")
+        data = self._read_at(min(len(b), self._length - self._pos))
         n = len(data)
         b[:n] = data
-        if not self._checked:
-            self._crc = codecs.crc32c(data, self._crc)
         self._pos += n
-        if self._pos == self._info.raw_length:
-            self._check_end()
+        if self._pos == self._length:
+            self._at_end()
         return n
 
-    def _check_end(self):
-        if not self._checked:
-            self._checked = True
-            try:
-                extra = self._source.read(1)
-            except codecs.ZstdStreamError:
-                extra = b"x"
-            if extra:
+    def _at_end(self):
+        pass
+
+
+class ChunkStream(_Seekable):
+    """Chunked content: the chunk holding the position, decoded and checked, is kept."""
+
+    def __init__(self, chunks, read_crc):
+        super().__init__(chunks.raw_length)
+        self._chunks = chunks
+        self._read_crc = read_crc  # the entry's CRC32C of all its content, read when needed
+        self._index, self._data = -1, b""
+        self._whole_crc, self._next_in_order = 0, 0  # the whole CRC, while chunks come in order
+
+    def _move(self, pos):
+        pass  # the chunk is found from the position at the next read
+
+    def _read_at(self, n):
+        i = self._pos >> self._chunks.shift
+        if i != self._index:
+            self._data, self._index = self._chunks.chunk(i), i
+            if i == self._next_in_order:
+                self._whole_crc = codecs.crc32c(self._data, self._whole_crc)
+                self._next_in_order += 1
+        at = self._pos - (i << self._chunks.shift)
+        return self._data[at:at + n]
+
+    def _at_end(self):
+        if self._next_in_order == self._chunks.count:
+            self._next_in_order += 1  # checked once
+            if self._whole_crc != self._read_crc():
+                c = self._chunks
+                raise CorruptArchive(c.path, c.at, f"{c.label}: content checksum mismatch")
+
+
+class EntryStream(_Seekable):
+    """Content in one piece: checked whole first, then read from its start (or, raw, directly)."""
+
+    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary, verified):
+        super().__init__(info.raw_length)
+        self._storage, self._part, self._at, self._info = storage, part, content_offset, info
+        self._dictionary = dictionary
+        self._path = storage.describe(part)
+        # Before any allocation: an LZ4 block is decoded whole, so its raw length is bounded.
+        check_codec(storage, part, content_offset, f"entry '{info.name}'", info.codec,
+                    info.raw_length, info.stored_length)
+        key = (info.part_id, info.offset)
+        if key not in verified:
+            self._check_whole(stored_crc)
+            verified.add(key)
+        self._restart(0)
+
+    def _source_from(self, pos):
+        info = self._info
+        stored = _StoredBytes(self._storage, self._part, self._at, info.stored_length,
+                              pos if info.codec == 0 else 0)
+        if info.codec == 0:
+            return stored
+        if info.codec == 1:  # an LZ4 block decodes whole; the format bounds it to 64 MiB
+            raw = codecs.lz4_decompress(stored.read(), info.raw_length)
+            if raw is None:
+                raise self._corrupt("content does not decompress")
+            return io.BytesIO(raw)
+        return codecs.zstd_reader(stored, self._dictionary, CHUNK)
+
+    def _check_whole(self, expected):
+        source, crc, produced = self._source_from(0), 0, 0
+        while True:
+            data = self._read(source, CHUNK)
+            if not data:
+                break
+            produced += len(data)
+            if produced > self._info.raw_length:
                 raise self._corrupt(f"decodes past its {self._info.raw_length} bytes")
-            if self._crc != self._expected:
-                raise self._corrupt("content checksum mismatch")
-            if self._info.codec == 0:
-                self._verified.add(self._key)
+            crc = codecs.crc32c(data, crc)
+        if produced != self._info.raw_length:
+            raise self._corrupt(f"ends after {produced} of {self._info.raw_length} bytes")
+        if crc != expected:
+            raise self._corrupt("content checksum mismatch")
+
+    def _restart(self, pos):
+        self._source, self._source_pos = self._source_from(pos), pos if self._info.codec == 0 else 0
+
+    def _move(self, pos):
+        if pos < self._source_pos or self._info.codec == 0:
+            self._restart(pos)
+        while self._source_pos < pos:  # compressed: decode through to the target
+            data = self._read(self._source, min(CHUNK, pos - self._source_pos))
+            if not data:
+                raise self._corrupt(f"ends after {self._source_pos} bytes")
+            self._source_pos += len(data)
+
+    def _read_at(self, n):
+        data = self._read(self._source, n)
+        if not data:
+            raise self._corrupt(f"ends after {self._pos} of {self._info.raw_length} bytes")
+        self._source_pos += len(data)
+        return data
+
+    def _read(self, source, n):
+        try:
+            return source.read(n)
+        except codecs.ZstdStreamError:
+            raise self._corrupt("content does not decompress")
+
+    def _corrupt(self, what):
+        return CorruptArchive(self._path, self._at, f"entry '{self._info.name}': {what}")

@@ -10,7 +10,7 @@ FILE_MAGIC = b"\x89HPF"
 FOOTER_MAGIC = b"HPF!"
 HEADER_BYTES = 16
 FOOTER_BYTES = 8
-VERSIONS = (1, 2, 3, 4, 5, 6)
+VERSIONS = (1, 2, 3, 4, 5, 6, 7)
 
 
 class Cursor:

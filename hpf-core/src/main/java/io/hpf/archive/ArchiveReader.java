@@ -191,15 +191,27 @@ public final class ArchiveReader implements Closeable {
    * place without looking the name up again; checked as {@link #openStream(String)}.
    */
   public InputStream openStream(EntryInfo row) throws IOException {
-    EntryReader part = part(row.partId());
-    PartEntry entry = part.find(row.offset(), row.entryLength(), row.name(), null);
+    return part(row.partId()).openContent(entryAt(row));
+  }
+
+  /**
+   * The content of the entry a row of this reader names from raw offset {@code from} on, for a
+   * reader that may stop before the end (a range, a seek): every byte it hands out has been checked
+   * (see {@link EntryReader#openContent(PartEntry, long)} for what that costs).
+   */
+  public InputStream openStream(EntryInfo row, long from) throws IOException {
+    return part(row.partId()).openContent(entryAt(row), from);
+  }
+
+  private PartEntry entryAt(EntryInfo row) throws IOException {
+    PartEntry entry = part(row.partId()).find(row.offset(), row.entryLength(), row.name(), null);
     if (entry == null) {
       throw new CorruptArchiveException(
           storage.describe(FileNames.partFileName(row.partId())),
           row.offset(),
           "catalog says '" + row.name() + "' is here, the entry header names another");
     }
-    return part.openContent(entry);
+    return entry;
   }
 
   /**

@@ -154,6 +154,9 @@ public final class ArchiveWriter implements Closeable {
       List<String> changes = new ArrayList<>();
       WriterOptions options = requested.resolve(base, storage, changes);
       CommittedIds committed = CommittedIds.of(storage, listing, base);
+      if (base.idMarks() == null) {
+        base = base.withIdMarks(committed.marks(listing)); // the next manifest records them
+      }
       int importedBefore = listing.size();
       listing = ImportMarker.abandon(storage, listing, committed.maxPartId());
       int abandoned = importedBefore - listing.size();
@@ -202,7 +205,7 @@ public final class ArchiveWriter implements Closeable {
 
   /** Above every part the manifest names and every part file present (uncommitted ones too). */
   private static int nextPartId(Manifest base, List<StoredFile> listing) {
-    int max = base == null ? 0 : base.maxPartId();
+    int max = base == null ? 0 : base.partIdMark();
     for (StoredFile f : listing) {
       max = Math.max(max, Recovery.partIdOf(f.name()));
     }
@@ -435,7 +438,7 @@ public final class ArchiveWriter implements Closeable {
         ImportedParts.of(
             subdirectories,
             imports,
-            Math.max(pool.nextPartId(), base == null ? 1 : base.maxPartId() + 1),
+            Math.max(pool.nextPartId(), base == null ? 1 : base.partIdMark() + 1),
             dictionary);
     List<EntryInfo> rows = imported.rows();
     CommitPlan plan =
@@ -540,7 +543,7 @@ public final class ArchiveWriter implements Closeable {
     // Ids only grow: past every part this writer made, committed or given up.
     pool =
         new PartPool(
-            storage, options, dictionary, Math.max(pool.nextPartId(), next.maxPartId() + 1));
+            storage, options, dictionary, Math.max(pool.nextPartId(), next.partIdMark() + 1));
     state = State.OPEN;
     FileCleaner.clean(storage, next, options.gracePeriodMillis(), System.currentTimeMillis());
   }

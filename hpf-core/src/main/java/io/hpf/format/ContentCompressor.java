@@ -77,6 +77,30 @@ public final class ContentCompressor implements AutoCloseable {
     throw new AssertionError(codec);
   }
 
+  /**
+   * Compresses {@code raw[offset, offset + length)} (at most a chunk, FORMAT.md "Chunked content"),
+   * whether or not that shrinks it: a chunk is stored with its entry's codec.
+   */
+  byte[] compressAlways(byte[] raw, int offset, int length) {
+    switch (codec) {
+      case LZ4:
+        {
+          byte[] out = new byte[Lz4.COMPRESSOR.maxCompressedLength(length)];
+          int n = Lz4.COMPRESSOR.compress(raw, offset, length, out, 0, out.length);
+          return Arrays.copyOf(out, n);
+        }
+      case ZSTD:
+        {
+          byte[] out = new byte[(int) com.github.luben.zstd.Zstd.compressBound(length)];
+          int n = zstd.compressByteArray(out, 0, out.length, raw, offset, length);
+          return Arrays.copyOf(out, n);
+        }
+      case NONE:
+      default:
+        throw new IllegalStateException("no codec to compress with");
+    }
+  }
+
   @Override
   public void close() {
     if (zstd != null) {

@@ -30,7 +30,43 @@ public final class EntryCodec {
       int mode,
       Map<String, String> attributes) {
     return encodeHeader(
-        nameUtf8, 0, codec, dictionaryId, rawLength, storedLength, mtimeMillis, mode, attributes);
+        nameUtf8,
+        0,
+        0,
+        codec,
+        dictionaryId,
+        rawLength,
+        storedLength,
+        mtimeMillis,
+        mode,
+        attributes);
+  }
+
+  /**
+   * Encodes the header of an entry whose content is stored in chunks of {@code 1 << chunkShift} raw
+   * bytes (FORMAT.md "Chunked content"); {@code storedLength} includes the chunk table.
+   */
+  public static ByteWriter encodeChunkedHeader(
+      byte[] nameUtf8,
+      int chunkShift,
+      Codec codec,
+      int dictionaryId,
+      long rawLength,
+      long storedLength,
+      long mtimeMillis,
+      int mode,
+      Map<String, String> attributes) {
+    return encodeHeader(
+        nameUtf8,
+        FormatConstants.ENTRY_FLAG_CHUNKED,
+        chunkShift,
+        codec,
+        dictionaryId,
+        rawLength,
+        storedLength,
+        mtimeMillis,
+        mode,
+        attributes);
   }
 
   /**
@@ -42,6 +78,7 @@ public final class EntryCodec {
     return encodeHeader(
         new byte[0],
         FormatConstants.ENTRY_FLAG_GROUP,
+        0,
         codec,
         dictionaryId,
         rawLength,
@@ -54,6 +91,7 @@ public final class EntryCodec {
   private static ByteWriter encodeHeader(
       byte[] nameUtf8,
       int flags,
+      int chunkShift,
       Codec codec,
       int dictionaryId,
       long rawLength,
@@ -79,7 +117,7 @@ public final class EntryCodec {
     out.u64(mtimeMillis);
     out.u32(mode);
     out.u16(attributes.size());
-    out.u16(0);
+    out.u16(chunkShift);
     out.bytes(nameUtf8);
     for (Map.Entry<String, String> a : Attributes.sorted(attributes).entrySet()) {
       out.string16(a.getKey());
@@ -180,11 +218,15 @@ public final class EntryCodec {
       throw new CorruptArchiveException(file, entryOffset + 8, "unknown codec id " + codecId);
     }
     int flags = h.u8("flags");
-    if ((flags & ~FormatConstants.ENTRY_FLAG_GROUP) != 0) {
+    if ((flags & ~(FormatConstants.ENTRY_FLAG_GROUP | FormatConstants.ENTRY_FLAG_CHUNKED)) != 0
+        || flags == (FormatConstants.ENTRY_FLAG_GROUP | FormatConstants.ENTRY_FLAG_CHUNKED)) {
       throw new CorruptArchiveException(
-          file, entryOffset + 9, "entry flags " + flags + " (only bit 0 is defined)");
+          file,
+          entryOffset + 9,
+          "entry flags " + flags + " (bit 0 for a group or bit 1 for chunks, not both)");
     }
     boolean group = flags == FormatConstants.ENTRY_FLAG_GROUP;
+    boolean chunked = flags == FormatConstants.ENTRY_FLAG_CHUNKED;
     int nameLength = h.u16("name length");
     int dictionaryId = h.u32("dictionary id");
     long rawLength = h.u64("raw length");
@@ -192,12 +234,17 @@ public final class EntryCodec {
     long mtime = h.u64("mtime");
     int mode = h.u32("mode");
     int attributeCount = h.u16("attribute count");
-    int reserved = h.u16("reserved");
-    if (reserved != 0) {
+    int chunkShift = h.u16("chunk size");
+    if (chunked
+        ? chunkShift < FormatConstants.MIN_CHUNK_SHIFT
+            || chunkShift > FormatConstants.MAX_CHUNK_SHIFT
+        : chunkShift != 0) {
       throw new CorruptArchiveException(
           file,
           entryOffset + 46,
-          "reserved field at entry header offset 46 is " + reserved + ", not 0");
+          chunked
+              ? "chunk size 2^" + chunkShift + " is outside 2^12 to 2^20"
+              : "reserved field at entry header offset 46 is " + chunkShift + ", not 0");
     }
     if (dictionaryId != 0 && codec != Codec.ZSTD) {
       throw new CorruptArchiveException(
@@ -228,12 +275,20 @@ public final class EntryCodec {
     if (rawLength < 0
         || storedLength < 0
         || storedLength > MAX_STORED_LENGTH
-        || (codec == Codec.NONE && rawLength != storedLength)
-        || (codec == Codec.LZ4 && rawLength > FormatConstants.MAX_LZ4_RAW_BYTES)) {
+        || (chunked
+            ? !chunkLengthsPossible(codec, rawLength, storedLength, chunkShift)
+            : (codec == Codec.NONE && rawLength != storedLength)
+                || (codec == Codec.LZ4 && rawLength > FormatConstants.MAX_LZ4_RAW_BYTES))) {
       throw new CorruptArchiveException(
           file,
           entryOffset + 16,
-          "impossible lengths: raw " + rawLength + ", stored " + storedLength + ", codec " + codec);
+          "impossible lengths: raw "
+              + rawLength
+              + ", stored "
+              + storedLength
+              + ", codec "
+              + codec
+              + (chunked ? ", chunks of 2^" + chunkShift : ""));
     }
     if (group
         && (nameLength != 0
@@ -263,6 +318,25 @@ public final class EntryCodec {
         mode,
         attributes,
         headerLength,
-        group);
+        group,
+        chunkShift);
+  }
+
+  /**
+   * FORMAT.md "Chunked content": at least one chunk, a slot for each in the stored length, at least
+   * one stored byte per chunk, and raw chunks stored as they are.
+   */
+  private static boolean chunkLengthsPossible(
+      Codec codec, long rawLength, long storedLength, int chunkShift) {
+    if (rawLength == 0) {
+      return false;
+    }
+    long chunks = ((rawLength - 1) >>> chunkShift) + 1;
+    if (chunks > Integer.MAX_VALUE) {
+      return false;
+    }
+    long table = chunks * FormatConstants.CHUNK_SLOT_BYTES;
+    long area = storedLength - table;
+    return codec == Codec.NONE ? area == rawLength : area >= chunks;
   }
 }

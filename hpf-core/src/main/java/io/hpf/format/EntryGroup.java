@@ -181,7 +181,8 @@ public final class EntryGroup {
             mode,
             attributes,
             contentAt[i] - nameAt[i],
-            false);
+            false,
+            0);
     return new PartEntry(offset, memberHeader, this, i);
   }
 

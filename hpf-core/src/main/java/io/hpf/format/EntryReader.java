@@ -28,7 +28,6 @@ public final class EntryReader {
   /** Entries up to this size are read in one read, header and content together. */
   private static final int ONE_READ_MAX_BYTES = 16 << 20;
 
-  /** Content up to this size is decoded whole even when a stream is asked for. */
   /** Entries up to this size are read and checked whole even when asked for as a stream. */
   public static final int STREAM_WHOLE_MAX_BYTES = 1 << 20;
 
@@ -112,7 +111,7 @@ public final class EntryReader {
       return null;
     }
     if (found.content() == null) {
-      checkWhole(found.entry().header()); // over the limit: says so
+      return content(found.entry()); // large: read apart, or over the limit and says so
     }
     return found.content();
   }
@@ -278,7 +277,10 @@ public final class EntryReader {
     }
     EntryHeader h = entry.header();
     checkWhole(h);
-    if (h.codec() == Codec.NONE && file.servesFromMemory()) {
+    if (h.chunked() && !isWhole(h)) {
+      return ChunkedContent.inFile(file, path, entry, dictionaryFor(entry)).whole();
+    }
+    if (h.codec() == Codec.NONE && !h.chunked() && file.servesFromMemory()) {
       return rawContent(entry);
     }
     byte[] bytes = file.readFully(entry.offset(), (int) entry.length());
@@ -316,12 +318,39 @@ public final class EntryReader {
    */
   public InputStream openContent(PartEntry entry) throws IOException {
     EntryHeader h = entry.header();
-    if (entry.inGroup()
-        || (h.rawLength() <= STREAM_WHOLE_MAX_BYTES && h.storedLength() <= STREAM_WHOLE_MAX_BYTES)
-        || h.codec() == Codec.LZ4) {
+    if (entry.inGroup() || isWhole(h)) {
       return new CheckedContent(content(entry));
     }
+    if (h.chunked()) {
+      return ChunkedContent.inFile(file, path, entry, dictionaryFor(entry)).open(0);
+    }
     return new EntryContentStream(file, path, entry, dictionaryFor(entry));
+  }
+
+  /**
+   * The content from raw offset {@code from} on, for a reader that may stop before its end (a
+   * range, a seek): every byte the stream hands out has been checked. Chunked content (FORMAT.md
+   * "Chunked content") decodes and checks only the chunks from {@code from} on; small content is
+   * read and checked whole; large content stored in one piece (by versions 1 to 6) is read and
+   * checked to its end first, then streamed again from its start to {@code from}.
+   */
+  public InputStream openContent(PartEntry entry, long from) throws IOException {
+    EntryHeader h = entry.header();
+    if (!entry.inGroup() && !isWhole(h)) {
+      if (h.chunked()) {
+        return ChunkedContent.inFile(file, path, entry, dictionaryFor(entry)).open(from);
+      }
+      check(entry);
+    }
+    InputStream in = openContent(entry);
+    in.skipNBytes(from);
+    return in;
+  }
+
+  /** Content read and checked whole even when a stream is asked for: small, or one LZ4 block. */
+  private static boolean isWhole(EntryHeader h) {
+    return (h.rawLength() <= STREAM_WHOLE_MAX_BYTES && h.storedLength() <= STREAM_WHOLE_MAX_BYTES)
+        || (h.codec() == Codec.LZ4 && !h.chunked());
   }
 
   /** Reads the content to its end and checks it (verify, recovery, compaction). */
@@ -417,7 +446,8 @@ public final class EntryReader {
   }
 
   private static void checkWhole(EntryHeader h) {
-    if (h.rawLength() > MAX_WHOLE_BYTES || h.storedLength() > MAX_WHOLE_BYTES) {
+    // Chunked content is read a chunk at a time: only its raw length is held whole.
+    if (h.rawLength() > MAX_WHOLE_BYTES || (!h.chunked() && h.storedLength() > MAX_WHOLE_BYTES)) {
       throw new IllegalStateException(
           "entry '"
               + h.name()
@@ -445,6 +475,9 @@ public final class EntryReader {
   /** Decompresses and checks the content of a whole entry held in {@code bytes} from index 0. */
   private byte[] decode(long offset, EntryHeader header, byte[] bytes) throws IOException {
     PartEntry entry = new PartEntry(offset, header);
+    if (header.chunked()) {
+      return ChunkedContent.inMemory(path, offset, header, bytes, dictionaryFor(entry)).whole();
+    }
     int contentAt = header.headerLength();
     int stored = (int) header.storedLength();
     byte[] content;

@@ -9,7 +9,7 @@ public final class FormatConstants {
   private FormatConstants() {}
 
   /** FORMAT.md "Versions": the version this code writes. */
-  public static final int VERSION_CURRENT = 6;
+  public static final int VERSION_CURRENT = 7;
 
   /** FORMAT.md "Versions": the oldest version this code reads. */
   public static final int VERSION_MIN_READABLE = 1;
@@ -33,6 +33,12 @@ public final class FormatConstants {
   /** FORMAT.md "Versions": the first version whose writer settings hold the zstd level. */
   public static final int VERSION_ZSTD_LEVEL = 6;
 
+  /**
+   * FORMAT.md "Versions": the first version whose manifest records its part and segment id marks
+   * and whose large entries are stored in chunks.
+   */
+  public static final int VERSION_ID_MARKS = 7;
+
   // FORMAT.md "File footer": 'H' 'P' 'F' '!' then CRC32C of every byte before the footer.
   public static final int FOOTER_MAGIC = 0x21_46_50_48;
   public static final int FOOTER_BYTES = 8;
@@ -48,6 +54,18 @@ public final class FormatConstants {
 
   /** Entry flag bit 0: the entry is a group whose content holds several small entries. */
   public static final int ENTRY_FLAG_GROUP = 1;
+
+  /** Entry flag bit 1: the content is stored in independent chunks with a chunk table. */
+  public static final int ENTRY_FLAG_CHUNKED = 2;
+
+  // FORMAT.md "Chunked content".
+  /** The smallest and largest chunk: 4 KiB and 1 MiB of raw bytes (log2). */
+  public static final int MIN_CHUNK_SHIFT = 12;
+
+  public static final int MAX_CHUNK_SHIFT = 20;
+
+  /** A chunk table slot: u64 end of the chunk's stored bytes, u32 CRC32C of its raw bytes. */
+  public static final int CHUNK_SLOT_BYTES = 12;
 
   public static final int MAX_NAME_BYTES = 0xFFFF;
   public static final int MAX_ATTRIBUTES = 0xFFFF;

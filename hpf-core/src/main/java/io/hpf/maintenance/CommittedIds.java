@@ -9,11 +9,13 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The highest part and segment ids that any committed manifest still present names: the current one
- * and every older one kept for its grace period. A file at or below them was committed once, so it
- * is never the work of a writer that died: after a reclaiming compaction (or a delete of
- * everything) the current manifest may name no part at all while the parts it dropped wait out
- * their grace period, and taking those for a dead writer's would bring deleted entries back.
+ * The highest part and segment ids that any committed manifest names: the marks a manifest of
+ * version 7 records (FORMAT.md "Manifest"), or, for an archive of an older version, the ids of the
+ * current manifest and of every older one kept for its grace period. A file at or below them was
+ * committed once, so it is never the work of a writer that died: after a reclaiming compaction (or
+ * a delete of everything) the current manifest may name no part at all while the parts it dropped
+ * wait out their grace period, and taking those for a dead writer's would bring deleted entries
+ * back.
  *
  * <p>The cleaner deletes a superseded manifest only after the files only it names, so a committed
  * file never outlives every manifest that names it. Older manifests are read only when the listing
@@ -24,9 +26,10 @@ public record CommittedIds(int maxPartId, int maxSegmentId, List<String> unreada
 
   /** The ids of {@code current} and of every older manifest in {@code listing}. */
   public static CommittedIds of(Storage storage, List<StoredFile> listing, Manifest current) {
-    int parts = current.maxPartId();
-    int segments = current.maxSegmentId();
-    if (!hasFileAbove(listing, parts, segments)) {
+    int parts = current.partIdMark();
+    int segments = current.segmentIdMark();
+    // A manifest of version 7 records the marks; older ones are read only for older archives.
+    if (current.idMarks() != null || !hasFileAbove(listing, parts, segments)) {
       return new CommittedIds(parts, segments, List.of());
     }
     List<String> unreadable = new java.util.ArrayList<>();
@@ -53,6 +56,20 @@ public record CommittedIds(int maxPartId, int maxSegmentId, List<String> unreada
    */
   public boolean partsAboveAreUncommitted() {
     return unreadable.isEmpty();
+  }
+
+  /**
+   * The marks a manifest written now records (FORMAT.md "Manifest"): these ids, or, when an older
+   * manifest could not be read, every part file present too (it may have named any of them).
+   */
+  public Manifest.IdMarks marks(List<StoredFile> listing) {
+    int parts = maxPartId;
+    if (!partsAboveAreUncommitted()) {
+      for (StoredFile f : listing) {
+        parts = Math.max(parts, FileNames.partIdOf(f.name()));
+      }
+    }
+    return new Manifest.IdMarks(parts, maxSegmentId);
   }
 
   private static boolean hasFileAbove(List<StoredFile> listing, int parts, int segments) {

@@ -19,6 +19,8 @@ import java.util.List;
  * @param parts the part files and how many of their bytes are committed
  * @param segments the segments, oldest first
  * @param history the latest commits, oldest first, this one last (at most {@link #HISTORY_LIMIT})
+ * @param idMarks the highest part and segment ids any committed manifest of the archive has named
+ *     (version 7); null in a manifest of versions 1 to 6, which did not record them
  */
 public record Manifest(
     long generation,
@@ -31,7 +33,8 @@ public record Manifest(
     List<DictionaryRef> dictionaries,
     List<PartRef> parts,
     List<SegmentRef> segments,
-    List<HistoryEntry> history) {
+    List<HistoryEntry> history,
+    IdMarks idMarks) {
 
   /** How many past commits a manifest remembers for {@code hpf log}. */
   public static final int HISTORY_LIMIT = 100;
@@ -95,6 +98,40 @@ public record Manifest(
    */
   public record HistoryEntry(
       long generation, long commitMillis, String operation, long liveEntries) {}
+
+  /**
+   * FORMAT.md "Manifest": every part id and segment id up to these was named by a committed
+   * manifest once (or by none, and is never used), so a file above them is the work of a writer
+   * that never committed, and a writer takes new ids above them.
+   */
+  public record IdMarks(int parts, int segments) {}
+
+  /** This manifest with id marks (the ids of older manifests, for one of versions 1 to 6). */
+  public Manifest withIdMarks(IdMarks marks) {
+    return new Manifest(
+        generation,
+        commitMillis,
+        operation,
+        bucketCapacity,
+        writerSettings,
+        liveEntries,
+        liveEntryBytes,
+        dictionaries,
+        parts,
+        segments,
+        history,
+        marks);
+  }
+
+  /** The highest part id committed so far: the mark, or this manifest's own highest id. */
+  public int partIdMark() {
+    return Math.max(maxPartId(), idMarks == null ? 0 : idMarks.parts());
+  }
+
+  /** The highest segment id committed so far: the mark, or this manifest's own highest id. */
+  public int segmentIdMark() {
+    return Math.max(maxSegmentId(), idMarks == null ? 0 : idMarks.segments());
+  }
 
   /** Entries a reader of this generation sees. */
   public long entryCount() {

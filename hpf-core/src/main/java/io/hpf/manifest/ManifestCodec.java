@@ -32,6 +32,7 @@ public final class ManifestCodec {
     }
     out.u8(settings.codec().id()).u32(settings.groupBytes()).u32(settings.groupEntryMaxBytes());
     out.u8(settings.zstdLevel());
+    out.u32(m.partIdMark()).u32(m.segmentIdMark());
     out.u64(m.liveEntries()).u64(m.liveEntryBytes());
     out.u32(m.dictionaries().size());
     for (Manifest.DictionaryRef d : m.dictionaries()) {
@@ -150,6 +151,10 @@ public final class ManifestCodec {
     int bucketCapacity = in.count("bucket capacity");
     WriterSettings settings =
         version >= FormatConstants.VERSION_WRITER_SETTINGS ? writerSettings(in, version) : null;
+    Manifest.IdMarks marks =
+        version >= FormatConstants.VERSION_ID_MARKS
+            ? new Manifest.IdMarks(in.count("part id mark"), in.count("segment id mark"))
+            : null;
     long liveEntries = in.u64("live entries");
     long liveEntryBytes = in.u64("live entry bytes");
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
@@ -222,7 +227,32 @@ public final class ManifestCodec {
         dictionaries,
         parts,
         segments,
-        history);
+        history,
+        checkMarks(in, marks, parts, segments));
+  }
+
+  /** The id marks, refused if the manifest names an id above them. */
+  private static Manifest.IdMarks checkMarks(
+      ByteReader in,
+      Manifest.IdMarks marks,
+      List<Manifest.PartRef> parts,
+      List<Manifest.SegmentRef> segments)
+      throws CorruptArchiveException {
+    if (marks == null) {
+      return null;
+    }
+    for (Manifest.PartRef p : parts) {
+      if (p.partId() > marks.parts()) {
+        throw in.corrupt("part " + p.partId() + " is above the part id mark " + marks.parts());
+      }
+    }
+    for (Manifest.SegmentRef s : segments) {
+      if (s.segmentId() > marks.segments()) {
+        throw in.corrupt(
+            "segment " + s.segmentId() + " is above the segment id mark " + marks.segments());
+      }
+    }
+    return marks;
   }
 
   /**

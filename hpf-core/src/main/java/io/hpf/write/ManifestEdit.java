@@ -87,7 +87,7 @@ public final class ManifestEdit {
     if (base == null && firstDictionary != null) {
       moving.add(firstDictionary);
     }
-    int segmentId = (base == null ? 0 : base.maxSegmentId()) + 1;
+    int segmentId = (base == null ? 0 : base.segmentIdMark()) + 1;
     SegmentBuilder.Written written =
         SegmentBuilder.write(storage, segmentId, rows, bucketCapacity, moving);
     Map<Integer, Manifest.DictionaryRef> moved = new HashMap<>();
@@ -128,6 +128,20 @@ public final class ManifestEdit {
         dictionaries,
         parts,
         segments,
-        history);
+        history,
+        marks(parts, segments));
+  }
+
+  /** Ids only grow: the base's marks, raised to the ids the next manifest names. */
+  private Manifest.IdMarks marks(List<Manifest.PartRef> parts, List<Manifest.SegmentRef> segments) {
+    int partMark = base == null ? 0 : base.partIdMark();
+    int segmentMark = base == null ? 0 : base.segmentIdMark();
+    for (Manifest.PartRef p : parts) {
+      partMark = Math.max(partMark, p.partId());
+    }
+    for (Manifest.SegmentRef s : segments) {
+      segmentMark = Math.max(segmentMark, s.segmentId());
+    }
+    return new Manifest.IdMarks(partMark, segmentMark);
   }
 }

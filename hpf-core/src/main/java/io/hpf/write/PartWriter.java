@@ -3,6 +3,7 @@ package io.hpf.write;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.ByteWriter;
+import io.hpf.format.ChunkedEncoder;
 import io.hpf.format.Codec;
 import io.hpf.format.ContentCompressor;
 import io.hpf.format.EntryCodec;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Supplier;
-import java.util.zip.CRC32C;
 
 /**
  * Appends entries to one part file (FORMAT.md "Part file"). Thread-safe, so that the writer threads
@@ -153,19 +153,21 @@ public final class PartWriter {
       return;
     }
     Prepared prepared =
-        prepare(
-            content,
-            length,
-            (codec, dictionaryId, storedLength) ->
-                EntryCodec.encodeHeader(
-                    nameUtf8,
-                    codec,
-                    dictionaryId,
-                    length,
-                    storedLength,
-                    meta.mtimeMillis(),
-                    meta.mode(),
-                    meta.attributes()));
+        ChunkedEncoder.chunks(length)
+            ? prepareChunked(nameUtf8, content, length, meta)
+            : prepare(
+                content,
+                length,
+                (codec, dictionaryId, storedLength) ->
+                    EntryCodec.encodeHeader(
+                        nameUtf8,
+                        codec,
+                        dictionaryId,
+                        length,
+                        storedLength,
+                        meta.mtimeMillis(),
+                        meta.mode(),
+                        meta.attributes()));
     synchronized (this) {
       long offset = write(prepared);
       record(
@@ -225,6 +227,38 @@ public final class PartWriter {
         headerFor.encode(stored, dictionaryId, storedLength),
         compressed == null ? raw : compressed,
         EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
+  }
+
+  /** As {@link #prepare}, for content stored in chunks (FORMAT.md "Chunked content"). */
+  private Prepared prepareChunked(byte[] nameUtf8, byte[] raw, int rawLength, EntryMetadata meta) {
+    ContentCompressor compressor = compressors.pollFirst();
+    if (compressor == null) {
+      compressor = newCompressor.get();
+    }
+    ChunkedEncoder.Encoded encoded;
+    try {
+      encoded = ChunkedEncoder.encode(compressor, raw, rawLength);
+    } finally {
+      compressors.addFirst(compressor);
+    }
+    ByteWriter header =
+        EntryCodec.encodeChunkedHeader(
+            nameUtf8,
+            encoded.shift(),
+            encoded.codec(),
+            encoded.dictionaryId(),
+            rawLength,
+            encoded.stored().length,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes());
+    return new Prepared(
+        encoded.codec(),
+        encoded.dictionaryId(),
+        encoded.stored().length,
+        header,
+        encoded.stored(),
+        EntryCodec.trailer(encoded.contentCrc()));
   }
 
   /**
@@ -299,52 +333,45 @@ public final class PartWriter {
     if (broken) {
       throw new IllegalStateException("part " + partId + " failed earlier");
     }
+    boolean chunked = ChunkedEncoder.chunks(length);
+    int shift = ChunkedEncoder.chunkShift(length);
+    long stored = chunked ? length + ChunkedEncoder.tableLength(length, shift) : length;
     ByteWriter header =
-        EntryCodec.encodeHeader(
-            nameUtf8,
-            Codec.NONE,
-            0,
-            length,
-            length,
-            meta.mtimeMillis(),
-            meta.mode(),
-            meta.attributes());
-    CRC32C crc = new CRC32C();
+        chunked
+            ? EntryCodec.encodeChunkedHeader(
+                nameUtf8,
+                shift,
+                Codec.NONE,
+                0,
+                length,
+                stored,
+                meta.mtimeMillis(),
+                meta.mode(),
+                meta.attributes())
+            : EntryCodec.encodeHeader(
+                nameUtf8,
+                Codec.NONE,
+                0,
+                length,
+                length,
+                meta.mtimeMillis(),
+                meta.mode(),
+                meta.attributes());
     long offset;
     try {
-      alignFor(header.size() + length + EntryCodec.TRAILER_BYTES);
+      alignFor(header.size() + stored + EntryCodec.TRAILER_BYTES);
       offset = committedLength;
       file.write(header.array(), 0, header.size());
-      byte[] buffer = new byte[1 << 20];
-      long left = length;
-      while (left > 0) {
-        int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-        if (n < 0) {
-          throw new EOFException(
-              source
-                  + ": file ended after "
-                  + (length - left)
-                  + " bytes, expected "
-                  + length
-                  + " (did it change while being read?)");
-        }
-        crc.update(buffer, 0, n);
-        file.write(buffer, 0, n);
-        left -= n;
+      RawCopy copied = RawCopy.copy(in, file, length, shift, source);
+      if (chunked) {
+        file.write(copied.table().bytes());
       }
-      if (in.read() >= 0) {
-        throw new IOException(
-            source
-                + ": file is longer than the "
-                + length
-                + " bytes it had when listed (did it change while being read?)");
-      }
-      file.write(EntryCodec.trailer((int) crc.getValue()));
+      file.write(EntryCodec.trailer(copied.contentCrc()));
     } catch (IOException | RuntimeException e) {
       broken = true;
       throw e;
     }
-    record(name, Codec.NONE, 0, length, length, meta, offset);
+    record(name, Codec.NONE, 0, length, stored, meta, offset);
   }
 
   /**

@@ -163,7 +163,8 @@ public final class CraftedArchive {
             List.of(),
             List.of(new Manifest.PartRef(1, committed)),
             List.of(segment),
-            List.of(history)));
+            List.of(history),
+            new Manifest.IdMarks(1, 1)));
     return storage;
   }
 }

@@ -107,24 +107,16 @@ public final class CraftedCorpus {
     // minutes, growing faster than linearly).
     io.hpf.store.LocalStorage twice =
         new CraftedArchive(dir.resolve("segment-twice.hpf")).addPlain("x", plain).commit();
-    io.hpf.manifest.Manifest m = io.hpf.manifest.ManifestStore.readNewest(twice, twice.list());
-    List<io.hpf.manifest.Manifest.SegmentRef> doubled = new ArrayList<>(m.segments());
-    doubled.addAll(m.segments());
-    io.hpf.manifest.ManifestStore.commit(
+    CraftedChunks.recommit(
         twice,
-        new io.hpf.manifest.Manifest(
-            m.generation() + 1,
-            m.commitMillis(),
-            "crafted",
-            m.bucketCapacity(),
-            m.writerSettings(),
-            m.liveEntries(),
-            m.liveEntryBytes(),
-            m.dictionaries(),
-            m.parts(),
-            doubled,
-            m.history()));
+        m -> {
+          List<io.hpf.manifest.Manifest.SegmentRef> doubled = new ArrayList<>(m.segments());
+          doubled.addAll(m.segments());
+          return doubled;
+        },
+        new io.hpf.manifest.Manifest.IdMarks(1, 1));
     cases.add(new Case("segment-twice.hpf", "problem\tmanifest names segment 1 twice"));
+    CraftedChunks.write(dir, cases);
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());

@@ -58,11 +58,23 @@ class GoldenArchiveTest {
         "v6/lz4-small-groups.hpf",
         "v6/zstd-two-commits.hpf",
         "v6/zstd-level-10-solid.hpf",
-        "v6/lz4-pilot-dictionary.hpf"
+        "v6/lz4-pilot-dictionary.hpf",
+        "v7/lz4.hpf",
+        "v7/zstd-dictionary.hpf",
+        "v7/none.hpf",
+        "v7/none-aligned-1k.hpf",
+        "v7/lz4-small-groups.hpf",
+        "v7/zstd-two-commits.hpf",
+        "v7/zstd-level-10-solid.hpf",
+        "v7/lz4-pilot-dictionary.hpf",
+        "v7/chunked.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
-    Map<String, byte[]> model = GoldenArchives.model();
+    Map<String, byte[]> model = new java.util.LinkedHashMap<>(GoldenArchives.model());
+    if (archive.endsWith("/chunked.hpf")) {
+      model.putAll(GoldenArchives.chunkedModel());
+    }
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       assertEquals(model.size(), reader.entryCount());
       for (Map.Entry<String, byte[]> e : model.entrySet()) {
@@ -199,6 +211,37 @@ class GoldenArchiveTest {
             Integer.parseInt(a[4])),
         m.writerSettings());
     assertEquals(16, m.bucketCapacity());
+  }
+
+  /**
+   * Version 7 stores entries over 1 MiB in chunks (FORMAT.md "Chunked content"): {@code
+   * chunked.hpf}'s are, one compressed with the archive's dictionary, one raw, and every offset
+   * reads as the model; its manifest, as every version-7 manifest, records the id marks.
+   */
+  @Test
+  void versionSevenStoresLargeEntriesInChunksAndRecordsIdMarks() throws Exception {
+    LocalStorage storage = LocalStorage.open(GOLDEN.resolve("v7/chunked.hpf"));
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    assertEquals(new Manifest.IdMarks(1, 1), m.idMarks());
+    LocalStorage v6 = LocalStorage.open(GOLDEN.resolve("v6/lz4.hpf"));
+    assertEquals(null, ManifestStore.readNewest(v6, v6.list()).idMarks());
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      for (Map.Entry<String, byte[]> e : GoldenArchives.chunkedModel().entrySet()) {
+        EntryInfo row = reader.stat(e.getKey());
+        assertEquals(
+            e.getKey().contains("streamed") ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.ZSTD,
+            row.codec());
+        int n = e.getValue().length;
+        for (long from : new long[] {65_535, 65_536 * 7 + 3, n - 100}) {
+          try (java.io.InputStream in = reader.openStream(row, from)) {
+            assertArrayEquals(
+                java.util.Arrays.copyOfRange(e.getValue(), (int) from, (int) from + 100),
+                in.readNBytes(100));
+          }
+        }
+        assertTrue(row.storedLength() > (n >> 16) * 12L, "a chunk table of a slot per chunk");
+      }
+    }
   }
 
   /** Copies a golden archive to {@code target}, for a test that changes it. */

@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * <pre>
  * mvn -q -pl hpf-core test-compile exec:java ... or from an IDE:
  * java -cp hpf-core/target/classes:hpf-core/target/test-classes:DEPS \
- *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v6
+ *     io.hpf.archive.GoldenArchives hpf-core/src/test/resources/golden/v7
  * </pre>
  */
 public final class GoldenArchives {
@@ -55,7 +55,24 @@ public final class GoldenArchives {
   /** Version 5 has the archives of version 4; its manifests record their writer settings. */
   static final String[] ARCHIVES_V5 = ARCHIVES_V4;
 
+  static final String[] ARCHIVES_V6 = {
+    "lz4.hpf",
+    "zstd-dictionary.hpf",
+    "none.hpf",
+    "none-aligned-1k.hpf",
+    "lz4-small-groups.hpf",
+    "zstd-two-commits.hpf",
+    "zstd-level-10-solid.hpf",
+    "lz4-pilot-dictionary.hpf"
+  };
+
+  /**
+   * Version 7: the archives of version 6 (their manifests with id marks) and {@code chunked.hpf}:
+   * the model and {@link #chunkedModel()}'s entries of over 1 MiB, one compressed in chunks with
+   * zstd and the archive's dictionary, one streamed and stored raw in chunks.
+   */
   static final String[] ARCHIVES = {
+    "chunked.hpf",
     "lz4.hpf",
     "zstd-dictionary.hpf",
     "none.hpf",
@@ -84,6 +101,25 @@ public final class GoldenArchives {
     model.put("bin/noise.bin", noise);
     model.put("unicode/日本語/ファイル.txt", "こんにちは".getBytes(StandardCharsets.UTF_8));
     return model;
+  }
+
+  /**
+   * The entries {@code chunked.hpf} has besides the model's: log lines numbered from 0, cut at an
+   * exact length (a chunk boundary not at the end). {@code big/streamed.log} is added as a stream.
+   */
+  static Map<String, byte[]> chunkedModel() {
+    Map<String, byte[]> big = new LinkedHashMap<>();
+    big.put("big/compressed.log", logLines((3 << 19) + 12_345));
+    big.put("big/streamed.log", logLines((1 << 20) + 4097));
+    return big;
+  }
+
+  private static byte[] logLines(int length) {
+    StringBuilder text = new StringBuilder(length + 100);
+    for (int i = 0; text.length() < length; i++) {
+      text.append("line ").append(i).append(" of a big log, in chunks of 64 KiB\n");
+    }
+    return text.substring(0, length).getBytes(StandardCharsets.UTF_8);
   }
 
   static EntryMetadata metadata(String name) {
@@ -138,6 +174,20 @@ public final class GoldenArchives {
           writer.add(e.getKey(), e.getValue(), metadata(e.getKey()));
           if (twoCommits && ++added == model.size() / 2) {
             writer.commit();
+          }
+        }
+        if (archive.equals("chunked.hpf")) {
+          for (Map.Entry<String, byte[]> e : chunkedModel().entrySet()) {
+            if (e.getKey().equals("big/streamed.log")) {
+              writer.addStream(
+                  e.getKey(),
+                  new java.io.ByteArrayInputStream(e.getValue()),
+                  e.getValue().length,
+                  metadata(e.getKey()),
+                  e.getKey());
+            } else {
+              writer.add(e.getKey(), e.getValue(), metadata(e.getKey()));
+            }
           }
         }
         writer.commit();

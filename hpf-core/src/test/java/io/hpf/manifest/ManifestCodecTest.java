@@ -35,6 +35,7 @@ class ManifestCodecTest {
     assertEquals(m.parts(), back.parts());
     assertEquals(m.dictionaries(), back.dictionaries());
     assertEquals(m.history(), back.history());
+    assertEquals(new Manifest.IdMarks(4, 9), back.idMarks());
     assertEquals(12, back.liveEntries());
     assertEquals(4000, back.liveEntryBytes());
     SegmentDirectory dir = back.segments().get(0).directory();
@@ -73,7 +74,8 @@ class ManifestCodecTest {
         List.of(segments),
         List.of(
             new Manifest.HistoryEntry(6, 100, "create 0 entries", 0),
-            new Manifest.HistoryEntry(7, 123, "add 12 entries", 12)));
+            new Manifest.HistoryEntry(7, 123, "add 12 entries", 12)),
+        new Manifest.IdMarks(4, 9));
   }
 
   private static SegmentDirectory oneBucket(long length, long offset) {

@@ -14,6 +14,7 @@ import io.hpf.archive.VerifyReport;
 import io.hpf.archive.WriterOptions;
 import io.hpf.format.Codec;
 import io.hpf.format.FileNames;
+import io.hpf.manifest.ManifestStore;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ForwardingStorage;
@@ -172,6 +173,40 @@ public abstract class DeletionSuite {
   }
 
   /**
+   * A part that every manifest naming it has let go of (a delete of everything, a reclaim, no grace
+   * period, so even the old manifests are gone) and that then turns up again (a restore from a
+   * backup or a trash) is not taken for a dead writer's work: its id is at or below the manifest's
+   * part id mark (FORMAT.md "Manifest"). Without the mark nothing present told it from one.
+   */
+  @Test
+  void aCommittedPartThatTurnsUpAgainIsNotRecovered() throws Exception {
+    WriterOptions now = options(0, Reclaim.NONE).build();
+    Storage storage = newStorage("restored.hpf");
+    TreeMap<String, byte[]> model = ArchiveModel.random(20, 30);
+    TestArchives.write(storage, model, now, 1);
+    byte[] part;
+    try (ReadableFile file = storage.openRead(FileNames.partFileName(1), FileUse.ONCE)) {
+      part = file.readFully(0, (int) file.length());
+    }
+    try (ArchiveWriter writer = ArchiveWriter.open(storage, now)) {
+      writer.deletePrefix("");
+      writer.commit();
+      writer.compact(true);
+    }
+    model.clear();
+    assertTrue(
+        storage.list().stream().noneMatch(f -> FileNames.isPartFileName(f.name())),
+        "the reclaimed part is gone");
+    write(storage, FileNames.partFileName(1), part);
+    try (ArchiveWriter writer = ArchiveWriter.open(storage, now)) {
+      assertEquals(0, writer.recovery().entriesRecovered());
+    }
+    assertModel(storage, model, "after the part turned up again");
+    add(storage, now, model, "added/after");
+    assertModel(storage, model, "after the next writer");
+  }
+
+  /**
    * A commit refused for its content (a name added twice, a delete of a missing name, a name that
    * would be a file and a directory) leaves nothing behind: no entry of it appears later through
    * the next writer's recovery.
@@ -228,8 +263,10 @@ public abstract class DeletionSuite {
     try (ReadableFile file = source.openRead(FileNames.partFileName(1), FileUse.ONCE)) {
       part = file.readFully(0, (int) file.length());
     }
-    int id = 0;
-    for (StoredFile f : storage.list()) {
+    // As a writer does: above every part present and above the manifest's part id mark.
+    List<StoredFile> listing = storage.list();
+    int id = ManifestStore.readNewest(storage, listing).partIdMark();
+    for (StoredFile f : listing) {
       id = Math.max(id, FileNames.partIdOf(f.name()));
     }
     write(storage, FileNames.partFileName(id + 1), part);

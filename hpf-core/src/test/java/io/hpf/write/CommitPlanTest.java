@@ -39,7 +39,8 @@ class CommitPlanTest {
           List.of(),
           List.of(),
           List.of(),
-          List.of());
+          List.of(),
+          null);
 
   private static CommitPlan plan(List<EntryInfo> added, Set<String> deletes, boolean replace)
       throws Exception {

@@ -15,9 +15,10 @@ import org.apache.hadoop.fs.FileSystem;
  * The content of one entry as a seekable, positioned-readable stream. A small entry (up to 1 MiB,
  * or any LZ4 one, which is one block) is read whole on the first read, checked against its CRC32C,
  * and then served from memory. A large one streams in bounded memory through the core's reader,
- * whose CRC32C check happens when the content is read to its end; a seek forward reads through
- * (compressed content has no other way to get there, and reading keeps the check whole), a seek
- * backward starts again from the entry's start.
+ * which hands out only checked bytes: chunked content (format version 7) is checked chunk by chunk,
+ * and a seek reads only the chunks from its target on; content stored in one piece (older versions)
+ * is checked whole when the stream opens. A seek forward skips in the open stream, a seek backward
+ * opens it again at the target.
  */
 final class EntryInputStream extends FSInputStream {
 
@@ -38,7 +39,8 @@ final class EntryInputStream extends FSInputStream {
   }
 
   private boolean readWhole() {
-    return entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES || entry.codec() == Codec.LZ4;
+    return entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES
+        || (entry.codec() == Codec.LZ4 && entry.rawLength() <= EntryReader.MAX_WHOLE_BYTES);
   }
 
   @Override
@@ -97,8 +99,8 @@ final class EntryInputStream extends FSInputStream {
       if (stream != null) {
         stream.close();
       }
-      stream = snapshot.reader().openStream(entry.name());
-      streamPosition = 0;
+      stream = snapshot.reader().openStream(entry, position);
+      streamPosition = position;
     }
     while (streamPosition < position) {
       long skipped = stream.skip(position - streamPosition);

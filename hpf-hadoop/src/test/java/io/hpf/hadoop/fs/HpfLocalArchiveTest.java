@@ -1,5 +1,6 @@
 package io.hpf.hadoop.fs;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,7 +58,7 @@ class HpfLocalArchiveTest {
         EntryInfo e = reader.stat(name);
         java.nio.file.Path part = storage.directory().resolve(FileNames.partFileName(e.partId()));
         try (RandomAccessFile f = new RandomAccessFile(part.toFile(), "rw")) {
-          long at = e.offset() + e.entryLength() - 100; // inside the content
+          long at = e.offset() + e.entryLength() / 2; // inside the content
           f.seek(at);
           int b = f.read();
           f.seek(at);
@@ -77,6 +78,18 @@ class HpfLocalArchiveTest {
       }
       try (FSDataInputStream in = hpf.open(new Path(root, "ok"))) {
         in.readFully(new byte[100]);
+      }
+      // Stored in chunks with a CRC32C each (FORMAT.md "Chunked content"): a seek into an intact
+      // chunk reads right bytes; one into the damaged chunk (the middle of the raw content) fails.
+      try (FSDataInputStream in = hpf.open(new Path(root, "big/damaged"))) {
+        byte[] got = new byte[100];
+        for (int at : new int[] {big.length - 100, 10, (3 << 20) / 4}) {
+          in.readFully(at, got);
+          assertArrayEquals(java.util.Arrays.copyOfRange(big, at, at + 100), got);
+        }
+        in.seek(big.length / 2);
+        IOException e = assertThrows(IOException.class, () -> in.readFully(got));
+        assertTrue(e.getMessage().contains("chunk"), e.getMessage());
       }
     }
   }

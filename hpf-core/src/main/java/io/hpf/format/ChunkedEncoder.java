@@ -1,0 +1,129 @@
+package io.hpf.format;
+
+import java.io.ByteArrayOutputStream;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes content in independent chunks (FORMAT.md "Chunked content"), so that a reader of a range
+ * decodes and checks only the chunks it touches. Writers chunk every entry larger than {@link
+ * #MIN_RAW_BYTES} that is not a group: below that, a reader decodes and checks an entry whole for
+ * any range at little cost.
+ */
+public final class ChunkedEncoder {
+  /** Entries of more raw bytes than this are stored in chunks. */
+  public static final int MIN_RAW_BYTES = 1 << 20;
+
+  /**
+   * 64 KiB chunks, larger only to keep a chunk table at most 65,536 slots (an entry over 4 GiB).
+   */
+  private static final int DEFAULT_SHIFT = 16;
+
+  private static final int MAX_CHUNKS_WANTED = 1 << 16;
+
+  private ChunkedEncoder() {}
+
+  /** Whether writers store content of {@code rawLength} bytes in chunks. */
+  public static boolean chunks(long rawLength) {
+    return rawLength > MIN_RAW_BYTES;
+  }
+
+  /** The chunk size (log2) writers use for content of {@code rawLength} bytes. */
+  public static int chunkShift(long rawLength) {
+    int shift = DEFAULT_SHIFT;
+    while (shift < FormatConstants.MAX_CHUNK_SHIFT && (rawLength >>> shift) >= MAX_CHUNKS_WANTED) {
+      shift++;
+    }
+    return shift;
+  }
+
+  /** Bytes of the chunk table of content of {@code rawLength} bytes in chunks of 2^shift. */
+  public static long tableLength(long rawLength, int shift) {
+    return (((rawLength - 1) >>> shift) + 1) * FormatConstants.CHUNK_SLOT_BYTES;
+  }
+
+  /**
+   * Content in chunks as stored.
+   *
+   * @param codec how the chunks are stored: the compressor's codec, or none if that did not shrink
+   *     the content
+   * @param stored the chunks' stored bytes and the chunk table
+   * @param contentCrc the CRC32C of all the raw content, for the entry's trailer
+   */
+  public record Encoded(Codec codec, int dictionaryId, int shift, byte[] stored, int contentCrc) {}
+
+  /**
+   * Compresses each chunk of {@code raw[0, length)} alone; stored raw if that does not shrink it.
+   */
+  public static Encoded encode(ContentCompressor compressor, byte[] raw, int length) {
+    int shift = chunkShift(length);
+    int size = 1 << shift;
+    CRC32C whole = new CRC32C();
+    whole.update(raw, 0, length);
+    int contentCrc = (int) whole.getValue();
+    if (compressor.codec() != Codec.NONE) {
+      ByteArrayOutputStream area = new ByteArrayOutputStream(length / 2);
+      Table table = new Table(length, shift);
+      for (int at = 0; at < length; at += size) {
+        int n = Math.min(size, length - at);
+        byte[] piece = compressor.compressAlways(raw, at, n);
+        area.write(piece, 0, piece.length);
+        table.add(area.size(), EntryCodec.crc32c(raw, at, n));
+      }
+      if (area.size() < length) {
+        table.writeTo(area);
+        return new Encoded(
+            compressor.codec(), compressor.dictionaryId(), shift, area.toByteArray(), contentCrc);
+      }
+    }
+    Table table = new Table(length, shift);
+    for (int at = 0; at < length; at += size) {
+      int n = Math.min(size, length - at);
+      table.add(at + n, EntryCodec.crc32c(raw, at, n));
+    }
+    byte[] stored = new byte[length + (int) tableLength(length, shift)];
+    System.arraycopy(raw, 0, stored, 0, length);
+    table.copyTo(stored, length);
+    return new Encoded(Codec.NONE, 0, shift, stored, contentCrc);
+  }
+
+  /**
+   * The chunk table of content being written: one slot per chunk, added in order. Holds 12 bytes a
+   * chunk (at most 65,536 chunks for content up to 4 GiB, 12 MiB of table for 1 TiB).
+   */
+  public static final class Table {
+    private final ByteWriter slots;
+    private final int expected;
+    private int added;
+
+    public Table(long rawLength, int shift) {
+      this.expected = (int) (((rawLength - 1) >>> shift) + 1);
+      this.slots = new ByteWriter(expected * FormatConstants.CHUNK_SLOT_BYTES);
+    }
+
+    /**
+     * The next chunk: where its stored bytes end in the chunk area, the CRC32C of its raw bytes.
+     */
+    public void add(long storedEnd, int rawCrc) {
+      slots.u64(storedEnd).u32(rawCrc);
+      added++;
+    }
+
+    /** The table, once every chunk was added. */
+    public byte[] bytes() {
+      if (added != expected) {
+        throw new IllegalStateException(added + " chunks added of " + expected);
+      }
+      return slots.toByteArray();
+    }
+
+    void writeTo(ByteArrayOutputStream out) {
+      byte[] b = bytes();
+      out.write(b, 0, b.length);
+    }
+
+    void copyTo(byte[] out, int at) {
+      byte[] b = bytes();
+      System.arraycopy(b, 0, out, at, b.length);
+    }
+  }
+}

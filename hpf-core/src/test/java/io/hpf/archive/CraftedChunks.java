@@ -1,0 +1,138 @@
+package io.hpf.archive;
+
+import io.hpf.format.ChunkedEncoder;
+import io.hpf.format.Codec;
+import io.hpf.format.ContentCompressor;
+import io.hpf.format.EntryCodec;
+import io.hpf.format.FormatConstants;
+import io.hpf.manifest.Manifest;
+import io.hpf.manifest.ManifestStore;
+import io.hpf.store.LocalStorage;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The crafted cases of format version 7 (FORMAT.md "Chunked content", "Manifest" id marks), for
+ * {@link CraftedCorpus}: chunked content whose chunks, table or header lie, and manifests whose id
+ * marks are below the ids they name.
+ */
+final class CraftedChunks {
+  private static final int CHUNK = 1 << 16;
+
+  private CraftedChunks() {}
+
+  static void write(Path dir, List<CraftedCorpus.Case> cases) throws IOException {
+    byte[] raw = new byte[17 * CHUNK + 100]; // over 1 MiB: read a chunk at a time
+    for (int i = 0; i < raw.length; i++) {
+      raw[i] = (byte) (i * 31 + i / 1000);
+    }
+    int crc = EntryCodec.crc32c(raw, 0, raw.length);
+    byte[] stored;
+    try (ContentCompressor none = new ContentCompressor(Codec.NONE, null, 3)) {
+      stored = ChunkedEncoder.encode(none, raw, raw.length).stored();
+    }
+    Consumer<byte[]> chunked =
+        h -> {
+          h[9] = FormatConstants.ENTRY_FLAG_CHUNKED;
+          h[46] = 16;
+        };
+    add(dir, "chunked.hpf", raw, stored, crc, chunked);
+    cases.add(new CraftedCorpus.Case("chunked.hpf", "ok"));
+    byte[] damaged = stored.clone();
+    damaged[2 * CHUNK + 7] ^= 1;
+    add(dir, "chunk-damaged.hpf", raw, damaged, crc, chunked);
+    cases.add(
+        new CraftedCorpus.Case(
+            "chunk-damaged.hpf",
+            "problem\tchunk 2 (raw bytes 131072 to 196608): checksum mismatch"));
+    byte[] crossed = stored.clone();
+    ByteBuffer.wrap(crossed).order(ByteOrder.LITTLE_ENDIAN).putLong(raw.length + 12, 5);
+    add(dir, "chunk-slot-crossed.hpf", raw, crossed, crc, chunked);
+    cases.add(
+        new CraftedCorpus.Case(
+            "chunk-slot-crossed.hpf",
+            "problem\tchunk 1 stored at [65536, 5) does not fit the " + raw.length));
+    add(dir, "chunk-size-over.hpf", raw, stored, crc, chunked.andThen(h -> h[46] = 21));
+    cases.add(
+        new CraftedCorpus.Case(
+            "chunk-size-over.hpf", "problem\tchunk size 2^21 is outside 2^12 to 2^20"));
+    byte[] noTable = java.util.Arrays.copyOf(stored, raw.length);
+    add(dir, "chunk-no-table.hpf", raw, noTable, crc, chunked);
+    cases.add(
+        new CraftedCorpus.Case(
+            "chunk-no-table.hpf",
+            "problem\timpossible lengths: raw " + raw.length + ", stored " + raw.length));
+    add(dir, "group-and-chunked.hpf", raw, stored, crc, chunked.andThen(h -> h[9] = 3));
+    cases.add(
+        new CraftedCorpus.Case(
+            "group-and-chunked.hpf",
+            "problem\tentry flags 3 (bit 0 for a group or bit 1 for chunks, not both)"));
+    // Content in one piece (versions 1 to 6) over 1 MiB whose checksum is wrong: a read from an
+    // offset must fail before it hands out a byte.
+    byte[] big = new byte[(2 << 20) + 3];
+    System.arraycopy(raw, 0, big, 0, raw.length);
+    add(dir, "one-piece-damaged.hpf", big, big, crc, h -> {});
+    cases.add(
+        new CraftedCorpus.Case("one-piece-damaged.hpf", "problem\tcontent checksum mismatch"));
+    LocalStorage marked =
+        new CraftedArchive(dir.resolve("part-above-mark.hpf")).addPlain("x", raw).commit();
+    lowerPartIdMark(marked);
+    cases.add(
+        new CraftedCorpus.Case(
+            "part-above-mark.hpf", "problem\tpart 1 is above the part id mark 0"));
+  }
+
+  private static void add(
+      Path dir, String name, byte[] raw, byte[] stored, int crc, Consumer<byte[]> patch)
+      throws IOException {
+    new CraftedArchive(dir.resolve(name))
+        .add("big", Codec.NONE, raw.length, stored, crc, patch)
+        .commit();
+  }
+
+  /**
+   * Sets the newest manifest's part id mark to 0 in its bytes (a writer never writes a mark below
+   * an id it names), its footer's CRC32C made again.
+   */
+  private static void lowerPartIdMark(LocalStorage storage) throws IOException {
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    Path file =
+        storage.directory().resolve(io.hpf.format.FileNames.manifestFileName(m.generation()));
+    byte[] bytes = java.nio.file.Files.readAllBytes(file);
+    // header, generation, time, operation, hash algorithm and reserved, capacity, settings
+    int at = 16 + 8 + 8 + 2 + m.operation().length() + 4 + 4 + 10;
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(at, 0);
+    b.putInt(bytes.length - 4, EntryCodec.crc32c(bytes, 0, bytes.length - 8));
+    java.nio.file.Files.write(file, bytes);
+  }
+
+  /** Commits the next generation of {@code storage}'s manifest with other segments and marks. */
+  static void recommit(
+      LocalStorage storage,
+      java.util.function.Function<Manifest, List<Manifest.SegmentRef>> segments,
+      Manifest.IdMarks marks)
+      throws IOException {
+    Manifest m = ManifestStore.readNewest(storage, storage.list());
+    ManifestStore.commit(
+        storage,
+        new Manifest(
+            m.generation() + 1,
+            m.commitMillis(),
+            "crafted",
+            m.bucketCapacity(),
+            m.writerSettings(),
+            m.liveEntries(),
+            m.liveEntryBytes(),
+            m.dictionaries(),
+            m.parts(),
+            new ArrayList<>(segments.apply(m)),
+            m.history(),
+            marks));
+  }
+}
