@@ -49,6 +49,7 @@ class Archive:
         name = manifests.newest_manifest_name(listed)
         if name is None:
             raise CorruptArchive(storage.describe(""), 0, "no manifest: not an archive")
+        manifests.check_size(listed[name], storage.describe(name))
         self.manifest = manifests.parse(storage.read(name, 0, listed[name]), storage.describe(name))
         self.manifest_name = name
         m = self.manifest

@@ -102,7 +102,19 @@ def writer_settings(c, path, version):
     return WriterSettings(codec, group_bytes, entry_max, level)
 
 
+MAX_MANIFEST_BYTES = 16 << 20  # FORMAT.md "Limits": a manifest is read whole
+MAX_POINTERS = 1 << 24  # FORMAT.md "Directory": of all a manifest's directories together
+
+
+def check_size(length, path):
+    """A manifest over 16 MiB is refused before it is read."""
+    if length > MAX_MANIFEST_BYTES:
+        raise CorruptArchive(path, 0, f"manifest of {length} bytes is over the 16 MiB "
+                                      f"({MAX_MANIFEST_BYTES} bytes) a manifest may have")
+
+
 def parse(data, path):
+    check_size(len(data), path)
     version = check_header(data, path, b"MANI")
     placed = version >= 4  # segment files: each section's place is given
     check_footer(data, path)
@@ -137,8 +149,13 @@ def parse(data, path):
             raise CorruptArchive(path, c.pos - 8, f"part {part_id} committed length {committed} < 16")
         m.parts[part_id] = committed
     segment_ids = set()
+    pointers = 0
     for _ in range(bounded(c, c.u32("segment count"), 41 if placed else 33, "segments")):
         s = segment(c, path, placed)
+        pointers += 1 << s.global_depth
+        if pointers > MAX_POINTERS:
+            raise CorruptArchive(path, c.pos, f"directories of {pointers} pointers in all, over "
+                                              "the 16777216 (2^24) of a manifest")
         if s.segment_id in segment_ids:
             raise CorruptArchive(path, c.pos, f"manifest names segment {s.segment_id} twice")
         segment_ids.add(s.segment_id)

@@ -96,8 +96,16 @@ public final class FormatConstants {
   public static final long NAME_HASH_SEED = 0L;
   public static final int NAME_HASH_XXH64 = 1;
 
-  /** FORMAT.md "Directory": the directory never has more than 2^24 pointers. */
+  /**
+   * FORMAT.md "Directory": a directory never has more than 2^24 pointers, nor all the directories
+   * of a manifest together (a reader expands each into an array of its pointers).
+   */
   public static final int MAX_GLOBAL_DEPTH = 24;
+
+  public static final int MAX_MANIFEST_POINTERS = 1 << MAX_GLOBAL_DEPTH;
+
+  /** FORMAT.md "Limits": a manifest is read whole, so it is at most 16 MiB. */
+  public static final int MAX_MANIFEST_BYTES = 16 << 20;
 
   // FORMAT.md "File names": the grammar is FileNames.
 }

@@ -185,6 +185,7 @@ public final class ManifestCodec {
       parts.add(new Manifest.PartRef(partId, length));
     }
     List<Manifest.SegmentRef> segments = new ArrayList<>();
+    long[] pointers = {0}; // of every directory so far: their arrays are bounded together
     ids.clear();
     for (int i = in.count("segment count"); i > 0; i--) {
       int segmentId = in.count("segment id");
@@ -197,7 +198,12 @@ public final class ManifestCodec {
       long fileLength = placed ? in.u64("segment file length") : 0;
       Manifest.SegmentRef segment =
           new Manifest.SegmentRef(
-              segmentId, entries, tombstones, catalogLength, readDirectory(in, placed), fileLength);
+              segmentId,
+              entries,
+              tombstones,
+              catalogLength,
+              readDirectory(in, placed, pointers),
+              fileLength);
       checkPlacement(in, segment);
       segments.add(segment);
     }
@@ -327,12 +333,29 @@ public final class ManifestCodec {
     }
   }
 
-  private static SegmentDirectory readDirectory(ByteReader in, boolean placed)
+  /**
+   * A segment's directory, expanded into its pointers; {@code pointers[0]} counts those of the
+   * manifest's directories so far, which together may not pass {@link
+   * FormatConstants#MAX_MANIFEST_POINTERS} (FORMAT.md "Directory").
+   */
+  private static SegmentDirectory readDirectory(ByteReader in, boolean placed, long[] pointers)
       throws CorruptArchiveException {
     int g = in.u8("global depth");
     if (g > FormatConstants.MAX_GLOBAL_DEPTH) {
       throw in.corrupt("global depth " + g + " is over " + FormatConstants.MAX_GLOBAL_DEPTH);
     }
+    pointers[0] += 1L << g;
+    if (pointers[0] > FormatConstants.MAX_MANIFEST_POINTERS) {
+      throw in.corrupt(
+          "directories of "
+              + pointers[0]
+              + " pointers in all, over the 16777216 (2^24) of a manifest");
+    }
+    return readDirectory(in, placed, g);
+  }
+
+  private static SegmentDirectory readDirectory(ByteReader in, boolean placed, int g)
+      throws CorruptArchiveException {
     int bucketCount = in.count("bucket count");
     List<BucketDescriptor> buckets = new ArrayList<>();
     for (int b = 0; b < bucketCount; b++) {
@@ -351,7 +374,7 @@ public final class ManifestCodec {
       buckets.add(d);
     }
     int[] pointers = new int[1 << g];
-    int filled = 0;
+    int filled = 0; // pointers set so far
     for (int leaves = in.count("leaf count"); leaves > 0; leaves--) {
       int depth = in.u8("leaf depth");
       int bucket = in.u32("leaf bucket");

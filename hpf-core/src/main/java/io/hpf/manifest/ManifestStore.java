@@ -2,6 +2,7 @@ package io.hpf.manifest;
 
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.FileNames;
+import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
@@ -23,6 +24,14 @@ public final class ManifestStore {
     String name = FileNames.manifestFileName(manifest.generation());
     String temp = name + FileNames.TEMP_SUFFIX;
     byte[] bytes = ManifestCodec.encode(manifest);
+    if (bytes.length > FormatConstants.MAX_MANIFEST_BYTES) {
+      throw new IOException(
+          storage.describe(name)
+              + ": the manifest would be "
+              + bytes.length
+              + " bytes, over the 16 MiB a manifest may have (too many parts, segments or"
+              + " buckets: compact the archive, or give it a larger bucket capacity)");
+    }
     storage.delete(temp); // a leftover of a writer that died before renaming
     try (AppendableFile file = storage.create(temp, FileUse.ONCE)) {
       file.write(bytes);
@@ -53,9 +62,13 @@ public final class ManifestStore {
       throws IOException {
     String name = FileNames.manifestFileName(generation);
     long length = file.length();
-    if (length > Integer.MAX_VALUE) {
+    if (length > FormatConstants.MAX_MANIFEST_BYTES) {
       throw new CorruptArchiveException(
-          storage.describe(name), 0, "manifest of " + length + " bytes");
+          storage.describe(name),
+          0,
+          "manifest of "
+              + length
+              + " bytes is over the 16 MiB (16777216 bytes) a manifest may have");
     }
     Manifest manifest =
         ManifestCodec.decode(storage.describe(name), file.readFully(0, (int) length));

@@ -107,7 +107,7 @@ public final class CraftedCorpus {
     // minutes, growing faster than linearly).
     io.hpf.store.LocalStorage twice =
         new CraftedArchive(dir.resolve("segment-twice.hpf")).addPlain("x", plain).commit();
-    CraftedChunks.recommit(
+    CraftedV7.recommit(
         twice,
         m -> {
           List<io.hpf.manifest.Manifest.SegmentRef> doubled = new ArrayList<>(m.segments());
@@ -116,7 +116,8 @@ public final class CraftedCorpus {
         },
         new io.hpf.manifest.Manifest.IdMarks(1, 1));
     cases.add(new Case("segment-twice.hpf", "problem\tmanifest names segment 1 twice"));
-    CraftedChunks.write(dir, cases);
+    CraftedV7.write(dir, cases);
+    CraftedV7.writeBounds(dir, cases);
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());

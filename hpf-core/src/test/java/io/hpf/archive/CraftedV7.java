@@ -17,14 +17,14 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The crafted cases of format version 7 (FORMAT.md "Chunked content", "Manifest" id marks), for
- * {@link CraftedCorpus}: chunked content whose chunks, table or header lie, and manifests whose id
- * marks are below the ids they name.
+ * The crafted cases of format version 7 (FORMAT.md "Chunked content", "Manifest" id marks) and of
+ * the manifest's bounds ("Limits"), for {@link CraftedCorpus}: chunked content whose chunks, table
+ * or header lie, a manifest whose id mark is below an id it names, manifests too large to read.
  */
-final class CraftedChunks {
+final class CraftedV7 {
   private static final int CHUNK = 1 << 16;
 
-  private CraftedChunks() {}
+  private CraftedV7() {}
 
   static void write(Path dir, List<CraftedCorpus.Case> cases) throws IOException {
     byte[] raw = new byte[17 * CHUNK + 100]; // over 1 MiB: read a chunk at a time
@@ -85,6 +85,51 @@ final class CraftedChunks {
     cases.add(
         new CraftedCorpus.Case(
             "part-above-mark.hpf", "problem\tpart 1 is above the part id mark 0"));
+  }
+
+  /**
+   * Manifests over the format's bounds (FORMAT.md "Limits", "Directory"): one of 16 MiB + 1 bytes,
+   * refused by its length before it is read; a directory of global depth 24 (one leaf of 5 bytes,
+   * 2^24 pointers when expanded) beside the archive's own: 2^24 + 1 pointers in all.
+   */
+  static void writeBounds(Path dir, List<CraftedCorpus.Case> cases) throws IOException {
+    LocalStorage big =
+        new CraftedArchive(dir.resolve("manifest-too-large.hpf"))
+            .addPlain("x", new byte[1])
+            .commit();
+    try (java.nio.channels.FileChannel f =
+        java.nio.channels.FileChannel.open(
+            big.directory().resolve(io.hpf.format.FileNames.manifestFileName(2)),
+            java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE)) {
+      f.write(ByteBuffer.allocate(1), FormatConstants.MAX_MANIFEST_BYTES); // sparse
+    }
+    cases.add(
+        new CraftedCorpus.Case(
+            "manifest-too-large.hpf",
+            "problem\tmanifest of 16777217 bytes is over the 16 MiB (16777216 bytes) a manifest"
+                + " may have"));
+    LocalStorage deep =
+        new CraftedArchive(dir.resolve("directories-too-deep.hpf"))
+            .addPlain("x", new byte[1])
+            .commit();
+    int[] none = new int[1 << FormatConstants.MAX_GLOBAL_DEPTH];
+    java.util.Arrays.fill(none, -1);
+    io.hpf.index.SegmentDirectory empty =
+        new io.hpf.index.SegmentDirectory(FormatConstants.MAX_GLOBAL_DEPTH, List.of(), none);
+    recommit(
+        deep,
+        m -> {
+          List<Manifest.SegmentRef> more = new ArrayList<>(m.segments());
+          more.add(new Manifest.SegmentRef(2, 0, 0, 0, empty, 24));
+          return more;
+        },
+        new Manifest.IdMarks(1, 2));
+    cases.add(
+        new CraftedCorpus.Case(
+            "directories-too-deep.hpf",
+            "problem\tdirectories of 16777217 pointers in all, over the 16777216 (2^24) of a"
+                + " manifest"));
   }
 
   private static void add(
