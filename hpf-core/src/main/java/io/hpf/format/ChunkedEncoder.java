@@ -14,9 +14,11 @@ public final class ChunkedEncoder {
   public static final int MIN_RAW_BYTES = 1 << 20;
 
   /**
-   * 64 KiB chunks, larger only to keep a chunk table at most 65,536 slots (an entry over 4 GiB).
+   * 256 KiB chunks, larger only to keep a chunk table at most 65,536 slots (an entry over 16 GiB).
+   * Chunks of 64 KiB stored highly compressible text 19% larger than one zstd frame does, 256 KiB
+   * ones 6% (docs/BENCHMARKS.md), and a range still decodes at most 256 KiB (about 75 µs of zstd).
    */
-  private static final int DEFAULT_SHIFT = 16;
+  private static final int DEFAULT_SHIFT = 18;
 
   private static final int MAX_CHUNKS_WANTED = 1 << 16;
 
@@ -55,7 +57,11 @@ public final class ChunkedEncoder {
    * Compresses each chunk of {@code raw[0, length)} alone; stored raw if that does not shrink it.
    */
   public static Encoded encode(ContentCompressor compressor, byte[] raw, int length) {
-    int shift = chunkShift(length);
+    return encode(compressor, raw, length, chunkShift(length));
+  }
+
+  /** As {@link #encode(ContentCompressor, byte[], int)}, in chunks of {@code 1 << shift}. */
+  public static Encoded encode(ContentCompressor compressor, byte[] raw, int length, int shift) {
     int size = 1 << shift;
     CRC32C whole = new CRC32C();
     whole.update(raw, 0, length);
@@ -88,7 +94,7 @@ public final class ChunkedEncoder {
 
   /**
    * The chunk table of content being written: one slot per chunk, added in order. Holds 12 bytes a
-   * chunk (at most 65,536 chunks for content up to 4 GiB, 12 MiB of table for 1 TiB).
+   * chunk (at most 65,536 chunks for content up to 16 GiB, 12 MiB of table for 1 TiB).
    */
   public static final class Table {
     private final ByteWriter slots;

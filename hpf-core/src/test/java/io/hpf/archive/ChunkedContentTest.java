@@ -103,33 +103,38 @@ class ChunkedContentTest {
   @Test
   void aDamagedChunkFailsEveryReadThatTouchesItAndNoOther() throws Exception {
     byte[] model = content(40 * CHUNK, 4);
+    int chunk = 1 << io.hpf.format.ChunkedEncoder.chunkShift(model.length);
+    int chunks = model.length / chunk;
     LocalStorage storage = archive("d.hpf", Codec.ZSTD, model);
     EntryInfo row;
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       row = reader.stat("e0");
     }
-    // Flip a byte of chunk 20's stored bytes: the slots say where they are.
+    // Flip a byte of the stored bytes of the chunk in the middle: the slots say where they are.
+    int damaged = chunks / 2;
     int header = (int) (row.entryLength() - row.storedLength() - 4);
-    long table = row.offset() + header + row.storedLength() - 40L * 12;
+    long table = row.offset() + header + row.storedLength() - chunks * 12L;
     Path part = storage.directory().resolve(io.hpf.format.FileNames.partFileName(row.partId()));
-    long start = slotEnd(part, table, 19);
-    long end = slotEnd(part, table, 20);
+    long start = slotEnd(part, table, damaged - 1);
+    long end = slotEnd(part, table, damaged);
     flip(part, row.offset() + header + (start + end) / 2);
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       assertArrayEquals(
-          Arrays.copyOfRange(model, 25 * CHUNK, 27 * CHUNK),
-          readFrom(reader, row, 25 * CHUNK, 2 * CHUNK),
+          Arrays.copyOfRange(model, (damaged + 1) * chunk, (damaged + 2) * chunk),
+          readFrom(reader, row, (damaged + 1) * chunk, chunk),
           "chunks after the damaged one read right");
       assertArrayEquals(
-          Arrays.copyOfRange(model, 3, 20 * CHUNK), readFrom(reader, row, 3, 20 * CHUNK - 3));
+          Arrays.copyOfRange(model, 3, damaged * chunk),
+          readFrom(reader, row, 3, damaged * chunk - 3));
       CorruptArchiveException e =
           assertThrows(
-              CorruptArchiveException.class, () -> readFrom(reader, row, 20 * CHUNK + 5, 20));
-      assertTrue(e.getMessage().contains("chunk 20"), e.getMessage());
+              CorruptArchiveException.class,
+              () -> readFrom(reader, row, (long) damaged * chunk + 5, 20));
+      assertTrue(e.getMessage().contains("chunk " + damaged), e.getMessage());
       assertThrows(CorruptArchiveException.class, () -> reader.get("e0"));
       try (InputStream in = reader.openStream("e0")) {
-        byte[] got = in.readNBytes(20 * CHUNK);
-        assertArrayEquals(Arrays.copyOf(model, 20 * CHUNK), got);
+        byte[] got = in.readNBytes(damaged * chunk);
+        assertArrayEquals(Arrays.copyOf(model, damaged * chunk), got);
         assertThrows(CorruptArchiveException.class, in::read);
       }
     }

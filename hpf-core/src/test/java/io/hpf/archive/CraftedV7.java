@@ -34,7 +34,7 @@ final class CraftedV7 {
     int crc = EntryCodec.crc32c(raw, 0, raw.length);
     byte[] stored;
     try (ContentCompressor none = new ContentCompressor(Codec.NONE, null, 3)) {
-      stored = ChunkedEncoder.encode(none, raw, raw.length).stored();
+      stored = ChunkedEncoder.encode(none, raw, raw.length, 16).stored();
     }
     Consumer<byte[]> chunked =
         h -> {

@@ -239,7 +239,7 @@ class GoldenArchiveTest {
                 in.readNBytes(100));
           }
         }
-        assertTrue(row.storedLength() > (n >> 16) * 12L, "a chunk table of a slot per chunk");
+        assertTrue(row.storedLength() > (n >> 18) * 12L, "a chunk table of a slot per chunk");
       }
     }
   }

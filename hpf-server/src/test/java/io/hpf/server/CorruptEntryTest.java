@@ -153,7 +153,7 @@ class CorruptEntryTest {
   @Test
   void rangesOfADamagedLargeEntryGiveCheckedBytesOrA500() throws Exception {
     byte[] huge = ArchiveModel.content(new SplittableRandom(9), 3 << 20);
-    int chunk = 64 << 10;
+    int chunk = 1 << io.hpf.format.ChunkedEncoder.chunkShift(huge.length);
     for (Codec codec : Codec.values()) {
       Path dir = root.resolve("r-" + codec.name().toLowerCase(java.util.Locale.ROOT) + ".hpf");
       TestArchives.write(
