@@ -43,6 +43,41 @@ class CliTest {
     assertTrue(create.text().contains("300 entries"), create.text());
   }
 
+  /**
+   * Issue 27's reproduction, as typed: files removed with {@code rm} (the automatic reclaim leaves
+   * their part for the grace period), then {@code add}, {@code recover}, and {@code rm --prefix ''}
+   * of everything: no removed file comes back.
+   */
+  @Test
+  void removedFilesStayRemovedThroughAddAndRecover() throws IOException {
+    Path two = temp.resolve("two");
+    Files.createDirectories(two);
+    Files.writeString(two.resolve("a"), "content of a");
+    Files.writeString(two.resolve("b"), "content of b");
+    Path other = temp.resolve("other");
+    Files.createDirectories(other);
+    Files.writeString(other.resolve("c"), "content of c");
+    Path r = temp.resolve("r.hpf");
+    assertEquals(0, hpf("create", r, two).code());
+    assertEquals(0, hpf("rm", r, "a", "b").code());
+    CliRun add = hpf("add", r, other);
+    assertEquals(0, add.code(), add.err());
+    assertFalse(add.text().contains("recovered"), add.text());
+    CliRun recover = hpf("recover", r);
+    assertEquals(0, recover.code(), recover.err());
+    for (String gone : List.of("a", "b")) {
+      CliRun cat = hpf("cat", r, gone);
+      assertEquals(1, cat.code(), gone + " came back: " + cat.text());
+    }
+    assertEquals(0, hpf("rm", "--prefix", "", r).code());
+    assertEquals(0, hpf("add", r, two).code());
+    assertEquals(0, hpf("rm", r, "a", "b").code());
+    assertEquals(0, hpf("add", r, other).code()); // c, removed with everything, added again
+    CliRun ls = hpf("ls", r);
+    assertEquals(0, ls.code(), ls.err());
+    assertEquals("c\n", ls.text());
+  }
+
   @Test
   void catWritesExactBytes() {
     for (String name : List.of(model.firstKey(), model.lastKey())) {
