@@ -154,14 +154,16 @@ final class EntryResponder {
     // responses per second measured.
     boolean cork =
         ex.ctx.channel() instanceof EpollSocketChannel && ex.ctx.executor().inEventLoop();
-    if (cork) {
+    if (cork && ex.ctx.channel().isOpen()) {
       ((EpollSocketChannel) ex.ctx.channel()).config().setTcpCork(true);
     }
     ex.writeHeaders(head);
     ex.ctx.write(region, ex.ctx.voidPromise());
     ex.countBytes(r.length());
     ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
-    if (cork) {
+    // A response with "Connection: close" has closed the channel by now (we are on its event
+    // loop): uncorking a closed socket fails, and that failure was logged as a failed read.
+    if (cork && ex.ctx.channel().isOpen()) {
       ((EpollSocketChannel) ex.ctx.channel()).config().setTcpCork(false);
     }
   }

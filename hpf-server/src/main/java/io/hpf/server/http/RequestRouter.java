@@ -317,9 +317,25 @@ public final class RequestRouter {
     return slash < 0 ? path : path.substring(0, slash);
   }
 
+  /** A Java class name at the start of a message ({@code java.io.IOException: ...}). */
+  private static final java.util.regex.Pattern CLASS_NAME =
+      java.util.regex.Pattern.compile("^(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?::\\s*|$)");
+
+  /**
+   * What went wrong, in words: the first message along the causes with any Java class name at its
+   * start taken off (a wrapper's message is often its cause's class name, which a log never shows).
+   */
   static String message(Throwable e) {
-    String m = e.getMessage();
-    return m == null || m.isBlank() ? "input/output error" : m;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.nio.channels.ClosedChannelException) {
+        return "the connection was closed";
+      }
+      String m = t.getMessage() == null ? "" : CLASS_NAME.matcher(t.getMessage()).replaceFirst("");
+      if (!m.isBlank()) {
+        return m;
+      }
+    }
+    return "input/output error";
   }
 
   static io.netty.buffer.ByteBuf utf8(String s) {
