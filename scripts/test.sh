@@ -33,3 +33,7 @@ fi
 # own, with its dependencies from PyPI.
 pyvenv="$(./scripts/python-venv.sh)"
 PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests
+
+# A short fuzzing session of the parsers, Java (Jazzer, 256 MiB heap) and Python (Hypothesis);
+# docs/FUZZING.md. Longer sessions: scripts/fuzz.sh SECONDS, or -Plong (ten minutes of Java's).
+./scripts/fuzz.sh 10

@@ -1,6 +1,8 @@
 """The golden archives of every format version the Java code reads (hpf-core's test resources)
 read entry by entry against their model (GoldenArchives.model)."""
 
+import functools
+
 import pytest
 
 import hpf_archive as hpf
@@ -21,12 +23,14 @@ def model():
     return m
 
 
+@functools.cache
 def chunked_model():
     """The entries v7/chunked.hpf has besides the model's (GoldenArchives.chunkedModel)."""
     def log_lines(length):
-        text, i = [], 0
-        while sum(map(len, text)) < length:
+        text, size, i = [], 0, 0
+        while size < length:
             text.append(f"line {i} of a big log, in chunks of 64 KiB\n")
+            size += len(text[-1])
             i += 1
         return "".join(text)[:length].encode()
     return {"big/compressed.log": log_lines((3 << 19) + 12_345),
