@@ -10,6 +10,29 @@ command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-bui
 # Two modules at a time: their tests wait on HDFS and process start-up as much as they compute.
 mvn -B -ntp -T 2 verify "$@"
 
+# The Python package's reader and the fuzzers run beside the README's commands and the PySpark
+# tests, which mostly wait on JVMs and daemons starting: the suite's budget is 8 minutes on 2
+# cores. Their output follows when they end.
+# - The Python package's reader, written from docs/FORMAT.md: golden archives, archives the Java
+#   CLI makes here, damaged ones, its fsspec file system under pandas and pyarrow. The package is
+#   installed with pip (as users install it: its fsspec entry point is tested) into a venv of its
+#   own, with its dependencies from PyPI.
+# - A short fuzzing session of the parsers, Java (Jazzer, 256 MiB heap) and Python (Hypothesis);
+#   docs/FUZZING.md. Longer sessions: scripts/fuzz.sh SECONDS, or -Plong (ten minutes of Java's).
+pyvenv="$(./scripts/python-venv.sh)"
+mkdir -p target
+beside=target/test-beside.log
+(PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests &&
+  ./scripts/fuzz.sh 10) >"$beside" 2>&1 &
+beside_pid=$!
+show_beside() {
+  local status=0
+  wait "$beside_pid" || status=$?
+  cat "$beside"
+  return "$status"
+}
+trap 'kill "$beside_pid" 2>/dev/null || true' EXIT
+
 # The README's commands, run as written against the build (and a local HDFS of their own).
 ./scripts/test-readme.sh
 
@@ -27,13 +50,5 @@ else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi
 
-# The Python package's reader, written from docs/FORMAT.md: golden archives, archives the Java
-# CLI makes here, damaged ones, its fsspec file system under pandas and pyarrow. The package is
-# installed with pip (as users install it: its fsspec entry point is tested) into a venv of its
-# own, with its dependencies from PyPI.
-pyvenv="$(./scripts/python-venv.sh)"
-PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests
-
-# A short fuzzing session of the parsers, Java (Jazzer, 256 MiB heap) and Python (Hypothesis);
-# docs/FUZZING.md. Longer sessions: scripts/fuzz.sh SECONDS, or -Plong (ten minutes of Java's).
-./scripts/fuzz.sh 10
+show_beside
+trap - EXIT

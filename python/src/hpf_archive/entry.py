@@ -87,6 +87,8 @@ def _header(data, off, length, storage, part_name, parse_attributes):
     attributes = {}
     for _ in range(attribute_count):
         key = c.utf8(c.u16("attribute key length"), "attribute key")
+        if key in attributes:
+            raise CorruptArchive(c.path, c.base + c.pos, f"attribute key '{key}' twice (each key once)")
         attributes[key] = c.utf8(c.u32("attribute value length"), "attribute value")
     if not c.done():
         raise CorruptArchive(c.path, off, "bytes left over between the attributes and the header CRC")

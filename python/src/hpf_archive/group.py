@@ -40,10 +40,16 @@ class Group:
             name = c.raw(n, "member name")
             length = c.varint("member raw length")
             mtime = c.zigzag("member mtime")
+            at = c.pos
             mode = c.varint("member mode")
+            if mode > 0xFFFFFFFF:
+                raise CorruptArchive(c.path, at, f"member mode {mode} is over 32 bits")
             attributes = {}
             for _ in range(c.varint("member attribute count")):
                 key = c.utf8(c.varint("attribute key length"), "attribute key")
+                if key in attributes:
+                    raise CorruptArchive(c.path, c.pos,
+                                         f"attribute key '{key}' twice (each key once)")
                 attributes[key] = c.utf8(c.varint("attribute value length"), "attribute value")
             start = c.pos
             c._take(length, "member content")

@@ -131,7 +131,8 @@ public final class ByteReader {
     long startOffset = fileOffset();
     long v = varLong(what);
     if (v < 0 || v > Integer.MAX_VALUE) {
-      throw new CorruptArchiveException(file, startOffset, what + " " + v + " is out of range");
+      throw new CorruptArchiveException(
+          file, startOffset, what + " " + Long.toUnsignedString(v) + " is out of range");
     }
     return (int) v;
   }

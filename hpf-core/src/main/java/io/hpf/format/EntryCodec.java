@@ -267,7 +267,10 @@ public final class EntryCodec {
         attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
     for (int i = 0; i < attributeCount; i++) {
       String key = h.string16("attribute key");
-      attributes.put(key, h.utf8(h.count("attribute value length"), "attribute value"));
+      if (attributes.put(key, h.utf8(h.count("attribute value length"), "attribute value"))
+          != null) {
+        throw h.corrupt("attribute key '" + key + "' twice (each key once)");
+      }
     }
     if (h.remaining() != 0) {
       throw h.corrupt(h.remaining() + " unexpected bytes at the end of the entry header");

@@ -99,7 +99,7 @@ public final class EntryGroup {
       in.skip(n, "member name");
       int length = in.varInt("member raw length");
       in.zigZag("member mtime");
-      in.varLong("member mode");
+      memberMode(in);
       int attributes = in.varInt("member attribute count");
       for (int a = 0; a < attributes; a++) {
         in.skip(in.varInt("attribute key length"), "attribute key");
@@ -163,12 +163,15 @@ public final class EntryGroup {
     String name = in.utf8(nameLength[i], "member name");
     long length = in.varLong("member raw length");
     long mtime = in.zigZag("member mtime");
-    int mode = (int) in.varLong("member mode");
+    int mode = memberMode(in);
     int count = in.varInt("member attribute count");
     Map<String, String> attributes = count == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
     for (int a = 0; a < count; a++) {
       String key = in.utf8(in.varInt("attribute key length"), "attribute key");
-      attributes.put(key, in.utf8(in.varInt("attribute value length"), "attribute value"));
+      if (attributes.put(key, in.utf8(in.varInt("attribute value length"), "attribute value"))
+          != null) {
+        throw in.corrupt("attribute key '" + key + "' twice (each key once)");
+      }
     }
     EntryHeader memberHeader =
         new EntryHeader(
@@ -184,6 +187,15 @@ public final class EntryGroup {
             false,
             0);
     return new PartEntry(offset, memberHeader, this, i);
+  }
+
+  /** A member's mode: a u32 as an entry header's, so a varint of at most 32 bits. */
+  private static int memberMode(ByteReader in) throws CorruptArchiveException {
+    long mode = in.varLong("member mode");
+    if (mode < 0 || mode > 0xFFFF_FFFFL) {
+      throw in.corrupt("member mode " + Long.toUnsignedString(mode) + " is over 32 bits");
+    }
+    return (int) mode;
   }
 
   /** A copy of member {@code i}'s content (checked with the group). */

@@ -58,6 +58,22 @@ public final class CraftedArchive {
       int rawCrc,
       java.util.function.Consumer<byte[]> patch)
       throws IOException {
+    return add(name, codec, rawLength, stored, rawCrc, Map.of(), patch);
+  }
+
+  /**
+   * As {@link #add(String, Codec, long, byte[], int, java.util.function.Consumer)}, with
+   * attributes.
+   */
+  public CraftedArchive add(
+      String name,
+      Codec codec,
+      long rawLength,
+      byte[] stored,
+      int rawCrc,
+      Map<String, String> attributes,
+      java.util.function.Consumer<byte[]> patch)
+      throws IOException {
     byte[] header =
         EntryCodec.encodeHeader(
                 name.getBytes(StandardCharsets.UTF_8),
@@ -67,7 +83,7 @@ public final class CraftedArchive {
                 stored.length,
                 1_700_000_000_000L,
                 0644,
-                Map.of())
+                attributes)
             .toByteArray();
     patch.accept(header);
     int crc = EntryCodec.crc32c(header, 0, header.length - 4);

@@ -118,6 +118,7 @@ public final class CraftedCorpus {
     cases.add(new Case("segment-twice.hpf", "problem\tmanifest names segment 1 twice"));
     CraftedV7.write(dir, cases);
     CraftedV7.writeBounds(dir, cases);
+    CraftedV7.writeForbidden(dir, cases);
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());

@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -130,6 +131,60 @@ final class CraftedV7 {
             "directories-too-deep.hpf",
             "problem\tdirectories of 16777217 pointers in all, over the 16777216 (2^24) of a"
                 + " manifest"));
+  }
+
+  /**
+   * What a verifier must not pass (issue 28): an attribute key twice, in an entry header and in a
+   * group member, and a member mode over 32 bits.
+   */
+  static void writeForbidden(Path dir, List<CraftedCorpus.Case> cases) throws IOException {
+    byte[] x = {'x'};
+    int crc = EntryCodec.crc32c(x, 0, 1);
+    Map<String, String> two = new java.util.TreeMap<>(Map.of("k", "v", "l", "w"));
+    new CraftedArchive(dir.resolve("attribute-twice.hpf"))
+        .add(
+            "a",
+            Codec.NONE,
+            1,
+            x,
+            crc,
+            two,
+            h -> h[h.length - 10] = 'k') // the second key, "l": before its value and the CRC
+        .commit();
+    cases.add(
+        new CraftedCorpus.Case(
+            "attribute-twice.hpf", "problem\tattribute key 'k' twice (each key once)"));
+    new CraftedArchive(dir.resolve("member-attribute-twice.hpf"))
+        .addGroup(concat(member("a", x, 0644, "k", "v", "k", "w"), member("b", x, 0644)), "a", "b")
+        .commit();
+    cases.add(
+        new CraftedCorpus.Case(
+            "member-attribute-twice.hpf", "problem\tattribute key 'k' twice (each key once)"));
+    new CraftedArchive(dir.resolve("member-mode-over.hpf"))
+        .addGroup(concat(member("a", x, 1L << 33), member("b", x, 0644)), "a", "b")
+        .commit();
+    cases.add(
+        new CraftedCorpus.Case(
+            "member-mode-over.hpf", "problem\tmember mode 8589934592 is over 32 bits"));
+  }
+
+  /** A group member as FORMAT.md "Group" lays it out; attributes as key, value pairs. */
+  private static byte[] member(String name, byte[] content, long mode, String... attributes) {
+    io.hpf.format.ByteWriter out = new io.hpf.format.ByteWriter(64);
+    byte[] n = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    out.varLong(n.length).bytes(n).varLong(content.length).zigZag(0).varLong(mode);
+    out.varLong(attributes.length / 2);
+    for (String s : attributes) {
+      byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      out.varLong(b.length).bytes(b);
+    }
+    return out.bytes(content).toByteArray();
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   private static void add(
