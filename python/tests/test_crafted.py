@@ -90,3 +90,12 @@ def test_a_read_from_an_offset_hands_out_only_checked_bytes(corpus):
             with a.open("big") as f:
                 f.seek(1000)
                 f.read(10)
+
+
+def test_a_name_that_is_not_utf8_is_listed_and_read_by_its_listed_name(corpus):
+    """FORMAT.md "Entry names": the byte kept as U+DCFF, as Java keeps it."""
+    with hpf.open(_case(corpus, "name-not-utf8.hpf")) as a:
+        names = [e.name for e in a.list()]
+        assert names == ["d/\udcff", "e"]
+        assert a.get(names[0]) == b"x"
+        assert names[0].encode("utf-8", "surrogateescape") == b"d/\xff"

@@ -106,7 +106,7 @@ class Archive:
         header = header_at(self.storage, part, committed, info.offset, info.entry_length)
         content_at_offset = info.offset + header.length
         trailer_at = content_at_offset + header.stored_length
-        dictionary = dictionary_of(self.storage, part, info.offset, info.name.encode("utf-8"),
+        dictionary = dictionary_of(self.storage, part, info.offset, info.name.encode("utf-8", "surrogateescape"),
                                    header.dictionary, self._dictionary)
         if header.chunk_shift:
             chunks = Chunks(lambda at, n: self.storage.read(part, content_at_offset + at, n),
@@ -253,18 +253,18 @@ class Archive:
         while start is not None:
             after, start = start, None
             for info in merged(catalogs, prefix, after):
-                name = info.name.encode("utf-8")
+                name = info.name.encode("utf-8", "surrogateescape")
                 slash = name.find(b"/", len(prefix))
                 sub = name if slash < 0 else name[:slash]
                 if held is not None:
-                    mine = held.name.encode("utf-8")
+                    mine = held.name.encode("utf-8", "surrogateescape")
                     if sub != mine and not (name.startswith(mine) and self._has_names_under(mine)):
                         yield held
                     held = None
                 if slash < 0:
                     held = info
                     continue
-                yield sub.decode("utf-8")
+                yield sub.decode("utf-8", "surrogateescape")
                 start = sub + b"0"  # '0' follows '/': the first name past the directory
                 break
         if held is not None:

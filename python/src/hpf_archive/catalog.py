@@ -155,7 +155,7 @@ def _rows(raw, rows):
         flags = raw[pos]
         if flags > 2:
             raise _RowError("reserved row flag bits set")
-        text = name.decode("utf-8")
+        text = name.decode("utf-8", "surrogateescape")  # bytes not UTF-8 kept (names.py)
         if flags & 1:
             pos += 1
             yield name, EntryInfo(text, True)
@@ -176,7 +176,8 @@ def _rows(raw, rows):
             key, pos = _take(raw, pos, n)
             (n,), pos = _varints(raw, pos, 1)
             value, pos = _take(raw, pos, n)
-            attributes[key.decode("utf-8")] = value.decode("utf-8")
+            attributes[key.decode("utf-8", "surrogateescape")] = value.decode(
+                "utf-8", "surrogateescape")
         yield name, EntryInfo(text, False, raw_len, stored_len, codec_id, dictionary,
                               (mtime >> 1) ^ -(mtime & 1), mode, part, off, entry_len, attributes,
                               member, members)

@@ -86,14 +86,19 @@ def _header(data, off, length, storage, part_name, parse_attributes):
         raise CorruptArchive(c.path, off, "entry name runs past its header")
     attributes = {}
     for _ in range(attribute_count):
-        key = c.utf8(c.u16("attribute key length"), "attribute key")
+        key = c.text(c.u16("attribute key length"), "attribute key")
         if key in attributes:
             raise CorruptArchive(c.path, c.base + c.pos, f"attribute key '{key}' twice (each key once)")
-        attributes[key] = c.utf8(c.u32("attribute value length"), "attribute value")
+        attributes[key] = c.text(c.u32("attribute value length"), "attribute value")
     if not c.done():
         raise CorruptArchive(c.path, off, "bytes left over between the attributes and the header CRC")
     out.attributes = attributes
     return out
+
+
+def _shown(key):
+    """An entry name's bytes for a message, those that are not UTF-8 as \\xNN."""
+    return key.decode("utf-8", "backslashreplace")
 
 
 def _place_checked(storage, part_name, committed, off, length):
@@ -123,15 +128,14 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
             m = g.by_name.get(key)
             return None if m is None else g.content(m)
     if data[48:48 + name_length] != key:
-        _check_name(data[48:48 + name_length], storage, part_name, off)
         return None
     if h + stored_length + 4 != length:
         raise CorruptArchive(storage.describe(part_name), off,
-                             f"entry '{key.decode()}' is not {length} bytes as indexed")
+                             f"entry '{_shown(key)}' is not {length} bytes as indexed")
     stored = data[h:length - 4]
     if flags == CHUNKED_FLAG:
         out = chunks.Chunks(lambda at, n: stored[at:at + n], storage.describe(part_name), off + h,
-                            f"entry '{key.decode()}'", codec, raw_length, stored_length,
+                            f"entry '{_shown(key)}'", codec, raw_length, stored_length,
                             data[46], dictionary_of(storage, part_name, off, key, dictionary,
                                                     dictionaries)).whole()
     elif codec == CODEC_NONE and raw_length == stored_length:
@@ -141,7 +145,7 @@ def content_at(storage, part_name, committed, off, length, key, dictionaries):
                      dictionaries)
     if crc32c(out) != _U32.unpack_from(data, length - 4)[0]:
         raise CorruptArchive(storage.describe(part_name), off + h,
-                             f"entry '{key.decode()}': content checksum mismatch")
+                             f"entry '{_shown(key)}': content checksum mismatch")
     return out
 
 
@@ -151,7 +155,7 @@ def dictionary_of(storage, part_name, off, key, dictionary_id, dictionaries):
         return None
     d = dictionaries(dictionary_id)
     if d is None:
-        label = f"entry '{key.decode()}'" if key else "group"
+        label = f"entry '{_shown(key)}'" if key else "group"
         raise CorruptArchive(storage.describe(part_name), off,
                              f"{label} names dictionary {dictionary_id}, not listed")
     return d
@@ -181,10 +185,9 @@ def info_at(storage, part_name, committed, part_id, off, length, key, dictionari
         m = g.by_name.get(key)
         return None if m is None else member_info(g, m, header, part_id, off, length)
     if header.name != key:
-        _check_name(header.name, storage, part_name, off)
         if key is not None:
             return None
-    name = header.name.decode("utf-8")
+    name = header.name.decode("utf-8", "surrogateescape")
     if header.length + header.stored_length + 4 != length:
         raise CorruptArchive(storage.describe(part_name), off,
                              f"entry '{name}' is not {length} bytes as indexed")
@@ -196,7 +199,7 @@ def info_at(storage, part_name, committed, part_id, off, length, key, dictionari
 def member_info(g, m, header, part_id, off, length):
     """The EntryInfo of a member (FORMAT.md "Group"): its place is its group's; its codec and
     dictionary are the group's; its stored length is its raw length."""
-    return EntryInfo(m.name.decode("utf-8"), False, m.raw_length, m.raw_length, header.codec,
+    return EntryInfo(m.name.decode("utf-8", "surrogateescape"), False, m.raw_length, m.raw_length, header.codec,
                      header.dictionary, m.mtime_millis, m.mode, part_id, off, length,
                      m.attributes, m.index, len(g.members))
 
@@ -236,18 +239,11 @@ def group_at(storage, part_name, off, length, header, dictionaries, data=None):
     return g
 
 
-def _check_name(name, storage, part_name, off):
-    try:
-        name.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CorruptArchive(storage.describe(part_name), off + 48, "entry name is not UTF-8")
-
-
 def read_checked(storage, part_name, committed, info, dictionaries):
     """The content of the entry a catalog row places in a part: the header must name the row's
     name (else the archive is corrupt) and agree with its lengths; the content must decode to
     its raw length and match its CRC32C."""
-    key = info.name.encode("utf-8")
+    key = info.name.encode("utf-8", "surrogateescape")
     out = content_at(storage, part_name, committed, info.offset, info.entry_length, key,
                      dictionaries)
     if out is None:
@@ -273,7 +269,7 @@ def check_codec(storage, part_name, at, label, codec, raw_length, stored_length)
 def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored, dictionaries):
     """The raw content of an entry's stored bytes, decoded by its codec and bounded by its raw
     length; `dictionaries(id)` gives a zstd dictionary or None."""
-    label = f"entry '{key.decode()}'" if key else "group"
+    label = f"entry '{_shown(key)}'" if key else "group"
     check_codec(storage, part_name, at, label, codec, raw_length, len(stored))
     if codec == CODEC_NONE:
         return stored

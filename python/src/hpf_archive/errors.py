@@ -5,11 +5,20 @@ class HpfError(Exception):
     """Base of every error this package raises."""
 
 
+def _printable(text):
+    """A message with the bytes of stored names that are not UTF-8 (kept as U+DC80..U+DCFF, see
+    names.stored_text) shown as \\xNN, so that printing it never fails."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # another lone surrogate (a name asked for, not one read)
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class CorruptArchive(HpfError):
     """Bytes on disk that break the format: names the file, the offset and the rule broken."""
 
     def __init__(self, path, offset, message):
-        super().__init__(f"{path} at offset {offset}: {message}")
+        super().__init__(_printable(f"{path} at offset {offset}: {message}"))
         self.path = path
         self.offset = offset
         self.problem = message
@@ -19,7 +28,7 @@ class UnsupportedVersion(HpfError):
     """A file of a newer format version than this package reads."""
 
     def __init__(self, path, version):
-        super().__init__(f"{path}: unsupported version {version} (this package reads 1 and 2)")
+        super().__init__(f"{path}: unsupported version {version} (this package reads 1 to 7)")
         self.path = path
         self.version = version
 
@@ -28,7 +37,7 @@ class NotFound(HpfError, KeyError):
     """No entry of that name."""
 
     def __init__(self, archive, name):
-        super().__init__(f"{archive}: no entry '{name}'")
+        super().__init__(_printable(f"{archive}: no entry '{name}'"))
         self.name = name
 
     def __str__(self):

@@ -46,11 +46,11 @@ class Group:
                 raise CorruptArchive(c.path, at, f"member mode {mode} is over 32 bits")
             attributes = {}
             for _ in range(c.varint("member attribute count")):
-                key = c.utf8(c.varint("attribute key length"), "attribute key")
+                key = c.text(c.varint("attribute key length"), "attribute key")
                 if key in attributes:
                     raise CorruptArchive(c.path, c.pos,
                                          f"attribute key '{key}' twice (each key once)")
-                attributes[key] = c.utf8(c.varint("attribute value length"), "attribute value")
+                attributes[key] = c.text(c.varint("attribute value length"), "attribute value")
             start = c.pos
             c._take(length, "member content")
             members.append(Member(name, len(members), start, length, mtime, mode, attributes))

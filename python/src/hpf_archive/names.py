@@ -3,12 +3,43 @@
 MAX_NAME_BYTES = 65535
 
 
+ESCAPES = (0xDC80, 0xDCFF)  # a byte 0x80..0xFF of a stored name that is not UTF-8
+
+
+def stored_text(raw):
+    """Text read from an archive (a name, an attribute): UTF-8, with each byte that is not part of
+    valid UTF-8 kept as U+DC00 + byte ("surrogateescape", as the Java reader does; FORMAT.md "Entry
+    names"), so that one such name never stops a listing."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def stored_bytes(text):
+    """The bytes a name read from an archive was read from (stored_text's inverse)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def not_utf8(name):
+    """Why a name read from an archive is not valid UTF-8 (its first such byte), or None."""
+    for i, c in enumerate(name):
+        if ESCAPES[0] <= ord(c) <= ESCAPES[1]:
+            return f"not valid UTF-8 (byte 0x{ord(c) - 0xDC00:02x} at character {i})"
+    return None
+
+
+def shown(name):
+    """A name for a message: bytes that are not UTF-8 as \\xNN."""
+    return stored_bytes(name).decode("utf-8", "backslashreplace")
+
+
 def lookup_key(raw):
     """The UTF-8 bytes of the normal form of a name asked for, or None if no entry can have it.
 
     Most names asked for are already normal; they are recognised with a few substring tests
     (no '//', no '.' component, no leading or trailing '/', no NUL, no drive letter) and only
     encoded. The rest go through normalize."""
+    if not_utf8(raw):  # a name as a listing gives it, bytes that are not UTF-8 included
+        key = stored_bytes(raw)
+        return key if len(key) <= MAX_NAME_BYTES else None
     if (raw and "//" not in raw and "/." not in raw and "\0" not in raw and raw[0] not in "/."
             and raw[-1] != "/" and (len(raw) < 2 or raw[1] != ":")):
         try:

@@ -6,7 +6,7 @@ import struct
 from . import files
 from .entry import ENTRY_MAGIC, GROUP_FLAG, MIN_HEADER, info_at, read_group
 from .errors import CorruptArchive
-from .names import normalize
+from .names import normalize, not_utf8, shown
 from .wire import check_footer, check_header, HEADER_BYTES
 
 PADDING_CHUNK = 64 << 10
@@ -57,7 +57,7 @@ def verify(archive, whole_bytes, chunk_bytes):
                 row.part_id, row.offset, row.entry_length):
             part, committed = archive._part(row.part_id, "catalog")
             if info_at(storage, part, committed, row.part_id, row.offset, row.entry_length,
-                       row.name.encode("utf-8"), archive._dictionary) is None:
+                       row.name.encode("utf-8", "surrogateescape"), archive._dictionary) is None:
                 raise CorruptArchive(storage.describe(part), row.offset,
                                      f"the catalog places '{row.name}' here, the entry names another")
             raise CorruptArchive(storage.describe(""), 0,
@@ -117,17 +117,11 @@ def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):
             raise CorruptArchive(path, p, f"an entry of {length} bytes runs past the committed length")
         if head[9] == GROUP_FLAG:  # a group: decoded and checked whole, then each member's name
             for m in read_group(storage, part, committed, p, length, archive._dictionary).members:
-                try:
-                    name = m.name.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise CorruptArchive(path, p, "a member name is not UTF-8")
-                if normalize(name) != name:
-                    raise CorruptArchive(path, p, f"entry name '{name}' is not in normal form")
+                _check_name(m.name.decode("utf-8", "surrogateescape"), path, p)
             p += length
             continue
         info = info_at(storage, part, committed, part_id, p, length, None, archive._dictionary)
-        if normalize(info.name) != info.name:
-            raise CorruptArchive(path, p, f"entry name '{info.name}' is not in normal form")
+        _check_name(info.name, path, p)
         if info.raw_length <= whole_bytes and info.stored_length <= whole_bytes:
             archive.read(info)
         else:
@@ -136,3 +130,12 @@ def _walk_part(archive, part_id, committed, whole_bytes, chunk_bytes):
                 while f.read(chunk_bytes):
                     pass
         p += length
+
+
+def _check_name(name, path, at):
+    """A stored name must be valid UTF-8 in normal form (FORMAT.md "Entry names")."""
+    why = not_utf8(name)
+    if why:
+        raise CorruptArchive(path, at, f"entry name '{shown(name)}' is not allowed: {why}")
+    if normalize(name) != name:
+        raise CorruptArchive(path, at, f"entry name '{name}' is not in normal form")

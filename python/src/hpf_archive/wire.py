@@ -56,6 +56,10 @@ class Cursor:
         except UnicodeDecodeError:
             raise CorruptArchive(self.path, self.base + self.pos - n, f"{what} is not UTF-8")
 
+    def text(self, n, what="text"):
+        """Text read from an archive, bytes that are not UTF-8 kept (names.stored_text)."""
+        return bytes(self._take(n, what)).decode("utf-8", "surrogateescape")
+
     def varint(self, what="varint"):
         result = 0
         for i in range(10):

@@ -73,7 +73,7 @@ final class ExtractCommand implements Callable<Integer> {
         if (why == null) {
           rows.add(row);
         } else {
-          refused.add("'" + row.name() + "' (" + why + ")");
+          refused.add("'" + io.hpf.format.EntryNames.shown(row.name()) + "' (" + why + ")");
         }
       }
       // An entry that is also a directory of others (d/x beside d/x/y: writers refuse it, older

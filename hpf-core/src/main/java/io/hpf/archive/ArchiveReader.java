@@ -26,7 +26,6 @@ import io.hpf.store.StoredFile;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -445,13 +444,11 @@ public final class ArchiveReader implements Closeable {
    * A place holding another name (the same 64-bit hash) sends the search on.
    */
   private <T> T lookup(String name, AtRecord<T> at) throws IOException {
-    String normalized;
-    try {
-      normalized = EntryNames.normalize(name);
-    } catch (IllegalArgumentException e) {
+    String normalized = EntryNames.lookupForm(name);
+    if (normalized == null) {
       return null; // no entry can have a name that does not normalize
     }
-    byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
+    byte[] nameUtf8 = EntryNames.utf8(normalized);
     long nameHash = NameHash.of(nameUtf8);
     for (SegmentReader segment : generation.segmentsNewestFirst()) {
       IndexRecord record = segment.find(nameUtf8, nameHash);

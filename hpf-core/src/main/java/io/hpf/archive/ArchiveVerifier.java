@@ -25,7 +25,6 @@ import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -243,14 +242,15 @@ public final class ArchiveVerifier {
     for (int b = 0; b < catalog.blockCount(); b++) {
       try {
         for (EntryInfo row : catalog.readBlock(b)) {
-          byte[] utf8 = row.name().getBytes(StandardCharsets.UTF_8);
+          byte[] utf8 = EntryNames.utf8(row.name());
           if (previous != null && java.util.Arrays.compareUnsigned(previous, utf8) >= 0) {
             problem(name, "rows out of order at '" + row.name() + "'");
           }
           previous = utf8;
           String why = EntryNames.whyNotNormal(row.name());
           if (why != null) {
-            problem(name, "entry name '" + row.name() + "' is not allowed: " + why);
+            problem(
+                name, "entry name '" + EntryNames.shown(row.name()) + "' is not allowed: " + why);
           }
           rows.add(row);
         }
@@ -295,7 +295,7 @@ public final class ArchiveVerifier {
           "index has " + records + " records, catalog has " + rows.size() + " rows");
     }
     for (EntryInfo row : rows) {
-      byte[] utf8 = row.name().getBytes(StandardCharsets.UTF_8);
+      byte[] utf8 = EntryNames.utf8(row.name());
       long hash = NameHash.of(utf8);
       int b = dir.bucketFor(hash);
       IndexBucket bucket = b < 0 ? null : buckets.get(b);
@@ -404,7 +404,10 @@ public final class ArchiveVerifier {
         if (rows == null) {
           String why = EntryNames.whyNotNormal(h.name());
           if (why != null) {
-            problem(name, entry.offset(), "entry name '" + h.name() + "' is not allowed: " + why);
+            problem(
+                name,
+                entry.offset(),
+                "entry name '" + EntryNames.shown(h.name()) + "' is not allowed: " + why);
           }
         } else {
           for (Row r : rows) {

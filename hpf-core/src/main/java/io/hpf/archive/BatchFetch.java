@@ -12,7 +12,6 @@ import io.hpf.store.ReadAheadFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -178,13 +177,11 @@ final class BatchFetch {
 
   /** The name's place, or null when no entry has it (not found, deleted, or not a valid name). */
   private Place place(int index, String name) throws IOException {
-    String normalized;
-    try {
-      normalized = EntryNames.normalize(name);
-    } catch (IllegalArgumentException e) {
+    String normalized = EntryNames.lookupForm(name);
+    if (normalized == null) {
       return null;
     }
-    byte[] nameUtf8 = normalized.getBytes(StandardCharsets.UTF_8);
+    byte[] nameUtf8 = EntryNames.utf8(normalized);
     long nameHash = NameHash.of(nameUtf8);
     for (SegmentReader segment : reader.segmentsNewestFirst()) {
       IndexRecord record = segment.find(nameUtf8, nameHash);

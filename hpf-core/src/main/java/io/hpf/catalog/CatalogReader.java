@@ -6,12 +6,12 @@ import io.hpf.format.ContentDecompressor;
 import io.hpf.format.CorruptArchiveException;
 import io.hpf.format.EntryCodec;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryNames;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -237,7 +237,7 @@ public final class CatalogReader {
       }
       byte[] name = Arrays.copyOf(previous, shared + suffix);
       System.arraycopy(in.bytes(suffix, "name suffix"), 0, name, shared, suffix);
-      String text = new ByteReader(in.file(), 0, name).utf8(name.length, "name");
+      String text = new ByteReader(in.file(), 0, name).text(name.length, "name");
       int flags = in.u8("flags");
       if (flags != 0
           && flags != CatalogWriter.FLAG_DELETED
@@ -273,8 +273,8 @@ public final class CatalogReader {
         Map<String, String> attributes =
             attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
         for (int a = 0; a < attributeCount; a++) {
-          String key = in.utf8(in.varInt("key length"), "attribute key");
-          attributes.put(key, in.utf8(in.varInt("value length"), "attribute value"));
+          String key = in.text(in.varInt("key length"), "attribute key");
+          attributes.put(key, in.text(in.varInt("value length"), "attribute value"));
         }
         rows.add(
             new EntryInfo(
@@ -303,7 +303,7 @@ public final class CatalogReader {
 
   /** The row of a name, or null. One block read. */
   public EntryInfo find(String name) throws IOException {
-    byte[] key = name.getBytes(StandardCharsets.UTF_8);
+    byte[] key = EntryNames.utf8(name);
     int block = lastBlockStartingAtOrBefore(key);
     if (block < 0) {
       return null;
@@ -346,8 +346,8 @@ public final class CatalogReader {
    * reaches them. A directory listing uses it to jump over a subdirectory's rows.
    */
   public Iterator<EntryInfo> list(String prefix, String from) {
-    byte[] key = prefix.getBytes(StandardCharsets.UTF_8);
-    byte[] start = from.getBytes(StandardCharsets.UTF_8);
+    byte[] key = EntryNames.utf8(prefix);
+    byte[] start = EntryNames.utf8(from);
     if (Arrays.compareUnsigned(start, key) < 0) {
       start = key;
     }
@@ -365,7 +365,7 @@ public final class CatalogReader {
         while (next == null && !done) {
           if (position < rows.size()) {
             EntryInfo row = rows.get(position++);
-            byte[] name = row.name().getBytes(StandardCharsets.UTF_8);
+            byte[] name = EntryNames.utf8(row.name());
             if (Arrays.compareUnsigned(name, startKey) < 0) {
               continue;
             }

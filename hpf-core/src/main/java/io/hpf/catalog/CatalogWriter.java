@@ -6,6 +6,7 @@ import io.hpf.format.Codec;
 import io.hpf.format.ContentCompressor;
 import io.hpf.format.EntryCodec;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryNames;
 import io.hpf.format.FileFraming;
 import io.hpf.format.FormatConstants;
 import io.hpf.store.AppendableFile;
@@ -61,7 +62,7 @@ public final class CatalogWriter {
     if (state != State.WRITING) {
       throw new IllegalStateException("catalog already finished");
     }
-    byte[] name = entry.name().getBytes(StandardCharsets.UTF_8);
+    byte[] name = EntryNames.utf8(entry.name());
     if (entryCount > 0 && Arrays.compareUnsigned(previousName, name) >= 0) {
       throw new IllegalArgumentException(
           "catalog rows out of order: '"
@@ -90,8 +91,8 @@ public final class CatalogWriter {
       }
       block.varLong(entry.attributes().size());
       for (Map.Entry<String, String> a : entry.attributes().entrySet()) {
-        byte[] k = a.getKey().getBytes(StandardCharsets.UTF_8);
-        byte[] v = a.getValue().getBytes(StandardCharsets.UTF_8);
+        byte[] k = EntryNames.utf8(a.getKey());
+        byte[] v = EntryNames.utf8(a.getValue());
         block.varLong(k.length).bytes(k).varLong(v.length).bytes(v);
       }
     }

@@ -177,6 +177,40 @@ public final class ByteReader {
     }
   }
 
+  /**
+   * The next {@code count} bytes as text read from an archive (a name, an attribute): UTF-8, with
+   * each byte that is not part of valid UTF-8 kept as the character U+DC00 + byte (FORMAT.md "Entry
+   * names"; {@link EntryNames#utf8} gives the bytes back), so that one such name never stops a
+   * reader from listing or reading the rest.
+   */
+  public String text(int count, String what) throws CorruptArchiveException {
+    int start = position;
+    try {
+      return utf8(count, what);
+    } catch (CorruptArchiveException notUtf8) {
+      position = start;
+    }
+    need(count, what);
+    StringBuilder out = new StringBuilder(count);
+    CharsetDecoder decoder = STRICT_UTF8.get().reset();
+    ByteBuffer in = ByteBuffer.wrap(bytes, position, count);
+    java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(count);
+    while (true) {
+      java.nio.charset.CoderResult r = decoder.decode(in, chars, true);
+      chars.flip();
+      out.append(chars);
+      chars.clear();
+      if (r.isUnderflow()) {
+        break;
+      }
+      for (int i = 0; i < r.length(); i++) { // malformed: each byte kept as an escape
+        out.append((char) (0xDC00 + (in.get() & 0xFF)));
+      }
+    }
+    position += count;
+    return out.toString();
+  }
+
   /** Whether the next {@code count} bytes equal {@code expected}. */
   public boolean nextBytesEqual(int count, byte[] expected) {
     return expected != null

@@ -261,13 +261,13 @@ public final class EntryCodec {
       h.skip(nameLength, "entry name");
       name = expectedName;
     } else {
-      name = h.utf8(nameLength, "entry name");
+      name = h.text(nameLength, "entry name");
     }
     Map<String, String> attributes =
         attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
     for (int i = 0; i < attributeCount; i++) {
-      String key = h.string16("attribute key");
-      if (attributes.put(key, h.utf8(h.count("attribute value length"), "attribute value"))
+      String key = h.text(h.u16("attribute key length"), "attribute key");
+      if (attributes.put(key, h.text(h.count("attribute value length"), "attribute value"))
           != null) {
         throw h.corrupt("attribute key '" + key + "' twice (each key once)");
       }

@@ -160,15 +160,15 @@ public final class EntryGroup {
     // Only the member's header, which decode() bounded already: never past it into the content.
     ByteReader in =
         new ByteReader(where(path, offset), nameAt[i], raw, nameAt[i], contentAt[i] - nameAt[i]);
-    String name = in.utf8(nameLength[i], "member name");
+    String name = in.text(nameLength[i], "member name");
     long length = in.varLong("member raw length");
     long mtime = in.zigZag("member mtime");
     int mode = memberMode(in);
     int count = in.varInt("member attribute count");
     Map<String, String> attributes = count == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
     for (int a = 0; a < count; a++) {
-      String key = in.utf8(in.varInt("attribute key length"), "attribute key");
-      if (attributes.put(key, in.utf8(in.varInt("attribute value length"), "attribute value"))
+      String key = in.text(in.varInt("attribute key length"), "attribute key");
+      if (attributes.put(key, in.text(in.varInt("attribute value length"), "attribute value"))
           != null) {
         throw in.corrupt("attribute key '" + key + "' twice (each key once)");
       }

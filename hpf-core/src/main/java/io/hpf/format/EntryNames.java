@@ -60,6 +60,10 @@ public final class EntryNames {
     }
     for (int i = 0; i < raw.length(); i++) {
       char c = raw.charAt(i);
+      if (isLoneEscape(raw, i)) {
+        return String.format(
+            java.util.Locale.ROOT, "not valid UTF-8 (byte 0x%02x at character %d)", c - 0xDC00, i);
+      }
       if (Character.isHighSurrogate(c)
           && (i + 1 >= raw.length() || !Character.isLowSurrogate(raw.charAt(i + 1)))) {
         return "unpaired surrogate at character " + i;
@@ -106,6 +110,80 @@ public final class EntryNames {
       }
     }
     return true;
+  }
+
+  /** Whether {@code c} stands for a byte of a stored name that is not UTF-8 (U+DC80..U+DCFF). */
+  static boolean isEscapedByte(char c) {
+    return c >= 0xDC80 && c <= 0xDCFF;
+  }
+
+  /**
+   * The bytes of a name as stored (FORMAT.md "Entry names"): its UTF-8, except that a character
+   * U+DC80..U+DCFF that is not part of a surrogate pair stands for the byte 0x80..0xFF that a
+   * reader found there and could not decode, as Python's "surrogateescape" does. So a name read
+   * from an archive gives back the bytes it was read from, valid UTF-8 or not.
+   */
+  public static byte[] utf8(String name) {
+    if (!hasEscapedBytes(name)) {
+      return name.getBytes(StandardCharsets.UTF_8);
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(name.length() + 8);
+    int start = 0;
+    for (int i = 0; i <= name.length(); i++) {
+      if (i == name.length() || isLoneEscape(name, i)) {
+        out.writeBytes(name.substring(start, i).getBytes(StandardCharsets.UTF_8));
+        if (i < name.length()) {
+          out.write(name.charAt(i) - 0xDC00);
+        }
+        start = i + 1;
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /** A name for a message: the bytes of it that are not UTF-8 as {@code \xNN}. */
+  public static String shown(String name) {
+    if (!hasEscapedBytes(name)) {
+      return name;
+    }
+    StringBuilder out = new StringBuilder(name.length() + 8);
+    for (int i = 0; i < name.length(); i++) {
+      out.append(
+          isLoneEscape(name, i)
+              ? String.format(java.util.Locale.ROOT, "\\x%02x", name.charAt(i) - 0xDC00)
+              : String.valueOf(name.charAt(i)));
+    }
+    return out.toString();
+  }
+
+  /** Whether a name read from an archive holds bytes that are not UTF-8 (see {@link #utf8}). */
+  public static boolean hasEscapedBytes(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      if (isLoneEscape(name, i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isLoneEscape(String s, int i) {
+    return isEscapedByte(s.charAt(i)) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
+  }
+
+  /**
+   * The name a lookup searches for: the normal form of a name asked for, or, for a name holding
+   * bytes that are not UTF-8 (as a listing gives it), the name as it is; null if no entry can have
+   * it.
+   */
+  public static String lookupForm(String raw) {
+    if (hasEscapedBytes(raw)) {
+      return raw;
+    }
+    try {
+      return normalize(raw);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /** True if the name is already in normal form, so it is safe to use as a relative path. */

@@ -4,7 +4,6 @@ import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -408,7 +407,7 @@ public final class EntryReader {
   }
 
   private static byte[] utf8(String name, byte[] nameUtf8) {
-    return nameUtf8 != null ? nameUtf8 : name.getBytes(StandardCharsets.UTF_8);
+    return nameUtf8 != null ? nameUtf8 : EntryNames.utf8(name);
   }
 
   private void checkLength(long offset, long entryLength, EntryHeader header)

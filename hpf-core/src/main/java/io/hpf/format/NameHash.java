@@ -1,6 +1,5 @@
 package io.hpf.format;
 
-import java.nio.charset.StandardCharsets;
 import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
@@ -29,6 +28,6 @@ public final class NameHash {
   }
 
   public static long of(String name) {
-    return of(name.getBytes(StandardCharsets.UTF_8));
+    return of(EntryNames.utf8(name));
   }
 }

@@ -3,6 +3,7 @@ package io.hpf.maintenance;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.format.EntryHeader;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryNames;
 import io.hpf.format.PartEntry;
 import io.hpf.manifest.Manifest;
 import io.hpf.read.GenerationAccess;
@@ -13,7 +14,6 @@ import io.hpf.write.PartWriter;
 import io.hpf.write.SegmentBuilder;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -115,7 +115,7 @@ public final class Compactor {
               EntryHeader h = entry.header();
               out.append(
                   row.name(),
-                  row.name().getBytes(StandardCharsets.UTF_8),
+                  EntryNames.utf8(row.name()),
                   content,
                   content.length,
                   new EntryMetadata(h.mtimeMillis(), h.mode(), h.attributes()));

@@ -1,7 +1,7 @@
 package io.hpf.read;
 
 import io.hpf.format.EntryInfo;
-import java.nio.charset.StandardCharsets;
+import io.hpf.format.EntryNames;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -46,7 +46,7 @@ public final class MergedListing implements Iterator<EntryInfo> {
     Iterator<EntryInfo> it = sources.get(source);
     if (it.hasNext()) {
       EntryInfo row = it.next();
-      heads.add(new Head(row.name().getBytes(StandardCharsets.UTF_8), row, source));
+      heads.add(new Head(EntryNames.utf8(row.name()), row, source));
     }
   }
 

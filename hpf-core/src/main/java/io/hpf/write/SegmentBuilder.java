@@ -3,6 +3,7 @@ package io.hpf.write;
 import io.hpf.catalog.CatalogWriter;
 import io.hpf.format.Dictionary;
 import io.hpf.format.EntryInfo;
+import io.hpf.format.EntryNames;
 import io.hpf.format.FileNames;
 import io.hpf.format.FormatConstants;
 import io.hpf.format.NameHash;
@@ -16,7 +17,6 @@ import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.Storage;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,7 +32,7 @@ public final class SegmentBuilder {
   /** Rows with their UTF-8 names, for sorting by bytes. */
   public record Row(byte[] nameUtf8, EntryInfo info) {
     public static Row of(EntryInfo info) {
-      return new Row(info.name().getBytes(StandardCharsets.UTF_8), info);
+      return new Row(EntryNames.utf8(info.name()), info);
     }
   }
 

@@ -14,7 +14,6 @@ import io.hpf.store.FileUse;
 import io.hpf.store.LocalStorage;
 import io.hpf.write.SegmentBuilder;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +75,7 @@ public final class CraftedArchive {
       throws IOException {
     byte[] header =
         EntryCodec.encodeHeader(
-                name.getBytes(StandardCharsets.UTF_8),
+                io.hpf.format.EntryNames.utf8(name), // a name read from an archive: its bytes
                 codec,
                 0,
                 rawLength,

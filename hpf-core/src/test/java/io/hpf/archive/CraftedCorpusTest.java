@@ -31,6 +31,36 @@ class CraftedCorpusTest {
     }
   }
 
+  /**
+   * A name whose bytes are not UTF-8 is listed (the byte kept as U+DCFF) and read by the name the
+   * listing gives, so one such name never stops a listing (FORMAT.md "Entry names").
+   */
+  @Test
+  void aNameThatIsNotUtf8IsListedAndReadByItsListedName() throws Exception {
+    CraftedCorpus.write(dir);
+    try (ArchiveReader reader =
+        ArchiveReader.openAlone(LocalStorage.open(dir.resolve("name-not-utf8.hpf")))) {
+      List<String> names = new java.util.ArrayList<>();
+      reader.list("").forEachRemaining(e -> names.add(e.name()));
+      assertEquals(List.of("d/\udcff", "e"), names);
+      assertArrayEquals(new byte[] {'x'}, reader.get(names.get(0)));
+      assertArrayEquals(
+          new byte[] {'d', '/', (byte) 0xFF}, io.hpf.format.EntryNames.utf8(names.get(0)));
+    }
+    // A compaction rewrites the catalog and index from the rows: the name's bytes stay.
+    LocalStorage storage = LocalStorage.open(dir.resolve("name-not-utf8.hpf"));
+    try (ArchiveWriter writer = ArchiveWriter.open(storage, WriterOptions.builder().build())) {
+      writer.add("f", new byte[] {'f'}, EntryMetadata.of(0));
+      writer.commit();
+      writer.compact(true);
+      assertEquals(1, writer.manifest().segments().size(), "the two segments merged");
+    }
+    try (ArchiveReader reader = ArchiveReader.openAlone(storage)) {
+      assertArrayEquals(new byte[] {'x'}, reader.get("d/\udcff"));
+      assertEquals(3, reader.entryCount());
+    }
+  }
+
   @Test
   void bothSidesOfANameClashAreReadByName() throws Exception {
     CraftedCorpus.write(dir);

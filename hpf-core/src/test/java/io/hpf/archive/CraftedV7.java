@@ -160,6 +160,17 @@ final class CraftedV7 {
     cases.add(
         new CraftedCorpus.Case(
             "member-attribute-twice.hpf", "problem\tattribute key 'k' twice (each key once)"));
+    // A name whose bytes are not UTF-8 ("d/" then 0xFF): listed and read like any other, refused
+    // by verify and extract (FORMAT.md "Entry names"). U+DCFF stands for the byte 0xFF.
+    new CraftedArchive(dir.resolve("name-not-utf8.hpf"))
+        .addPlain("d/\udcff", x)
+        .addPlain("e", x)
+        .commit();
+    cases.add(
+        new CraftedCorpus.Case(
+            "name-not-utf8.hpf",
+            "problem\tentry name 'd/\\xff' is not allowed: not valid UTF-8 (byte 0xff at character"
+                + " 2)"));
     new CraftedArchive(dir.resolve("member-mode-over.hpf"))
         .addGroup(concat(member("a", x, 1L << 33), member("b", x, 0644)), "a", "b")
         .commit();
