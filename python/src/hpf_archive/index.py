@@ -219,8 +219,10 @@ class SegmentIndex:
         data = section.read(self.storage, 0, bucket.meta_length)
         check_header(data, path, b"BUCK")
         c = Cursor(data, path, start=16, end=bucket.meta_length - 4)
-        if c.u32("key count") != n or c.u32("record size") != RECORD_BYTES:
-            raise CorruptArchive(path, 16, "bucket header disagrees with the manifest")
+        claimed, record_size = c.u32("key count"), c.u32("record size")
+        if claimed != n or record_size != RECORD_BYTES:
+            raise CorruptArchive(path, 16, f"bucket has {claimed} records of {record_size} bytes, "
+                                           f"manifest expects {n} of {RECORD_BYTES}")
         seed = c.u64("seed")
         p = c.u32("perfect hash length")
         end = c.pos + p

@@ -119,6 +119,7 @@ public final class CraftedCorpus {
     CraftedV7.write(dir, cases);
     CraftedV7.writeBounds(dir, cases);
     CraftedV7.writeForbidden(dir, cases);
+    CraftedV7.writeBucketClaim(dir, cases);
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());

@@ -198,6 +198,29 @@ final class CraftedV7 {
     return out;
   }
 
+  /**
+   * A bucket whose header claims 2,147,483,548 records (its meta CRC32C and the file's footer made
+   * again): refused against the manifest's count before anything is sized by the claim.
+   */
+  static void writeBucketClaim(Path dir, List<CraftedCorpus.Case> cases) throws IOException {
+    LocalStorage claims =
+        new CraftedArchive(dir.resolve("bucket-claims.hpf")).addPlain("x", new byte[1]).commit();
+    Manifest m = ManifestStore.readNewest(claims, claims.list());
+    io.hpf.index.BucketDescriptor d = m.segments().get(0).directory().buckets().get(0);
+    int at = (int) d.offset();
+    int meta = d.metaLength();
+    rewrite(
+        claims.directory().resolve(io.hpf.format.FileNames.segmentFileName(1)),
+        (bytes, b) -> {
+          b.putInt(at + 16, 2_147_483_548);
+          b.putInt(at + meta - 4, EntryCodec.crc32c(bytes, at + 16, meta - 4 - 16));
+        });
+    cases.add(
+        new CraftedCorpus.Case(
+            "bucket-claims.hpf",
+            "problem\tbucket has 2147483548 records of 32 bytes, manifest expects 1 of 32"));
+  }
+
   private static void add(
       Path dir, String name, byte[] raw, byte[] stored, int crc, Consumer<byte[]> patch)
       throws IOException {
@@ -214,11 +237,17 @@ final class CraftedV7 {
     Manifest m = ManifestStore.readNewest(storage, storage.list());
     Path file =
         storage.directory().resolve(io.hpf.format.FileNames.manifestFileName(m.generation()));
-    byte[] bytes = java.nio.file.Files.readAllBytes(file);
     // header, generation, time, operation, hash algorithm and reserved, capacity, settings
     int at = 16 + 8 + 8 + 2 + m.operation().length() + 4 + 4 + 10;
+    rewrite(file, (bytes, b) -> b.putInt(at, 0));
+  }
+
+  /** Changes a file's bytes, then makes its footer's CRC32C again (FORMAT.md "File footer"). */
+  private static void rewrite(
+      Path file, java.util.function.BiConsumer<byte[], ByteBuffer> change) throws IOException {
+    byte[] bytes = java.nio.file.Files.readAllBytes(file);
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    b.putInt(at, 0);
+    change.accept(bytes, b);
     b.putInt(bytes.length - 4, EntryCodec.crc32c(bytes, 0, bytes.length - 8));
     java.nio.file.Files.write(file, bytes);
   }

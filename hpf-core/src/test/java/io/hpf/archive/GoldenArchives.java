@@ -71,17 +71,10 @@ public final class GoldenArchives {
    * the model and {@link #chunkedModel()}'s entries of over 1 MiB, one compressed in chunks with
    * zstd and the archive's dictionary, one streamed and stored raw in chunks.
    */
-  static final String[] ARCHIVES = {
-    "chunked.hpf",
-    "lz4.hpf",
-    "zstd-dictionary.hpf",
-    "none.hpf",
-    "none-aligned-1k.hpf",
-    "lz4-small-groups.hpf",
-    "zstd-two-commits.hpf",
-    "zstd-level-10-solid.hpf",
-    "lz4-pilot-dictionary.hpf"
-  };
+  static final String[] ARCHIVES =
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of("chunked.hpf"), java.util.Arrays.stream(ARCHIVES_V6))
+          .toArray(String[]::new);
 
   private GoldenArchives() {}
 
