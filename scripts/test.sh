@@ -44,8 +44,11 @@ if ! "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
     "$venv/bin/pip" install -q "pyspark==$pyspark_version" pytest ||
     echo "test.sh: pip could not install pyspark==$pyspark_version here"
 fi
+# Tests marked long (spark-pack from HDFS to HDFS on the standalone cluster) run with -Plong.
+select=(-m "not long")
+for arg in "$@"; do [ "$arg" = -Plong ] && select=(); done
 if "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
-  "$venv/bin/python" -m pytest -q -p no:cacheprovider hpf-spark/src/test/python
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider "${select[@]}" hpf-spark/src/test/python
 else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi

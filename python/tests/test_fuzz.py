@@ -22,7 +22,7 @@ SEEDS = (ROOT / "hpf-core" / "src" / "test" / "resources" / "io" / "hpf" / "arch
 MANIFEST_SEEDS = sorted(p.read_bytes()[1:] for p in SEEDS.glob("manifest-*"))
 ARCHIVES = ["v7/chunked.hpf", "v7/lz4-small-groups.hpf", "v7/zstd-two-commits.hpf", "v3/none.hpf"]
 SECONDS = float(os.environ.get("HPF_FUZZ_SECONDS", "0"))
-FUZZ = settings(max_examples=max(60, int(SECONDS * 100)), deadline=None, database=None,
+FUZZ = settings(max_examples=max(60, int(SECONDS * 50)), deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 EXPECTED = (hpf.CorruptArchive, hpf.UnsupportedVersion)
 

@@ -25,3 +25,8 @@ def session(master, app, **conf):
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
     return spark
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "long: runs minutes of the suite's budget; scripts/test.sh runs it with -Plong")
