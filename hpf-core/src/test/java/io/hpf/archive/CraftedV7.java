@@ -243,8 +243,8 @@ final class CraftedV7 {
   }
 
   /** Changes a file's bytes, then makes its footer's CRC32C again (FORMAT.md "File footer"). */
-  private static void rewrite(
-      Path file, java.util.function.BiConsumer<byte[], ByteBuffer> change) throws IOException {
+  private static void rewrite(Path file, java.util.function.BiConsumer<byte[], ByteBuffer> change)
+      throws IOException {
     byte[] bytes = java.nio.file.Files.readAllBytes(file);
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     change.accept(bytes, b);
