@@ -214,13 +214,29 @@ class CliSafetyTest {
   @Test
   void everyCraftedArchiveIsJudgedInA256MiBHeap() throws Exception {
     Path corpus = temp.resolve("corpus-256");
-    for (io.hpf.archive.CraftedCorpus.Case c : io.hpf.archive.CraftedCorpus.write(corpus)) {
-      Process verify =
-          hpfProcess("-Xmx256m", "verify", corpus.resolve(c.name()).toString())
-              .redirectErrorStream(true)
-              .start();
-      String out = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      int code = verify.waitFor();
+    List<io.hpf.archive.CraftedCorpus.Case> cases = io.hpf.archive.CraftedCorpus.write(corpus);
+    // Four processes at a time: each is mostly a JVM starting.
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    List<java.util.concurrent.Future<String[]>> runs = new java.util.ArrayList<>();
+    for (io.hpf.archive.CraftedCorpus.Case c : cases) {
+      runs.add(
+          pool.submit(
+              () -> {
+                Process verify =
+                    hpfProcess("-Xmx256m", "verify", corpus.resolve(c.name()).toString())
+                        .redirectErrorStream(true)
+                        .start();
+                String out =
+                    new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                return new String[] {String.valueOf(verify.waitFor()), out};
+              }));
+    }
+    pool.shutdown();
+    for (int i = 0; i < cases.size(); i++) {
+      io.hpf.archive.CraftedCorpus.Case c = cases.get(i);
+      String out = runs.get(i).get()[1];
+      int code = Integer.parseInt(runs.get(i).get()[0]);
       String[] verdict = c.verdict().split("\t");
       if (verdict[0].equals("ok")) {
         assertEquals(0, code, c.name() + ": " + out);
