@@ -55,3 +55,24 @@ def test_every_entry_of_a_changed_archive_reads_as_its_source(tmp_path, java_hpf
             assert name not in a
         prefix = names[len(names) // 2].split("/")[0] + "/"
         assert [e.name for e in a.list(prefix)] == [n for n in names if n.startswith(prefix)]
+
+
+def test_verify_asks_each_live_row_of_one_index_only(tmp_path, java_hpf):
+    """verify checks a live row against its own segment's index, so its lookups are one per
+    row whatever the number of segments (a lookup through every newer segment made it rows x
+    segments, minutes on an archive crafted with many)."""
+    archive = tmp_path / "a.hpf"
+    # Each tree's names under a directory of its own (no name twice), each of another size tier
+    # (log4 of its rows), so that the tiered compaction after each commit merges none.
+    for i, count in enumerate([200, 40, 10, 3]):
+        make_tree(tmp_path / f"t{i}" / f"b{i}", 10 + i, count)
+        java_hpf("create" if i == 0 else "add", archive, tmp_path / f"t{i}")
+    with hpf.open(archive) as a:
+        segments = len(a.manifest.segments)
+        assert segments == 4
+        calls = []
+        for index in a._indexes:
+            real = index.find
+            index.find = lambda key, h, real=real: calls.append(key) or real(key, h)
+        live = a.verify()
+        assert len(calls) == live, (len(calls), live, segments)

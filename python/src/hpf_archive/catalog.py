@@ -195,9 +195,9 @@ def merged(catalogs_newest_first, prefix_utf8, start_utf8):
             if not info.deleted:
                 yield info
         return
-    streams = []
-    for rank, cat in enumerate(catalogs_newest_first):
-        streams.append(((name, rank, info) for name, info in cat.rows_from(start_utf8)))
+    def ranked(rank, catalog):  # binds rank now: a generator expression would read it late
+        return ((name, rank, info) for name, info in catalog.rows_from(start_utf8))
+    streams = [ranked(rank, cat) for rank, cat in enumerate(catalogs_newest_first)]
     last = None
     for name, _, info in heapq.merge(*streams, key=lambda t: (t[0], t[1])):
         if not name.startswith(prefix_utf8):
