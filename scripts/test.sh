@@ -18,12 +18,15 @@ mvn -B -ntp -T 2 verify "$@"
 #   installed with pip (as users install it: its fsspec entry point is tested) into a venv of its
 #   own, with its dependencies from PyPI.
 # - A short fuzzing session of the parsers, Java (Jazzer, 256 MiB heap) and Python (Hypothesis);
-#   docs/FUZZING.md. Longer sessions: scripts/fuzz.sh SECONDS, or -Plong (ten minutes of Java's).
+#   docs/FUZZING.md. With -Plong, five minutes of each (and Maven's ten of Java's); any time:
+#   scripts/fuzz.sh SECONDS.
 pyvenv="$(./scripts/python-venv.sh)"
 mkdir -p target
 beside=target/test-beside.log
+fuzz_seconds=10
+for arg in "$@"; do [ "$arg" = -Plong ] && fuzz_seconds=300; done
 (PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests &&
-  ./scripts/fuzz.sh 10) >"$beside" 2>&1 &
+  ./scripts/fuzz.sh "$fuzz_seconds") >"$beside" 2>&1 &
 beside_pid=$!
 show_beside() {
   local status=0
