@@ -10,8 +10,8 @@ import io.hpf.format.PartEntry;
 import io.hpf.index.BucketDescriptor;
 import io.hpf.index.IndexBucket;
 import io.hpf.manifest.ManifestCodec;
-import io.hpf.store.LocalStorage;
 import io.hpf.testing.CountingMemoryFile;
+import io.hpf.testing.MemoryArchive;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -135,61 +135,60 @@ class ArchiveFuzzTest {
       return;
     }
     String golden = GOLDEN[(data[0] & 0xFF) % GOLDEN.length];
-    Path dir = Files.createTempDirectory("fuzz");
-    try {
-      Path[] files = copy(Path.of("src/test/resources/golden").resolve(golden), dir);
-      ByteBuffer changes = ByteBuffer.wrap(data, 1, data.length - 1).order(ByteOrder.LITTLE_ENDIAN);
-      while (changes.remaining() >= 6) {
-        Path file = files[(changes.get() & 0xFF) % files.length];
-        byte[] bytes = Files.readAllBytes(file);
-        int at = Integer.remainderUnsigned(changes.getInt(), Math.max(1, bytes.length));
-        byte xor = changes.get();
-        if (bytes.length > 0) {
-          bytes[at] ^= xor;
-          Files.write(file, bytes);
-        }
+    Map<String, byte[]> files = goldenFiles(golden);
+    String[] names = files.keySet().toArray(String[]::new);
+    ByteBuffer changes = ByteBuffer.wrap(data, 1, data.length - 1).order(ByteOrder.LITTLE_ENDIAN);
+    while (changes.remaining() >= 6) {
+      String name = names[(changes.get() & 0xFF) % names.length];
+      byte[] bytes = files.get(name);
+      int at = Integer.remainderUnsigned(changes.getInt(), Math.max(1, bytes.length));
+      byte xor = changes.get();
+      if (bytes.length > 0) {
+        bytes[at] ^= xor;
       }
-      LocalStorage storage = LocalStorage.open(dir);
-      Map<String, byte[]> model = new java.util.LinkedHashMap<>(GoldenArchives.model());
-      if (golden.endsWith("chunked.hpf")) {
-        model.putAll(GoldenArchives.chunkedModel());
-      }
-      try (ArchiveReader reader = ArchiveReader.openAlone(storage)) {
-        for (Map.Entry<String, byte[]> e : model.entrySet()) {
-          try {
-            assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey());
-          } catch (CorruptArchiveException | EntryNotFoundException damage) {
-            // named, never wrong bytes
-          }
-        }
-        var all = reader.list("");
-        while (all.hasNext()) {
-          all.next();
-        }
-      }
-      ArchiveVerifier.verify(storage, ProgressListener.NONE);
-    } finally {
-      deleteTree(dir);
     }
+    MemoryArchive storage = new MemoryArchive(files);
+    Map<String, byte[]> model = new java.util.LinkedHashMap<>(GoldenArchives.model());
+    if (golden.endsWith("chunked.hpf")) {
+      model.putAll(GoldenArchives.chunkedModel());
+    }
+    try (ArchiveReader reader = ArchiveReader.openAlone(storage)) {
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        try {
+          assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey());
+        } catch (CorruptArchiveException | EntryNotFoundException damage) {
+          // named, never wrong bytes
+        }
+      }
+      var all = reader.list("");
+      while (all.hasNext()) {
+        all.next();
+      }
+    }
+    ArchiveVerifier.verify(storage, ProgressListener.NONE);
   }
 
-  private static Path[] copy(Path from, Path to) throws IOException {
-    try (var list = Files.list(from)) {
-      Path[] sources = list.sorted().toArray(Path[]::new);
-      Path[] copies = new Path[sources.length];
-      for (int i = 0; i < sources.length; i++) {
-        copies[i] = Files.copy(sources[i], to.resolve(sources[i].getFileName()));
-      }
-      return copies;
-    }
+  /** The files of a golden archive, read once, copied for each input (which changes them). */
+  private static Map<String, byte[]> goldenFiles(String golden) throws IOException {
+    Map<String, byte[]> read =
+        GOLDEN_FILES.computeIfAbsent(
+            golden,
+            g -> {
+              Map<String, byte[]> files = new java.util.TreeMap<>();
+              try (var list = Files.list(Path.of("src/test/resources/golden").resolve(g))) {
+                for (Path p : list.toList()) {
+                  files.put(p.getFileName().toString(), Files.readAllBytes(p));
+                }
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+              return files;
+            });
+    Map<String, byte[]> copy = new java.util.TreeMap<>();
+    read.forEach((name, bytes) -> copy.put(name, bytes.clone()));
+    return copy;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    try (var list = Files.list(dir)) {
-      for (Path p : list.toList()) {
-        Files.delete(p);
-      }
-    }
-    Files.delete(dir);
-  }
+  private static final Map<String, Map<String, byte[]>> GOLDEN_FILES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 }
