@@ -60,7 +60,7 @@ class Archive:
         self._indexes = [SegmentIndex(storage, seg, tables) for seg in reversed(m.segments)]
         self._catalogs = None  # opened on the first listing
         self._dictionaries = {}
-        self._verified = set()  # raw entries read whole with a matching checksum (stream.py)
+        self._verified = set()  # entries in one piece checked whole once (stream.EntryStream)
         self._lock = threading.Lock()
 
     def is_current(self):
@@ -286,7 +286,7 @@ class Archive:
     def verify(self):
         """Reads every byte the newest generation names and checks every checksum (verify.py).
         Returns the number of live entries; raises CorruptArchive at the first problem."""
-        return verify(self, WHOLE_BYTES, CHUNK_BYTES)
+        return verify(self, WHOLE_BYTES)
 
     def _dictionary(self, dictionary_id):
         d = self._dictionaries.get(dictionary_id)

@@ -195,11 +195,17 @@ def merged(catalogs_newest_first, prefix_utf8, start_utf8):
             if not info.deleted:
                 yield info
         return
+    for _, _, info in merged_ranked(catalogs_newest_first, prefix_utf8, start_utf8):
+        yield info
+
+
+def merged_ranked(catalogs_newest_first, prefix_utf8, start_utf8):
+    """As merged, each live row as (index of its catalog, name as UTF-8, row)."""
     def ranked(rank, catalog):  # binds rank now: a generator expression would read it late
         return ((name, rank, info) for name, info in catalog.rows_from(start_utf8))
     streams = [ranked(rank, cat) for rank, cat in enumerate(catalogs_newest_first)]
     last = None
-    for name, _, info in heapq.merge(*streams, key=lambda t: (t[0], t[1])):
+    for name, rank, info in heapq.merge(*streams, key=lambda t: (t[0], t[1])):
         if not name.startswith(prefix_utf8):
             if name > prefix_utf8:
                 break
@@ -208,4 +214,4 @@ def merged(catalogs_newest_first, prefix_utf8, start_utf8):
             continue
         last = name
         if not info.deleted:
-            yield info
+            yield rank, name, info

@@ -7,7 +7,7 @@ class HpfError(Exception):
 
 def _printable(text):
     """A message with the bytes of stored names that are not UTF-8 (kept as U+DC80..U+DCFF, see
-    names.stored_text) shown as \\xNN, so that printing it never fails."""
+    names.ESCAPES) shown as \\xNN, so that printing it never fails."""
     try:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # another lone surrogate (a name asked for, not one read)

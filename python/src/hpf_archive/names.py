@@ -3,18 +3,15 @@
 MAX_NAME_BYTES = 65535
 
 
-ESCAPES = (0xDC80, 0xDCFF)  # a byte 0x80..0xFF of a stored name that is not UTF-8
-
-
-def stored_text(raw):
-    """Text read from an archive (a name, an attribute): UTF-8, with each byte that is not part of
-    valid UTF-8 kept as U+DC00 + byte ("surrogateescape", as the Java reader does; FORMAT.md "Entry
-    names"), so that one such name never stops a listing."""
-    return raw.decode("utf-8", "surrogateescape")
+# Text read from an archive (a name, an attribute) is UTF-8 decoded with "surrogateescape": each
+# byte that is not part of valid UTF-8 is kept as U+DC00 + byte (U+DC80..U+DCFF), as the Java
+# reader does (FORMAT.md "Entry names"), so that one such name never stops a listing, and
+# encoding with "surrogateescape" gives back the bytes it was read from.
+ESCAPES = (0xDC80, 0xDCFF)
 
 
 def stored_bytes(text):
-    """The bytes a name read from an archive was read from (stored_text's inverse)."""
+    """The bytes a name read from an archive was read from."""
     return text.encode("utf-8", "surrogateescape")
 
 
@@ -36,16 +33,18 @@ def lookup_key(raw):
 
     Most names asked for are already normal; they are recognised with a few substring tests
     (no '//', no '.' component, no leading or trailing '/', no NUL, no drive letter) and only
-    encoded. The rest go through normalize."""
-    if not_utf8(raw):  # a name as a listing gives it, bytes that are not UTF-8 included
-        key = stored_bytes(raw)
-        return key if len(key) <= MAX_NAME_BYTES else None
+    encoded. The rest go through normalize. A name holding bytes that are not UTF-8, as a
+    listing gives it, is looked up as the bytes it was read from, as it is."""
+    try:
+        key = raw.encode("utf-8")
+    except UnicodeEncodeError:  # an unpaired surrogate: a listed name's bytes, or no name
+        try:
+            key = stored_bytes(raw) if not_utf8(raw) else None
+        except UnicodeEncodeError:
+            return None
+        return key if key is not None and len(key) <= MAX_NAME_BYTES else None
     if (raw and "//" not in raw and "/." not in raw and "\0" not in raw and raw[0] not in "/."
             and raw[-1] != "/" and (len(raw) < 2 or raw[1] != ":")):
-        try:
-            key = raw.encode("utf-8")
-        except UnicodeEncodeError:
-            return None  # an unpaired surrogate
         return key if len(key) <= MAX_NAME_BYTES else None
     normal = normalize(raw)
     return None if normal is None else normal.encode("utf-8")

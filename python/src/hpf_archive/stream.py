@@ -78,6 +78,12 @@ class _Seekable(io.RawIOBase):
     def _at_end(self):
         pass
 
+    def check_to_end(self):
+        """Reads the content from its start to its end: every checksum of it checked (verify)."""
+        self.seek(0)
+        while self.read(CHUNK):
+            pass
+
 
 class ChunkStream(_Seekable):
     """Chunked content: the chunk holding the position, decoded and checked, is kept."""
@@ -126,6 +132,9 @@ class EntryStream(_Seekable):
             self._check_whole(stored_crc)
             verified.add(key)
         self._restart(0)
+
+    def check_to_end(self):
+        pass  # checked whole when it opened (verify drops the entry from `verified` first)
 
     def _source_from(self, pos):
         info = self._info

@@ -57,7 +57,7 @@ class Cursor:
             raise CorruptArchive(self.path, self.base + self.pos - n, f"{what} is not UTF-8")
 
     def text(self, n, what="text"):
-        """Text read from an archive, bytes that are not UTF-8 kept (names.stored_text)."""
+        """Text read from an archive, bytes that are not UTF-8 kept (names.ESCAPES)."""
         return bytes(self._take(n, what)).decode("utf-8", "surrogateescape")
 
     def varint(self, what="varint"):
