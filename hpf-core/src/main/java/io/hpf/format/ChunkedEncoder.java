@@ -44,14 +44,33 @@ public final class ChunkedEncoder {
   }
 
   /**
-   * Content in chunks as stored.
+   * Content in chunks as stored: the chunks' stored bytes, {@code content[0, contentLength)} (the
+   * raw array itself when the chunks are stored raw: it is not copied), then {@code table}.
    *
    * @param codec how the chunks are stored: the compressor's codec, or none if that did not shrink
    *     the content
-   * @param stored the chunks' stored bytes and the chunk table
    * @param contentCrc the CRC32C of all the raw content, for the entry's trailer
    */
-  public record Encoded(Codec codec, int dictionaryId, int shift, byte[] stored, int contentCrc) {}
+  public record Encoded(
+      Codec codec,
+      int dictionaryId,
+      int shift,
+      byte[] content,
+      int contentLength,
+      byte[] table,
+      int contentCrc) {
+    /** The entry's stored length: the chunks and the table. */
+    public int storedLength() {
+      return contentLength + table.length;
+    }
+
+    /** The stored bytes in one array (a copy). */
+    public byte[] stored() {
+      byte[] out = java.util.Arrays.copyOf(content, storedLength());
+      System.arraycopy(table, 0, out, contentLength, table.length);
+      return out;
+    }
+  }
 
   /**
    * Compresses each chunk of {@code raw[0, length)} alone; stored raw if that does not shrink it.
@@ -63,33 +82,37 @@ public final class ChunkedEncoder {
   /** As {@link #encode(ContentCompressor, byte[], int)}, in chunks of {@code 1 << shift}. */
   public static Encoded encode(ContentCompressor compressor, byte[] raw, int length, int shift) {
     int size = 1 << shift;
+    int[] chunkCrcs = new int[(length - 1) / size + 1];
+    for (int i = 0; i < chunkCrcs.length; i++) {
+      chunkCrcs[i] = EntryCodec.crc32c(raw, i * size, Math.min(size, length - i * size));
+    }
     CRC32C whole = new CRC32C();
     whole.update(raw, 0, length);
     int contentCrc = (int) whole.getValue();
     if (compressor.codec() != Codec.NONE) {
       ByteArrayOutputStream area = new ByteArrayOutputStream(length / 2);
       Table table = new Table(length, shift);
-      for (int at = 0; at < length; at += size) {
-        int n = Math.min(size, length - at);
-        byte[] piece = compressor.compressAlways(raw, at, n);
+      for (int i = 0; i < chunkCrcs.length; i++) {
+        byte[] piece = compressor.compressAlways(raw, i * size, Math.min(size, length - i * size));
         area.write(piece, 0, piece.length);
-        table.add(area.size(), EntryCodec.crc32c(raw, at, n));
+        table.add(area.size(), chunkCrcs[i]);
       }
       if (area.size() < length) {
-        table.writeTo(area);
         return new Encoded(
-            compressor.codec(), compressor.dictionaryId(), shift, area.toByteArray(), contentCrc);
+            compressor.codec(),
+            compressor.dictionaryId(),
+            shift,
+            area.toByteArray(),
+            area.size(),
+            table.bytes(),
+            contentCrc);
       }
     }
     Table table = new Table(length, shift);
-    for (int at = 0; at < length; at += size) {
-      int n = Math.min(size, length - at);
-      table.add(at + n, EntryCodec.crc32c(raw, at, n));
+    for (int i = 0; i < chunkCrcs.length; i++) {
+      table.add(Math.min(length, (long) (i + 1) * size), chunkCrcs[i]);
     }
-    byte[] stored = new byte[length + (int) tableLength(length, shift)];
-    System.arraycopy(raw, 0, stored, 0, length);
-    table.copyTo(stored, length);
-    return new Encoded(Codec.NONE, 0, shift, stored, contentCrc);
+    return new Encoded(Codec.NONE, 0, shift, raw, length, table.bytes(), contentCrc);
   }
 
   /**
@@ -120,16 +143,6 @@ public final class ChunkedEncoder {
         throw new IllegalStateException(added + " chunks added of " + expected);
       }
       return slots.toByteArray();
-    }
-
-    void writeTo(ByteArrayOutputStream out) {
-      byte[] b = bytes();
-      out.write(b, 0, b.length);
-    }
-
-    void copyTo(byte[] out, int at) {
-      byte[] b = bytes();
-      System.arraycopy(b, 0, out, at, b.length);
     }
   }
 }

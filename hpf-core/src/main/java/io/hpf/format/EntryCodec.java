@@ -30,23 +30,15 @@ public final class EntryCodec {
       int mode,
       Map<String, String> attributes) {
     return encodeHeader(
-        nameUtf8,
-        0,
-        0,
-        codec,
-        dictionaryId,
-        rawLength,
-        storedLength,
-        mtimeMillis,
-        mode,
-        attributes);
+        nameUtf8, 0, codec, dictionaryId, rawLength, storedLength, mtimeMillis, mode, attributes);
   }
 
   /**
-   * Encodes the header of an entry whose content is stored in chunks of {@code 1 << chunkShift} raw
-   * bytes (FORMAT.md "Chunked content"); {@code storedLength} includes the chunk table.
+   * As {@link #encodeHeader(byte[], Codec, int, long, long, long, int, Map)}, for content stored in
+   * chunks of {@code 1 << chunkShift} raw bytes (FORMAT.md "Chunked content"; {@code storedLength}
+   * includes the chunk table), or in one piece for {@code chunkShift} 0.
    */
-  public static ByteWriter encodeChunkedHeader(
+  public static ByteWriter encodeHeader(
       byte[] nameUtf8,
       int chunkShift,
       Codec codec,
@@ -58,7 +50,7 @@ public final class EntryCodec {
       Map<String, String> attributes) {
     return encodeHeader(
         nameUtf8,
-        FormatConstants.ENTRY_FLAG_CHUNKED,
+        chunkShift == 0 ? 0 : FormatConstants.ENTRY_FLAG_CHUNKED,
         chunkShift,
         codec,
         dictionaryId,

@@ -187,16 +187,45 @@ public final class PartWriter {
     ByteWriter encode(Codec codec, int dictionaryId, int storedLength);
   }
 
-  /** An entry made ready to append: its header, stored content and trailer. */
+  /**
+   * An entry made ready to append: its header, stored content ({@code content[0, contentLength)},
+   * then a chunk table, empty for content in one piece) and trailer.
+   */
   private record Prepared(
       Codec codec,
       int dictionaryId,
-      int storedLength,
       ByteWriter header,
-      byte[] stored,
+      byte[] content,
+      int contentLength,
+      byte[] table,
       byte[] crc) {
+    int storedLength() {
+      return contentLength + table.length;
+    }
+
     long length() {
-      return (long) header.size() + storedLength + crc.length;
+      return (long) header.size() + storedLength() + crc.length;
+    }
+  }
+
+  private static final byte[] NO_TABLE = new byte[0];
+
+  /** Content compressed in one piece, or {@code bytes} null where that did not shrink it. */
+  private record Compressed(byte[] bytes, int dictionaryId) {}
+
+  /**
+   * Runs {@code work} with a compressor of this part's that no other thread is using (one is made
+   * when all are in use), then gives it back.
+   */
+  private <T> T withCompressor(java.util.function.Function<ContentCompressor, T> work) {
+    ContentCompressor compressor = compressors.pollFirst();
+    if (compressor == null) {
+      compressor = newCompressor.get();
+    }
+    try {
+      return work.apply(compressor);
+    } finally {
+      compressors.addFirst(compressor);
     }
   }
 
@@ -206,58 +235,47 @@ public final class PartWriter {
    * needs no lock.
    */
   private Prepared prepare(byte[] raw, int rawLength, HeaderFor headerFor) {
-    ContentCompressor compressor = compressors.pollFirst();
-    if (compressor == null) {
-      compressor = newCompressor.get();
-    }
-    byte[] compressed;
-    int dictionaryId;
-    try {
-      compressed = compressor.compress(raw, rawLength);
-      dictionaryId = compressed == null ? 0 : compressor.dictionaryId();
-    } finally {
-      compressors.addFirst(compressor);
-    }
-    Codec stored = compressed == null ? Codec.NONE : codec;
-    int storedLength = compressed == null ? rawLength : compressed.length;
+    Compressed compressed =
+        withCompressor(
+            c -> {
+              byte[] bytes = c.compress(raw, rawLength); // null: raw is no larger
+              return new Compressed(bytes, bytes == null ? 0 : c.dictionaryId());
+            });
+    boolean shrank = compressed.bytes() != null;
+    Codec stored = shrank ? codec : Codec.NONE;
+    int storedLength = shrank ? compressed.bytes().length : rawLength;
+    int dictionaryId = compressed.dictionaryId();
     return new Prepared(
         stored,
         dictionaryId,
-        storedLength,
         headerFor.encode(stored, dictionaryId, storedLength),
-        compressed == null ? raw : compressed,
+        shrank ? compressed.bytes() : raw,
+        storedLength,
+        NO_TABLE,
         EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
   }
 
   /** As {@link #prepare}, for content stored in chunks (FORMAT.md "Chunked content"). */
   private Prepared prepareChunked(byte[] nameUtf8, byte[] raw, int rawLength, EntryMetadata meta) {
-    ContentCompressor compressor = compressors.pollFirst();
-    if (compressor == null) {
-      compressor = newCompressor.get();
-    }
-    ChunkedEncoder.Encoded encoded;
-    try {
-      encoded = ChunkedEncoder.encode(compressor, raw, rawLength);
-    } finally {
-      compressors.addFirst(compressor);
-    }
+    ChunkedEncoder.Encoded encoded = withCompressor(c -> ChunkedEncoder.encode(c, raw, rawLength));
     ByteWriter header =
-        EntryCodec.encodeChunkedHeader(
+        EntryCodec.encodeHeader(
             nameUtf8,
             encoded.shift(),
             encoded.codec(),
             encoded.dictionaryId(),
             rawLength,
-            encoded.stored().length,
+            encoded.storedLength(),
             meta.mtimeMillis(),
             meta.mode(),
             meta.attributes());
     return new Prepared(
         encoded.codec(),
         encoded.dictionaryId(),
-        encoded.stored().length,
         header,
-        encoded.stored(),
+        encoded.content(),
+        encoded.contentLength(),
+        encoded.table(),
         EntryCodec.trailer(encoded.contentCrc()));
   }
 
@@ -273,7 +291,8 @@ public final class PartWriter {
       alignFor(entry.length());
       long offset = committedLength;
       file.write(entry.header().array(), 0, entry.header().size());
-      file.write(entry.stored(), 0, entry.storedLength());
+      file.write(entry.content(), 0, entry.contentLength());
+      file.write(entry.table());
       file.write(entry.crc());
       return offset;
     } catch (IOException | RuntimeException e) {
@@ -337,26 +356,16 @@ public final class PartWriter {
     int shift = ChunkedEncoder.chunkShift(length);
     long stored = chunked ? length + ChunkedEncoder.tableLength(length, shift) : length;
     ByteWriter header =
-        chunked
-            ? EntryCodec.encodeChunkedHeader(
-                nameUtf8,
-                shift,
-                Codec.NONE,
-                0,
-                length,
-                stored,
-                meta.mtimeMillis(),
-                meta.mode(),
-                meta.attributes())
-            : EntryCodec.encodeHeader(
-                nameUtf8,
-                Codec.NONE,
-                0,
-                length,
-                length,
-                meta.mtimeMillis(),
-                meta.mode(),
-                meta.attributes());
+        EntryCodec.encodeHeader(
+            nameUtf8,
+            chunked ? shift : 0,
+            Codec.NONE,
+            0,
+            length,
+            stored,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes());
     long offset;
     try {
       alignFor(header.size() + stored + EntryCodec.TRAILER_BYTES);
