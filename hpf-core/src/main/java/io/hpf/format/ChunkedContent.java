@@ -148,7 +148,7 @@ final class ChunkedContent {
   }
 
   /** Hands out checked chunks one after another, reading the table a window of slots at a time. */
-  private final class ChunkStream extends InputStream {
+  private final class ChunkStream extends BulkInputStream {
     private boolean whole;
     private final CRC32C crc = new CRC32C();
     private int next; // the chunk to read next
@@ -163,12 +163,6 @@ final class ChunkedContent {
       this.next = (int) (from >>> header.chunkShift());
       this.position = (int) (from - ((long) next << header.chunkShift()));
       this.nextStart = -1; // found from the previous slot when the first chunk is read
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
  * length or whose CRC32C differs is a {@link CorruptArchiveException}, so a reader of a damaged
  * entry always learns of it, though only once it has consumed the content. Not thread-safe.
  */
-final class EntryContentStream extends InputStream {
+final class EntryContentStream extends BulkInputStream {
   private final ReadableFile file;
   private final String path;
   private final EntryHeader header;
@@ -47,12 +47,6 @@ final class EntryContentStream extends InputStream {
       default:
         throw new IllegalArgumentException("an LZ4 block is decoded whole, not streamed");
     }
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
   }
 
   @Override

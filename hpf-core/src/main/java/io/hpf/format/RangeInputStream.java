@@ -2,13 +2,12 @@ package io.hpf.format;
 
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * A byte range of a file as a stream of positional reads, straight into the caller's buffer; never
  * through a memory mapping, so memory stays bounded however long the range.
  */
-final class RangeInputStream extends InputStream {
+final class RangeInputStream extends BulkInputStream {
   private final ReadableFile file;
   private final long end;
   private long position;
@@ -17,12 +16,6 @@ final class RangeInputStream extends InputStream {
     this.file = file;
     this.position = start;
     this.end = start + length;
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
   }
 
   @Override
