@@ -2,9 +2,9 @@ package io.hpf.bench;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.hpf.bench;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.Codec;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;

@@ -1,6 +1,6 @@
 package io.hpf.bench;
 
-import io.hpf.index.PerfectHash;
+import io.hpf.internal.index.PerfectHash;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

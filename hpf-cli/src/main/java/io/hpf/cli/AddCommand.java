@@ -2,7 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.PackResult;

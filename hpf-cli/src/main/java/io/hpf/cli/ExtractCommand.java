@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.EntryInfo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,7 +73,8 @@ final class ExtractCommand implements Callable<Integer> {
         if (why == null) {
           rows.add(row);
         } else {
-          refused.add("'" + io.hpf.format.EntryNames.shown(row.name()) + "' (" + why + ")");
+          refused.add(
+              "'" + io.hpf.internal.format.EntryNames.shown(row.name()) + "' (" + why + ")");
         }
       }
       // An entry that is also a directory of others (d/x beside d/x/y: writers refuse it, older

@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
-import io.hpf.format.CheckedContent;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryNames;
+import io.hpf.archive.EntryInfo;
+import io.hpf.internal.format.CheckedContent;
+import io.hpf.internal.format.EntryNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -2,7 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveInfo;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.format.Codec;
+import io.hpf.archive.Codec;
 import io.hpf.hadoop.ArchiveCosts;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.NameNodeCost;

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.EntryInfo;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Locale;

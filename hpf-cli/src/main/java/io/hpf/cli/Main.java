@@ -182,7 +182,7 @@ public final class Main implements Runnable {
         "hpf "
             + (v == null ? "development build" : v)
             + ", format version "
-            + io.hpf.format.FormatConstants.VERSION_CURRENT
+            + io.hpf.internal.format.FormatConstants.VERSION_CURRENT
       };
     }
   }

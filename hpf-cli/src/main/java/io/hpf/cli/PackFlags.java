@@ -1,9 +1,9 @@
 package io.hpf.cli;
 
+import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.manifest.WriterSettings;
+import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.pack.PackOptions;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -70,9 +70,9 @@ final class RecoverCommand implements Callable<Integer> {
    * The latest recovery the history records ("; generation 4 recovered 2 entries at TIME"), which
    * another command's writer may have made on opening; empty if none.
    */
-  private static String lastRecovery(io.hpf.manifest.Manifest manifest) {
+  private static String lastRecovery(io.hpf.internal.manifest.Manifest manifest) {
     String found = "";
-    for (io.hpf.manifest.Manifest.HistoryEntry h : manifest.history()) {
+    for (io.hpf.internal.manifest.Manifest.HistoryEntry h : manifest.history()) {
       if (h.operation().startsWith("recover ")) {
         found =
             "; generation "

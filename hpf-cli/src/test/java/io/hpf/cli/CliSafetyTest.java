@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.Codec;
 import io.hpf.archive.CraftedArchive;
-import io.hpf.format.Codec;
 import io.hpf.testing.ArchiveModel;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,10 +1,8 @@
 package io.hpf.archive;
 
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.index.BucketDescriptor;
-import io.hpf.manifest.Manifest;
-import io.hpf.read.SegmentReader;
+import io.hpf.internal.index.BucketDescriptor;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.read.SegmentReader;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.Iterator;
@@ -73,7 +71,7 @@ public record ArchiveInfo(
     }
     long dictionaryBytes =
         m.dictionaries().stream().mapToLong(Manifest.DictionaryRef::length).sum();
-    long files = 1L + io.hpf.manifest.ArchiveFiles.expected(m).size(); // and the manifest
+    long files = 1L + io.hpf.internal.manifest.ArchiveFiles.expected(m).size(); // and the manifest
     return new ArchiveInfo(
         m,
         files,

@@ -1,25 +1,23 @@
 package io.hpf.archive;
 
-import io.hpf.format.CheckedEntry;
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.Dictionary;
-import io.hpf.format.DictionarySource;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryNames;
-import io.hpf.format.EntryReader;
-import io.hpf.format.FileNames;
-import io.hpf.format.NameHash;
-import io.hpf.format.PartEntry;
-import io.hpf.index.IndexRecord;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
-import io.hpf.manifest.Section;
-import io.hpf.read.GenerationAccess;
-import io.hpf.read.MergedListing;
-import io.hpf.read.SegmentReader;
+import io.hpf.internal.format.CheckedEntry;
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.format.DictionarySource;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.format.EntryReader;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.format.NameHash;
+import io.hpf.internal.format.PartEntry;
+import io.hpf.internal.index.IndexRecord;
+import io.hpf.internal.io.PrefetchedFile;
+import io.hpf.internal.io.ReadAheadFile;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.manifest.Section;
+import io.hpf.internal.read.GenerationAccess;
+import io.hpf.internal.read.MergedListing;
+import io.hpf.internal.read.SegmentReader;
 import io.hpf.store.FileUse;
-import io.hpf.store.PrefetchedFile;
-import io.hpf.store.ReadAheadFile;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
@@ -289,7 +287,7 @@ public final class ArchiveReader implements Closeable {
    * Opens a part of this generation for a pass over chosen entries (a split), with its own file
    * handle and read-ahead window; the caller closes it.
    *
-   * @throws io.hpf.format.CorruptArchiveException if the manifest lists no such part
+   * @throws io.hpf.archive.CorruptArchiveException if the manifest lists no such part
    */
   public PartCursor openPart(int partId) throws IOException {
     return openPart(partId, ReadAheadFile::new);

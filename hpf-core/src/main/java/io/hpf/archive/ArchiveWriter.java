@@ -1,25 +1,24 @@
 package io.hpf.archive;
 
-import io.hpf.format.Dictionary;
-import io.hpf.format.DictionarySource;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryNames;
-import io.hpf.format.FileNames;
-import io.hpf.maintenance.CommittedIds;
-import io.hpf.maintenance.Compactor;
-import io.hpf.maintenance.FileCleaner;
-import io.hpf.maintenance.Recovery;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.format.DictionarySource;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.maintenance.CommittedIds;
+import io.hpf.internal.maintenance.Compactor;
+import io.hpf.internal.maintenance.FileCleaner;
+import io.hpf.internal.maintenance.Recovery;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.write.ArchiveLock;
+import io.hpf.internal.write.CommitPlan;
+import io.hpf.internal.write.ImportMarker;
+import io.hpf.internal.write.ManifestEdit;
+import io.hpf.internal.write.PartPool;
+import io.hpf.internal.write.PartWriter;
+import io.hpf.internal.write.SegmentBuilder;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
-import io.hpf.write.ArchiveLock;
-import io.hpf.write.CommitPlan;
-import io.hpf.write.ImportMarker;
-import io.hpf.write.ManifestEdit;
-import io.hpf.write.PartPool;
-import io.hpf.write.PartWriter;
-import io.hpf.write.SegmentBuilder;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -161,7 +160,7 @@ public final class ArchiveWriter implements Closeable {
       listing = ImportMarker.abandon(storage, listing, committed.maxPartId());
       int abandoned = importedBefore - listing.size();
       Dictionary dictionary = null;
-      if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.format.Codec.ZSTD) {
+      if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.archive.Codec.ZSTD) {
         Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
         dictionary = ArchiveReader.readDictionary(storage, newest);
       }

@@ -1,14 +1,13 @@
 package io.hpf.archive;
 
-import io.hpf.format.CheckedEntry;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryNames;
-import io.hpf.format.EntryReader;
-import io.hpf.format.NameHash;
-import io.hpf.index.IndexRecord;
-import io.hpf.read.SegmentReader;
-import io.hpf.store.PrefetchedFile;
-import io.hpf.store.ReadAheadFile;
+import io.hpf.internal.format.CheckedEntry;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.format.EntryReader;
+import io.hpf.internal.format.NameHash;
+import io.hpf.internal.index.IndexRecord;
+import io.hpf.internal.io.PrefetchedFile;
+import io.hpf.internal.io.ReadAheadFile;
+import io.hpf.internal.read.SegmentReader;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.hpf.archive;
 
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 
 /**
  * What a compaction did.

@@ -1,6 +1,5 @@
 package io.hpf.archive;
 
-import io.hpf.format.EntryInfo;
 import java.io.IOException;
 import java.io.InputStream;
 

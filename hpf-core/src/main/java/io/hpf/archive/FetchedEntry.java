@@ -1,7 +1,6 @@
 package io.hpf.archive;
 
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FormatConstants;
+import io.hpf.internal.format.FormatConstants;
 
 /**
  * What one lookup returns for serving an entry (TýrFS's {@code fetch}: open and read in one call):

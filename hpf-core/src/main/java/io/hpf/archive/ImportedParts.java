@@ -1,9 +1,8 @@
 package io.hpf.archive;
 
-import io.hpf.format.Dictionary;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;

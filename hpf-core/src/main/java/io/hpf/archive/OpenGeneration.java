@@ -1,11 +1,10 @@
 package io.hpf.archive;
 
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.Dictionary;
-import io.hpf.format.EntryReader;
-import io.hpf.format.FileNames;
-import io.hpf.manifest.Manifest;
-import io.hpf.read.SegmentReader;
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.format.EntryReader;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.read.SegmentReader;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;

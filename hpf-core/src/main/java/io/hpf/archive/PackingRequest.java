@@ -1,7 +1,5 @@
 package io.hpf.archive;
 
-import io.hpf.format.Codec;
-
 /**
  * How a user asks new entries to be packed, one rule for every front end: the CLI's flags ({@code
  * --codec}, {@code --level}, {@code --solid}, {@code --group-size}, {@code --group-max}),
@@ -46,7 +44,7 @@ public record PackingRequest(
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(levelName + " must be a number, not '" + level + "'");
       }
-      io.hpf.manifest.WriterSettings.checkZstdLevel(zstdLevel);
+      io.hpf.internal.manifest.WriterSettings.checkZstdLevel(zstdLevel);
     }
     if (solid != null && !solid.equals("true") && !solid.equals("false")) {
       throw new IllegalArgumentException(solidName + " must be true or false, not '" + solid + "'");

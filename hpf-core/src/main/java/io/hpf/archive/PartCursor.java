@@ -1,10 +1,8 @@
 package io.hpf.archive;
 
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryGroup;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryReader;
-import io.hpf.format.PartEntry;
+import io.hpf.internal.format.EntryGroup;
+import io.hpf.internal.format.EntryReader;
+import io.hpf.internal.format.PartEntry;
 import io.hpf.store.ReadableFile;
 import java.io.Closeable;
 import java.io.IOException;

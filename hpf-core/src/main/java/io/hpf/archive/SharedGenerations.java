@@ -1,9 +1,9 @@
 package io.hpf.archive;
 
-import io.hpf.format.FileNames;
-import io.hpf.manifest.ArchiveFiles;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.ArchiveFiles;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;

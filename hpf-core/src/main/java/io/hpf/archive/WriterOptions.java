@@ -1,8 +1,7 @@
 package io.hpf.archive;
 
-import io.hpf.format.Codec;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.WriterSettings;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.Storage;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.hpf.pack;
 
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import java.util.List;
 
 /**

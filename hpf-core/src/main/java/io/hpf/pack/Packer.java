@@ -1,11 +1,11 @@
 package io.hpf.pack;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;

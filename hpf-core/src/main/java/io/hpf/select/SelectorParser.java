@@ -1,6 +1,6 @@
 package io.hpf.select;
 
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.EntryInfo;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

@@ -3,7 +3,6 @@ package io.hpf.archive;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import io.hpf.testing.ArchiveAssertions;

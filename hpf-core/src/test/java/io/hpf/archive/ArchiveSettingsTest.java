@@ -4,10 +4,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.index.BucketDescriptor;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.WriterSettings;
+import io.hpf.internal.index.BucketDescriptor;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.FaultyStorage;

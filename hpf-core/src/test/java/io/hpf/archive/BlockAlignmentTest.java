@@ -4,8 +4,6 @@ import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
@@ -86,7 +84,8 @@ class BlockAlignmentTest {
         total += reader.stat(name).accountedBytes(); // a group's bytes shared by its members
       }
       assertEquals(
-          io.hpf.format.FormatConstants.FILE_HEADER_BYTES + total, reader.manifest().partBytes());
+          io.hpf.internal.format.FormatConstants.FILE_HEADER_BYTES + total,
+          reader.manifest().partBytes());
     }
   }
 }

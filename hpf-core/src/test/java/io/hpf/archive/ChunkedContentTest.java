@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.Zstd;
-import io.hpf.format.Codec;
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FormatConstants;
+import io.hpf.internal.format.FormatConstants;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -103,7 +100,7 @@ class ChunkedContentTest {
   @Test
   void aDamagedChunkFailsEveryReadThatTouchesItAndNoOther() throws Exception {
     byte[] model = content(40 * CHUNK, 4);
-    int chunk = 1 << io.hpf.format.ChunkedEncoder.chunkShift(model.length);
+    int chunk = 1 << io.hpf.internal.format.ChunkedEncoder.chunkShift(model.length);
     int chunks = model.length / chunk;
     LocalStorage storage = archive("d.hpf", Codec.ZSTD, model);
     EntryInfo row;
@@ -114,7 +111,8 @@ class ChunkedContentTest {
     int damaged = chunks / 2;
     int header = (int) (row.entryLength() - row.storedLength() - 4);
     long table = row.offset() + header + row.storedLength() - chunks * 12L;
-    Path part = storage.directory().resolve(io.hpf.format.FileNames.partFileName(row.partId()));
+    Path part =
+        storage.directory().resolve(io.hpf.internal.format.FileNames.partFileName(row.partId()));
     long start = slotEnd(part, table, damaged - 1);
     long end = slotEnd(part, table, damaged);
     flip(part, row.offset() + header + (start + end) / 2);
@@ -157,7 +155,8 @@ class ChunkedContentTest {
           Arrays.copyOfRange(model, 100_000, 100_020), readFrom(reader, row, 100_000, 20));
     }
     // Damage the trailer: the content still decodes, only the whole check can tell.
-    Path part = storage.directory().resolve(io.hpf.format.FileNames.partFileName(row.partId()));
+    Path part =
+        storage.directory().resolve(io.hpf.internal.format.FileNames.partFileName(row.partId()));
     flip(part, row.offset() + row.entryLength() - 2);
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       assertThrows(CorruptArchiveException.class, () -> readFrom(reader, row, 100_000, 20));

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.hpf.format.Codec;
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
 import io.hpf.testing.ArchiveModel;

@@ -1,18 +1,16 @@
 package io.hpf.archive;
 
-import io.hpf.format.ByteWriter;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryCodec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileFraming;
-import io.hpf.format.FileNames;
-import io.hpf.format.FormatConstants;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
+import io.hpf.internal.format.ByteWriter;
+import io.hpf.internal.format.EntryCodec;
+import io.hpf.internal.format.FileFraming;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.format.FormatConstants;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.write.SegmentBuilder;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.LocalStorage;
-import io.hpf.write.SegmentBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +73,8 @@ public final class CraftedArchive {
       throws IOException {
     byte[] header =
         EntryCodec.encodeHeader(
-                io.hpf.format.EntryNames.utf8(name), // a name read from an archive: its bytes
+                io.hpf.internal.format.EntryNames.utf8(
+                    name), // a name read from an archive: its bytes
                 codec,
                 0,
                 rawLength,
@@ -172,7 +171,7 @@ public final class CraftedArchive {
             1_700_000_000_000L,
             "crafted",
             1000,
-            new io.hpf.manifest.WriterSettings(io.hpf.format.Codec.NONE, 0, 0),
+            new io.hpf.internal.manifest.WriterSettings(io.hpf.archive.Codec.NONE, 0, 0),
             rows.size(),
             liveBytes,
             List.of(),

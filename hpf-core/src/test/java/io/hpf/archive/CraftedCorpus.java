@@ -43,15 +43,15 @@ public final class CraftedCorpus {
     cases.add(new Case("name-clash.hpf", "problem\tentry 'd/x' is also a directory (of 'd/x/y')"));
     // FORMAT.md "Entry": the reserved u16 at offset 46 is 0; only zstd entries name a dictionary.
     byte[] plain = bytes("plain content");
-    int crc = io.hpf.format.EntryCodec.crc32c(plain, 0, plain.length);
+    int crc = io.hpf.internal.format.EntryCodec.crc32c(plain, 0, plain.length);
     new CraftedArchive(dir.resolve("entry-reserved.hpf"))
-        .add("x", io.hpf.format.Codec.NONE, plain.length, plain, crc, h -> h[46] = 1)
+        .add("x", io.hpf.archive.Codec.NONE, plain.length, plain, crc, h -> h[46] = 1)
         .commit();
     cases.add(
         new Case(
             "entry-reserved.hpf", "problem\treserved field at entry header offset 46 is 1, not 0"));
     new CraftedArchive(dir.resolve("dictionary-on-raw.hpf"))
-        .add("x", io.hpf.format.Codec.NONE, plain.length, plain, crc, h -> h[12] = 1)
+        .add("x", io.hpf.archive.Codec.NONE, plain.length, plain, crc, h -> h[12] = 1)
         .commit();
     cases.add(
         new Case(
@@ -60,14 +60,14 @@ public final class CraftedCorpus {
                 + " dictionary)"));
     // FORMAT.md "Codecs": zstd content is one frame that declares its content size.
     byte[] text = bytes("zstd content, zstd content, zstd content, zstd content.");
-    int textCrc = io.hpf.format.EntryCodec.crc32c(text, 0, text.length);
+    int textCrc = io.hpf.internal.format.EntryCodec.crc32c(text, 0, text.length);
     byte[] noSize;
     try (com.github.luben.zstd.ZstdCompressCtx zstd = new com.github.luben.zstd.ZstdCompressCtx()) {
       zstd.setContentSize(false);
       noSize = zstd.compress(text);
     }
     new CraftedArchive(dir.resolve("zstd-no-content-size.hpf"))
-        .add("z", io.hpf.format.Codec.ZSTD, text.length, noSize, textCrc)
+        .add("z", io.hpf.archive.Codec.ZSTD, text.length, noSize, textCrc)
         .commit();
     cases.add(
         new Case(
@@ -79,7 +79,7 @@ public final class CraftedCorpus {
     byte[] twoFrames = java.util.Arrays.copyOf(frame, frame.length * 2);
     System.arraycopy(frame, 0, twoFrames, frame.length, frame.length);
     new CraftedArchive(dir.resolve("zstd-two-frames.hpf"))
-        .add("z", io.hpf.format.Codec.ZSTD, text.length, twoFrames, textCrc)
+        .add("z", io.hpf.archive.Codec.ZSTD, text.length, twoFrames, textCrc)
         .commit();
     cases.add(
         new Case(
@@ -88,16 +88,16 @@ public final class CraftedCorpus {
     // A zstd bomb: a frame of 4 GiB of zeros (32 KB) where the header claims 1 KiB; as an entry
     // and as a group. Memory is never sized by the frame's claim.
     byte[] bomb = zeros(4L << 30);
-    int kibCrc = io.hpf.format.EntryCodec.crc32c(new byte[1024], 0, 1024);
+    int kibCrc = io.hpf.internal.format.EntryCodec.crc32c(new byte[1024], 0, 1024);
     new CraftedArchive(dir.resolve("zstd-bomb-entry.hpf"))
-        .add("bomb", io.hpf.format.Codec.ZSTD, 1024, bomb, kibCrc)
+        .add("bomb", io.hpf.archive.Codec.ZSTD, 1024, bomb, kibCrc)
         .commit();
     cases.add(
         new Case(
             "zstd-bomb-entry.hpf",
             "problem\tzstd frame declares " + (4L << 30) + " bytes, the header 1024"));
     new CraftedArchive(dir.resolve("zstd-bomb-group.hpf"))
-        .addGroup(io.hpf.format.Codec.ZSTD, 1024, bomb, kibCrc, "a", "b")
+        .addGroup(io.hpf.archive.Codec.ZSTD, 1024, bomb, kibCrc, "a", "b")
         .commit();
     cases.add(
         new Case(
@@ -110,11 +110,12 @@ public final class CraftedCorpus {
     CraftedV7.recommit(
         twice,
         m -> {
-          List<io.hpf.manifest.Manifest.SegmentRef> doubled = new ArrayList<>(m.segments());
+          List<io.hpf.internal.manifest.Manifest.SegmentRef> doubled =
+              new ArrayList<>(m.segments());
           doubled.addAll(m.segments());
           return doubled;
         },
-        new io.hpf.manifest.Manifest.IdMarks(1, 1));
+        new io.hpf.internal.manifest.Manifest.IdMarks(1, 1));
     cases.add(new Case("segment-twice.hpf", "problem\tmanifest names segment 1 twice"));
     CraftedV7.write(dir, cases);
     CraftedV7.writeBounds(dir, cases);

@@ -45,7 +45,7 @@ class CraftedCorpusTest {
       assertEquals(List.of("d/\udcff", "e"), names);
       assertArrayEquals(new byte[] {'x'}, reader.get(names.get(0)));
       assertArrayEquals(
-          new byte[] {'d', '/', (byte) 0xFF}, io.hpf.format.EntryNames.utf8(names.get(0)));
+          new byte[] {'d', '/', (byte) 0xFF}, io.hpf.internal.format.EntryNames.utf8(names.get(0)));
     }
     // A compaction rewrites the catalog and index from the rows: the name's bytes stay.
     LocalStorage storage = LocalStorage.open(dir.resolve("name-not-utf8.hpf"));

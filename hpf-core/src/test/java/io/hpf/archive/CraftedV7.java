@@ -1,12 +1,11 @@
 package io.hpf.archive;
 
-import io.hpf.format.ChunkedEncoder;
-import io.hpf.format.Codec;
-import io.hpf.format.ContentCompressor;
-import io.hpf.format.EntryCodec;
-import io.hpf.format.FormatConstants;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
+import io.hpf.internal.format.ChunkedEncoder;
+import io.hpf.internal.format.ContentCompressor;
+import io.hpf.internal.format.EntryCodec;
+import io.hpf.internal.format.FormatConstants;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -100,7 +99,7 @@ final class CraftedV7 {
             .commit();
     try (java.nio.channels.FileChannel f =
         java.nio.channels.FileChannel.open(
-            big.directory().resolve(io.hpf.format.FileNames.manifestFileName(2)),
+            big.directory().resolve(io.hpf.internal.format.FileNames.manifestFileName(2)),
             java.nio.file.StandardOpenOption.CREATE_NEW,
             java.nio.file.StandardOpenOption.WRITE)) {
       f.write(ByteBuffer.allocate(1), FormatConstants.MAX_MANIFEST_BYTES); // sparse
@@ -116,8 +115,9 @@ final class CraftedV7 {
             .commit();
     int[] none = new int[1 << FormatConstants.MAX_GLOBAL_DEPTH];
     java.util.Arrays.fill(none, -1);
-    io.hpf.index.SegmentDirectory empty =
-        new io.hpf.index.SegmentDirectory(FormatConstants.MAX_GLOBAL_DEPTH, List.of(), none);
+    io.hpf.internal.index.SegmentDirectory empty =
+        new io.hpf.internal.index.SegmentDirectory(
+            FormatConstants.MAX_GLOBAL_DEPTH, List.of(), none);
     recommit(
         deep,
         m -> {
@@ -181,7 +181,7 @@ final class CraftedV7 {
 
   /** A group member as FORMAT.md "Group" lays it out; attributes as key, value pairs. */
   private static byte[] member(String name, byte[] content, long mode, String... attributes) {
-    io.hpf.format.ByteWriter out = new io.hpf.format.ByteWriter(64);
+    io.hpf.internal.format.ByteWriter out = new io.hpf.internal.format.ByteWriter(64);
     byte[] n = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     out.varLong(n.length).bytes(n).varLong(content.length).zigZag(0).varLong(mode);
     out.varLong(attributes.length / 2);
@@ -206,11 +206,11 @@ final class CraftedV7 {
     LocalStorage claims =
         new CraftedArchive(dir.resolve("bucket-claims.hpf")).addPlain("x", new byte[1]).commit();
     Manifest m = ManifestStore.readNewest(claims, claims.list());
-    io.hpf.index.BucketDescriptor d = m.segments().get(0).directory().buckets().get(0);
+    io.hpf.internal.index.BucketDescriptor d = m.segments().get(0).directory().buckets().get(0);
     int at = (int) d.offset();
     int meta = d.metaLength();
     rewrite(
-        claims.directory().resolve(io.hpf.format.FileNames.segmentFileName(1)),
+        claims.directory().resolve(io.hpf.internal.format.FileNames.segmentFileName(1)),
         (bytes, b) -> {
           b.putInt(at + 16, 2_147_483_548);
           b.putInt(at + meta - 4, EntryCodec.crc32c(bytes, at + 16, meta - 4 - 16));
@@ -236,7 +236,9 @@ final class CraftedV7 {
   private static void lowerPartIdMark(LocalStorage storage) throws IOException {
     Manifest m = ManifestStore.readNewest(storage, storage.list());
     Path file =
-        storage.directory().resolve(io.hpf.format.FileNames.manifestFileName(m.generation()));
+        storage
+            .directory()
+            .resolve(io.hpf.internal.format.FileNames.manifestFileName(m.generation()));
     // header, generation, time, operation, hash algorithm and reserved, capacity, settings
     int at = 16 + 8 + 8 + 2 + m.operation().length() + 4 + 4 + 10;
     rewrite(file, (bytes, b) -> b.putInt(at, 0));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.hpf.format.Codec;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.FaultyStorage;
@@ -126,7 +125,7 @@ class FaultInjectionTest {
       }
       TreeMap<String, byte[]> actual = new TreeMap<>(ArchiveModel::compareUtf8);
       try (ArchiveReader reader = ArchiveReader.open(local)) {
-        for (java.util.Iterator<io.hpf.format.EntryInfo> it = reader.list(""); it.hasNext(); ) {
+        for (java.util.Iterator<io.hpf.archive.EntryInfo> it = reader.list(""); it.hasNext(); ) {
           String name = it.next().name();
           actual.put(name, reader.get(name));
         }

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
 import java.nio.file.Path;
@@ -110,7 +109,7 @@ class GoldenArchiveTest {
       byte[] file =
           java.nio.file.Files.readAllBytes(
               GOLDEN.resolve(archive).resolve(FileNames.segmentFileName(segment.segmentId())));
-      for (io.hpf.index.BucketDescriptor b : segment.directory().buckets()) {
+      for (io.hpf.internal.index.BucketDescriptor b : segment.directory().buckets()) {
         if (b.keyCount() > 0) {
           found.add(file[(int) b.offset() + 36 + 12] & 0xFF);
         }
@@ -204,8 +203,8 @@ class GoldenArchiveTest {
       return;
     }
     assertEquals(
-        new io.hpf.manifest.WriterSettings(
-            io.hpf.format.Codec.parse(a[1]),
+        new io.hpf.internal.manifest.WriterSettings(
+            io.hpf.archive.Codec.parse(a[1]),
             Integer.parseInt(a[2]),
             Integer.parseInt(a[3]),
             Integer.parseInt(a[4])),
@@ -229,7 +228,7 @@ class GoldenArchiveTest {
       for (Map.Entry<String, byte[]> e : GoldenArchives.chunkedModel().entrySet()) {
         EntryInfo row = reader.stat(e.getKey());
         assertEquals(
-            e.getKey().contains("streamed") ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.ZSTD,
+            e.getKey().contains("streamed") ? io.hpf.archive.Codec.NONE : io.hpf.archive.Codec.ZSTD,
             row.codec());
         int n = e.getValue().length;
         for (long from : new long[] {65_535, 65_536 * 7 + 3, n - 100}) {

@@ -1,6 +1,5 @@
 package io.hpf.archive;
 
-import io.hpf.format.Codec;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -156,7 +155,7 @@ public final class GoldenArchives {
       }
       // Every bucket's pilots through a dictionary (perfect-hash encoding 2).
       System.setProperty(
-          io.hpf.index.PerfectHash.PILOT_DICTIONARY_PROPERTY,
+          io.hpf.internal.index.PerfectHash.PILOT_DICTIONARY_PROPERTY,
           String.valueOf(archive.equals("lz4-pilot-dictionary.hpf")));
       LocalStorage storage = LocalStorage.createDirectories(dir);
       boolean twoCommits = archive.equals("zstd-two-commits.hpf");

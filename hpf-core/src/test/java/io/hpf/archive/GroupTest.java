@@ -8,13 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.ByteReader;
-import io.hpf.format.ByteWriter;
-import io.hpf.format.Codec;
-import io.hpf.format.CorruptArchiveException;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
-import io.hpf.format.FormatConstants;
+import io.hpf.internal.format.ByteReader;
+import io.hpf.internal.format.ByteWriter;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.format.FormatConstants;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
@@ -144,7 +141,7 @@ class GroupTest {
             part[at + 8] == 0 ? stored : com.github.luben.zstd.Zstd.decompress(stored, rawLength);
         assertEquals(
             ByteReader.getU32(part, at + 52 + storedLength),
-            io.hpf.format.EntryCodec.crc32c(raw, 0, raw.length),
+            io.hpf.internal.format.EntryCodec.crc32c(raw, 0, raw.length),
             "the group's CRC32C covers its raw members");
         // Walk the members by FORMAT.md "Group" to the one this row names.
         ByteReader members = new ByteReader("group", 0, raw);

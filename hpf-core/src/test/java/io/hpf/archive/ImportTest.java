@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.FileNames;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.write.ImportMarker;
 import io.hpf.store.LocalStorage;
-import io.hpf.write.ImportMarker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

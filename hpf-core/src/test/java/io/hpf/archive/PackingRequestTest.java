@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.manifest.WriterSettings;
+import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Path;

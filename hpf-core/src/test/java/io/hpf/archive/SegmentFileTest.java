@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.format.FileNames;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.Section;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.Section;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
 import java.nio.ByteBuffer;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
@@ -239,7 +239,7 @@ class SharedGenerationsTest {
             .toList();
     assertTrue(generations.size() >= 5, "generations " + generations);
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
-      io.hpf.maintenance.FileCleaner.clean(
+      io.hpf.internal.maintenance.FileCleaner.clean(
           recording, listing, reader.manifest(), 0, System.currentTimeMillis());
     }
     List<Long> manifests =

@@ -4,7 +4,7 @@ import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
@@ -56,7 +56,7 @@ class SharedPartTest {
       Path at = dir.resolveSibling(codec + ".hpf");
       WriterOptions.Builder options = WriterOptions.builder().maxPartBytes(max);
       if (codec.equals("none")) {
-        options.codec(io.hpf.format.Codec.NONE);
+        options.codec(io.hpf.archive.Codec.NONE);
       }
       TestArchives.write(fewFiles(at), model, options.build(), 4);
       try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(at))) {

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.format.EntryReader;
+import io.hpf.internal.format.EntryReader;
+import io.hpf.internal.io.ReadAheadFile;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.ReadAheadFile;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
 import java.io.InputStream;

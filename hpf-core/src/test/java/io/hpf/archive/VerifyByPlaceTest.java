@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
 import io.hpf.store.LocalStorage;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -77,7 +75,7 @@ class VerifyByPlaceTest {
     }
     assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
     long inContent = old.offset() + old.entryLength() / 2;
-    Path part = dir.resolve(io.hpf.format.FileNames.partFileName(old.partId()));
+    Path part = dir.resolve(io.hpf.internal.format.FileNames.partFileName(old.partId()));
     try (FileChannel ch =
         FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer one = ByteBuffer.allocate(1);

@@ -1,6 +1,6 @@
 package io.hpf.testing;
 
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ForwardingStorage;

@@ -1,6 +1,6 @@
 package io.hpf.hadoop;
 
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.hpf.hadoop;
 
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveVerifier;
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.testing.ArchiveModel;
@@ -296,7 +296,7 @@ class HdfsArchiveTest {
       assertMatchesModel(reader, model);
       // A new archive where reads are remote is zstd with a dictionary trained on its files.
       assertTrue(target.readsAreRemote());
-      assertEquals(io.hpf.format.Codec.ZSTD, reader.manifest().writerSettings().codec());
+      assertEquals(io.hpf.archive.Codec.ZSTD, reader.manifest().writerSettings().codec());
       assertEquals(1, reader.manifest().dictionaries().size());
     }
     assertThrows(

@@ -5,7 +5,7 @@ import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.PackingRequest;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
-import io.hpf.manifest.WriterSettings;
+import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.hpf.mapreduce;
 
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.EntryInfo;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

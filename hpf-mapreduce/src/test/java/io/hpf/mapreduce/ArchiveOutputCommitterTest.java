@@ -146,7 +146,8 @@ class ArchiveOutputCommitterTest {
   void tasksStoreEntriesAsTheArchivesWritersDoUnlessTheJobNamesACodec() throws Exception {
     Path archive =
         existingArchive(
-            Map.of("old", "kept"), WriterOptions.builder().codec(io.hpf.format.Codec.NONE).build());
+            Map.of("old", "kept"),
+            WriterOptions.builder().codec(io.hpf.archive.Codec.NONE).build());
     String text = "a line that compresses, a line that compresses\n".repeat(50);
     for (String asked : new String[] {null, "lz4"}) {
       Configuration conf = conf(archive);
@@ -159,12 +160,12 @@ class ArchiveOutputCommitterTest {
               HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
           var r = io.hpf.archive.ArchiveReader.open(s)) {
         assertEquals(
-            asked == null ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.LZ4,
+            asked == null ? io.hpf.archive.Codec.NONE : io.hpf.archive.Codec.LZ4,
             r.stat(name).codec(),
             name);
         // A codec the job names becomes the archive's, as `hpf add --codec` makes it.
         assertEquals(
-            asked == null ? io.hpf.format.Codec.NONE : io.hpf.format.Codec.LZ4,
+            asked == null ? io.hpf.archive.Codec.NONE : io.hpf.archive.Codec.LZ4,
             r.manifest().writerSettings().codec());
       }
     }
@@ -201,7 +202,7 @@ class ArchiveOutputCommitterTest {
             HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
         var r = io.hpf.archive.ArchiveReader.open(s)) {
       assertEquals(
-          new io.hpf.manifest.WriterSettings(io.hpf.format.Codec.ZSTD, 262144, 65536, 7),
+          new io.hpf.internal.manifest.WriterSettings(io.hpf.archive.Codec.ZSTD, 262144, 65536, 7),
           r.manifest().writerSettings());
       assertTrue(r.stat("small-2").inGroup(), "solid groups in the task's archive");
     }

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.format.FileNames;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.HdfsSettings;
+import io.hpf.internal.format.FileNames;
 import io.hpf.testing.ArchiveModel;
 import java.nio.file.Files;
 import java.util.HashMap;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.server.testing.RawHttp;
 import io.hpf.server.testing.TestServer;
 import io.hpf.store.LocalStorage;
@@ -153,7 +153,7 @@ class CorruptEntryTest {
   @Test
   void rangesOfADamagedLargeEntryGiveCheckedBytesOrA500() throws Exception {
     byte[] huge = ArchiveModel.content(new SplittableRandom(9), 3 << 20);
-    int chunk = 1 << io.hpf.format.ChunkedEncoder.chunkShift(huge.length);
+    int chunk = 1 << io.hpf.internal.format.ChunkedEncoder.chunkShift(huge.length);
     for (Codec codec : Codec.values()) {
       Path dir = root.resolve("r-" + codec.name().toLowerCase(java.util.Locale.ROOT) + ".hpf");
       TestArchives.write(

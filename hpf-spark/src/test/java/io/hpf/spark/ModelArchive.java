@@ -1,9 +1,9 @@
 package io.hpf.spark;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.store.Storage;
 import io.hpf.testing.ArchiveModel;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package io.hpf.bench.paper;
 
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.bench.BenchOutput;
-import io.hpf.catalog.CatalogReader;
-import io.hpf.catalog.CatalogWriter;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
+import io.hpf.internal.catalog.CatalogReader;
+import io.hpf.internal.catalog.CatalogWriter;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;

@@ -32,7 +32,7 @@ final class HpfSystem implements BenchSystem {
     WriterOptions options() {
       switch (this) {
         case LZ4:
-          return WriterOptions.builder().codec(io.hpf.format.Codec.LZ4).build();
+          return WriterOptions.builder().codec(io.hpf.archive.Codec.LZ4).build();
         case SOLID:
           return WriterOptions.builder().solid().build();
         default:

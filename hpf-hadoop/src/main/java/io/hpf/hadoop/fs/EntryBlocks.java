@@ -1,6 +1,6 @@
 package io.hpf.hadoop.fs;
 
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.EntryInfo;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryReader;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
+import io.hpf.internal.format.EntryReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

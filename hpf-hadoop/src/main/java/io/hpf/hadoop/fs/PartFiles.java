@@ -1,8 +1,8 @@
 package io.hpf.hadoop.fs;
 
-import io.hpf.format.FileNames;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopStorage;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.hpf.hadoop.plan;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.EntryInfo;
 import io.hpf.hadoop.HadoopArchives;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;

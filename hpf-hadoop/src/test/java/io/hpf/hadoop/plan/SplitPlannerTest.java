@@ -3,8 +3,8 @@ package io.hpf.hadoop.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryNames;
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,7 +1,7 @@
 package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.format.EntryInfo;
+import io.hpf.archive.EntryInfo;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.FetchedEntry;
-import io.hpf.format.EntryNames;
+import io.hpf.internal.format.EntryNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultHttpContent;

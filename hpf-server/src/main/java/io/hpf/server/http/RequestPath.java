@@ -1,6 +1,6 @@
 package io.hpf.server.http;
 
-import io.hpf.format.FormatConstants;
+import io.hpf.internal.format.FormatConstants;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

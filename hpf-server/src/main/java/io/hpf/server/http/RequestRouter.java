@@ -1,6 +1,6 @@
 package io.hpf.server.http;
 
-import io.hpf.format.CorruptArchiveException;
+import io.hpf.archive.CorruptArchiveException;
 import io.hpf.server.ServerLog;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;

@@ -1,6 +1,6 @@
 package io.hpf.server.http;
 
-import io.hpf.format.NameHash;
+import io.hpf.internal.format.NameHash;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,6 +1,6 @@
 package io.hpf.server.ring;
 
-import io.hpf.format.NameHash;
+import io.hpf.internal.format.NameHash;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

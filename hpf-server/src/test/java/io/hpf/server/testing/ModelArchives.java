@@ -1,9 +1,9 @@
 package io.hpf.server.testing;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;

@@ -1,11 +1,11 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
-import io.hpf.manifest.Manifest;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.pack.DictionaryTrainer;
 import io.hpf.pack.SourceFile;
 import io.hpf.spark.HadoopConf;

@@ -1,7 +1,7 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
-import io.hpf.format.Codec;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -147,7 +147,7 @@ public final class SparkPackMain implements Callable<Integer> {
       throw new IllegalArgumentException(destination + ": a file is in the way");
     }
     for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dest)) {
-      if (io.hpf.format.FileNames.manifestGeneration(f.getPath().getName()) >= 0) {
+      if (io.hpf.internal.format.FileNames.manifestGeneration(f.getPath().getName()) >= 0) {
         throw new IllegalArgumentException(destination + ": the archive exists");
       }
     }

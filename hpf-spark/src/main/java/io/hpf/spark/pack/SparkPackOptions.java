@@ -1,8 +1,8 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
 import io.hpf.store.Storage;
 import java.util.ArrayList;
 

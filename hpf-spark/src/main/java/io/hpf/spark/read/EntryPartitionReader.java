@@ -1,11 +1,11 @@
 package io.hpf.spark.read;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PartCursor;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.EntryReader;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.PartRuns;
+import io.hpf.internal.format.EntryReader;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package io.hpf.spark.write;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.stage.StagedImport;
-import io.hpf.manifest.WriterSettings;
+import io.hpf.internal.manifest.WriterSettings;
 import java.io.Serializable;
 import java.util.Map;
 

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.format.FileNames;
-import io.hpf.manifest.Manifest;
-import io.hpf.manifest.ManifestStore;
-import io.hpf.manifest.Section;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.manifest.Section;
 import io.hpf.spark.ModelArchive;
 import io.hpf.spark.SharedSpark;
 import io.hpf.store.LocalStorage;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.format.FileNames;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.internal.format.FileNames;
 import io.hpf.spark.EntrySchema;
 import io.hpf.spark.HadoopConf;
 import io.hpf.spark.SharedHdfs;

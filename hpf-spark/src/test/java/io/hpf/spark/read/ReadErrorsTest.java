@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
-import io.hpf.format.Codec;
-import io.hpf.format.EntryInfo;
-import io.hpf.format.FileNames;
+import io.hpf.internal.format.FileNames;
 import io.hpf.spark.SharedSpark;
 import io.hpf.store.LocalStorage;
 import java.nio.channels.FileChannel;

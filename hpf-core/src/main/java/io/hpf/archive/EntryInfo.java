@@ -1,0 +1,162 @@
+package io.hpf.archive;
+
+import io.hpf.internal.format.Attributes;
+import io.hpf.internal.format.EntryHeader;
+import io.hpf.internal.format.FormatConstants;
+import io.hpf.internal.format.PartEntry;
+import java.util.Map;
+
+/**
+ * What is known of an entry without reading its content: the catalog's row for it (FORMAT.md
+ * "Catalog"). Immutable.
+ *
+ * @param name the entry name
+ * @param deleted true for a tombstone: the name is deleted as of its segment
+ * @param rawLength content bytes after decompression
+ * @param storedLength content bytes as stored
+ * @param codec how the content is stored
+ * @param dictionaryId the zstd dictionary, 0 for none
+ * @param mtimeMillis modification time, ms since the epoch
+ * @param mode POSIX permission bits
+ * @param attributes user attributes
+ * @param partId the part file holding the entry
+ * @param offset the entry's offset in the part file (for a member of a group, the group's)
+ * @param entryLength bytes of the whole entry in the part file (for a member, of its group)
+ * @param member for a member of a group, its index among the group's members; else 0
+ * @param members for a member of a group, how many members the group has; 0 for an entry on its own
+ */
+public record EntryInfo(
+    String name,
+    boolean deleted,
+    long rawLength,
+    long storedLength,
+    Codec codec,
+    int dictionaryId,
+    long mtimeMillis,
+    int mode,
+    Map<String, String> attributes,
+    int partId,
+    long offset,
+    long entryLength,
+    int member,
+    int members) {
+
+  public EntryInfo {
+    attributes = Attributes.sorted(attributes);
+  }
+
+  /** An entry on its own in its part file. */
+  public EntryInfo(
+      String name,
+      boolean deleted,
+      long rawLength,
+      long storedLength,
+      Codec codec,
+      int dictionaryId,
+      long mtimeMillis,
+      int mode,
+      Map<String, String> attributes,
+      int partId,
+      long offset,
+      long entryLength) {
+    this(
+        name,
+        deleted,
+        rawLength,
+        storedLength,
+        codec,
+        dictionaryId,
+        mtimeMillis,
+        mode,
+        attributes,
+        partId,
+        offset,
+        entryLength,
+        0,
+        0);
+  }
+
+  /** Whether the entry is a member of a group (FORMAT.md "Group"). */
+  public boolean inGroup() {
+    return members > 0;
+  }
+
+  /**
+   * The stored content this entry accounts for: its stored length, or for a member of a group an
+   * equal share of the group's stored content (the group's entry less its header, which names
+   * nothing and so is the fixed part and its CRC32C, and the content's CRC32C). A member's row
+   * gives its raw length as its stored length (FORMAT.md "Catalog"), which says nothing of what the
+   * group's compression saved.
+   */
+  public long storedShare() {
+    return members == 0
+        ? storedLength
+        : share(Math.max(0, entryLength - FormatConstants.ENTRY_FIXED_HEADER_BYTES - 8));
+  }
+
+  /**
+   * The part-file bytes this entry accounts for (FORMAT.md "Manifest", live entry bytes): its
+   * length, or for a member an equal share of its group.
+   */
+  public long accountedBytes() {
+    return members == 0 ? entryLength : share(entryLength);
+  }
+
+  /**
+   * This member's share of {@code total} bytes of its group: equal shares, the remainder going to
+   * the first members, so that the shares of a group sum to {@code total} exactly.
+   */
+  private long share(long total) {
+    return total / members + (member < total % members ? 1 : 0);
+  }
+
+  /** The catalog-style row of an entry found in part {@code partId}. */
+  public static EntryInfo of(PartEntry entry, int partId) {
+    EntryHeader h = entry.header();
+    return new EntryInfo(
+        h.name(),
+        false,
+        h.rawLength(),
+        h.storedLength(),
+        h.codec(),
+        h.dictionaryId(),
+        h.mtimeMillis(),
+        h.mode(),
+        h.attributes(),
+        partId,
+        entry.offset(),
+        entry.length(),
+        entry.member(),
+        entry.members());
+  }
+
+  /** This row with the entry in another part at the same offset (a part file moved in). */
+  public EntryInfo inPart(int newPartId) {
+    return movedTo(newPartId, offset);
+  }
+
+  /** This row with the entry (or its group) at another place (a part file joined to another). */
+  public EntryInfo movedTo(int newPartId, long newOffset) {
+    return new EntryInfo(
+        name,
+        deleted,
+        rawLength,
+        storedLength,
+        codec,
+        dictionaryId,
+        mtimeMillis,
+        mode,
+        attributes,
+        newPartId,
+        newOffset,
+        entryLength,
+        member,
+        members);
+  }
+
+  /** A tombstone row for a deleted name. */
+  public static EntryInfo tombstone(String name) {
+    return new EntryInfo(
+        name, true, 0, 0, Codec.NONE, 0, 0, 0, Map.of(), FormatConstants.TOMBSTONE_PART_ID, 0, 0);
+  }
+}

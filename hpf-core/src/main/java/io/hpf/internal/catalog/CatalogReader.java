@@ -1,0 +1,416 @@
+package io.hpf.internal.catalog;
+
+import io.hpf.archive.Codec;
+import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.EntryInfo;
+import io.hpf.internal.format.ByteReader;
+import io.hpf.internal.format.ContentDecompressor;
+import io.hpf.internal.format.EntryCodec;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.format.FileFraming;
+import io.hpf.internal.format.FormatConstants;
+import io.hpf.store.ReadableFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * Reads a catalog written by {@link CatalogWriter}. Opening reads the trailer and the block index
+ * (two reads) and keeps the index in memory; a listing from a prefix then binary-searches the index
+ * and reads only the blocks it returns rows from: O(log n + k). Thread-safe.
+ */
+public final class CatalogReader {
+  /** The smallest block index entry: offset, size, row count and first-name length. */
+  private static final int MIN_INDEX_ENTRY_BYTES = 18;
+
+  /** The smallest row: a tombstone with an empty suffix (shared, suffix length, flags). */
+  private static final int MIN_ROW_BYTES = 3;
+
+  private final String fileName;
+  private final ReadableFile file;
+  private final long entryCount;
+  private final long[] blockOffsets;
+  private final int[] blockBytes;
+  private final int[] blockEntries;
+  private final byte[][] firstNames;
+
+  private CatalogReader(
+      String fileName,
+      ReadableFile file,
+      long entryCount,
+      long[] blockOffsets,
+      int[] blockBytes,
+      int[] blockEntries,
+      byte[][] firstNames) {
+    this.fileName = fileName;
+    this.file = file;
+    this.entryCount = entryCount;
+    this.blockOffsets = blockOffsets;
+    this.blockBytes = blockBytes;
+    this.blockEntries = blockEntries;
+    this.firstNames = firstNames;
+  }
+
+  /**
+   * Opens a catalog and checks its trailer and index against the file and the manifest.
+   *
+   * @param expectedLength the length the manifest records
+   * @param expectedEntries the row count the manifest records
+   */
+  public static CatalogReader open(
+      String fileName, ReadableFile file, long expectedLength, long expectedEntries)
+      throws IOException {
+    long length = file.length();
+    int tailBytes = CatalogWriter.TRAILER_BYTES + FormatConstants.FOOTER_BYTES;
+    if (length != expectedLength) {
+      throw new CorruptArchiveException(
+          fileName,
+          Math.min(length, expectedLength),
+          "file is " + length + " bytes, manifest says " + expectedLength);
+    }
+    if (length < FormatConstants.FILE_HEADER_BYTES + tailBytes) {
+      throw new CorruptArchiveException(fileName, 0, "file is too short for a catalog: " + length);
+    }
+    byte[] head = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);
+    FileFraming.checkHeader(fileName, head, 0, head.length, FormatConstants.KIND_CATALOG);
+    long tailAt = length - tailBytes;
+    byte[] tail = file.readFully(tailAt, tailBytes);
+    if (ByteReader.getU32(tail, CatalogWriter.TRAILER_BYTES) != FormatConstants.FOOTER_MAGIC) {
+      throw new CorruptArchiveException(
+          fileName, tailAt + CatalogWriter.TRAILER_BYTES, "bad footer magic number");
+    }
+    ByteReader trailer = new ByteReader(fileName, tailAt, tail, 0, CatalogWriter.TRAILER_BYTES);
+    long indexOffset = trailer.u64("index offset");
+    int indexLength = trailer.count("index length");
+    int indexCrc = trailer.u32("index CRC");
+    long entries = trailer.u64("entry count");
+    int blockCount = trailer.count("block count");
+    if (trailer.u32("reserved") != 0) {
+      throw trailer.corrupt("reserved trailer field is not 0");
+    }
+    if (indexOffset < FormatConstants.FILE_HEADER_BYTES || indexOffset + indexLength != tailAt) {
+      throw new CorruptArchiveException(
+          fileName,
+          tailAt,
+          "index at " + indexOffset + " of " + indexLength + " bytes does not end at the trailer");
+    }
+    if (entries != expectedEntries) {
+      throw new CorruptArchiveException(
+          fileName,
+          tailAt + 16,
+          "catalog has " + entries + " rows, manifest says " + expectedEntries);
+    }
+    byte[] index = file.readFully(indexOffset, indexLength);
+    int actualCrc = EntryCodec.crc32c(index, 0, indexLength);
+    if (actualCrc != indexCrc) {
+      throw new CorruptArchiveException(
+          fileName,
+          indexOffset,
+          String.format(
+              Locale.ROOT,
+              "block index checksum mismatch (CRC32C %08x, stored %08x)",
+              actualCrc,
+              indexCrc));
+    }
+    ByteReader in = new ByteReader(fileName, indexOffset, index);
+    if (in.count("block count") != blockCount) {
+      throw in.corrupt("block count differs from the trailer's " + blockCount);
+    }
+    if (blockCount > in.remaining() / MIN_INDEX_ENTRY_BYTES) {
+      throw in.corrupt(blockCount + " blocks cannot fit an index of " + indexLength + " bytes");
+    }
+    long[] offsets = new long[blockCount];
+    int[] sizes = new int[blockCount];
+    int[] counts = new int[blockCount];
+    byte[][] names = new byte[blockCount][];
+    long expectedOffset = FormatConstants.FILE_HEADER_BYTES;
+    long total = 0;
+    for (int i = 0; i < blockCount; i++) {
+      offsets[i] = in.u64("block offset");
+      sizes[i] = in.count("block size");
+      counts[i] = in.count("block entry count");
+      names[i] = in.bytes(in.u16("first name length"), "first name");
+      if (offsets[i] != expectedOffset || sizes[i] < CatalogWriter.BLOCK_HEADER_BYTES) {
+        throw in.corrupt("block " + i + " at " + offsets[i] + ", expected " + expectedOffset);
+      }
+      expectedOffset += sizes[i];
+      total += counts[i];
+    }
+    if (expectedOffset != indexOffset || total != entries || in.remaining() != 0) {
+      throw in.corrupt(
+          "blocks do not add up to the index (" + total + " rows, " + entries + " expected)");
+    }
+    return new CatalogReader(fileName, file, entries, offsets, sizes, counts, names);
+  }
+
+  public long entryCount() {
+    return entryCount;
+  }
+
+  public int blockCount() {
+    return blockOffsets.length;
+  }
+
+  /** The last block decoded: a directory listing jumps ahead mostly within one block. */
+  private record DecodedBlock(int index, List<EntryInfo> rows) {}
+
+  private volatile DecodedBlock lastBlock;
+
+  /** Reads, checks and decodes one block (the last one decoded is kept, read-only). */
+  public List<EntryInfo> readBlock(int block) throws IOException {
+    DecodedBlock last = lastBlock;
+    if (last != null && last.index() == block) {
+      return last.rows();
+    }
+    List<EntryInfo> rows = java.util.Collections.unmodifiableList(decodeBlock(block));
+    lastBlock = new DecodedBlock(block, rows);
+    return rows;
+  }
+
+  private List<EntryInfo> decodeBlock(int block) throws IOException {
+    long at = blockOffsets[block];
+    byte[] bytes = file.readFully(at, blockBytes[block]);
+    ByteReader header = new ByteReader(fileName, at, bytes, 0, CatalogWriter.BLOCK_HEADER_BYTES);
+    int codecId = header.u8("block codec");
+    int rawLength = header.count("block raw length");
+    int storedLength = header.count("block stored length");
+    int crc = header.u32("block CRC");
+    Codec codec = Codec.byId(codecId);
+    if (codec == null
+        || codec == Codec.ZSTD
+        || storedLength != bytes.length - CatalogWriter.BLOCK_HEADER_BYTES
+        || rawLength > FormatConstants.MAX_CATALOG_BLOCK_RAW_BYTES
+        || (codec == Codec.NONE && rawLength != storedLength)
+        || blockEntries[block] > rawLength / MIN_ROW_BYTES) {
+      throw new CorruptArchiveException(
+          fileName,
+          at,
+          "block header is inconsistent (codec "
+              + codecId
+              + ", raw "
+              + rawLength
+              + ", stored "
+              + storedLength
+              + ", "
+              + blockEntries[block]
+              + " rows)");
+    }
+    byte[] raw;
+    try {
+      raw =
+          ContentDecompressor.decompress(
+              codec, bytes, CatalogWriter.BLOCK_HEADER_BYTES, storedLength, rawLength, null);
+    } catch (IllegalArgumentException e) {
+      throw new CorruptArchiveException(
+          fileName, at, "block does not decompress: " + e.getMessage(), e);
+    }
+    int actual = EntryCodec.crc32c(raw, 0, raw.length);
+    if (actual != crc) {
+      throw new CorruptArchiveException(
+          fileName,
+          at,
+          String.format(
+              Locale.ROOT, "block checksum mismatch (CRC32C %08x, stored %08x)", actual, crc));
+    }
+    return decodeRows(raw, at, blockEntries[block]);
+  }
+
+  private List<EntryInfo> decodeRows(byte[] raw, long blockOffset, int count)
+      throws CorruptArchiveException {
+    // Offsets in messages are of the block, since rows live in decompressed bytes.
+    ByteReader in = new ByteReader(fileName + " (block at " + blockOffset + ")", 0, raw);
+    List<EntryInfo> rows = new ArrayList<>(count);
+    byte[] previous = new byte[0];
+    for (int i = 0; i < count; i++) {
+      int shared = in.varInt("shared prefix");
+      int suffix = in.varInt("suffix length");
+      if (shared > previous.length) {
+        throw in.corrupt("shared prefix " + shared + " longer than the previous name");
+      }
+      byte[] name = Arrays.copyOf(previous, shared + suffix);
+      System.arraycopy(in.bytes(suffix, "name suffix"), 0, name, shared, suffix);
+      String text = new ByteReader(in.file(), 0, name).text(name.length, "name");
+      int flags = in.u8("flags");
+      if (flags != 0
+          && flags != CatalogWriter.FLAG_DELETED
+          && flags != CatalogWriter.FLAG_IN_GROUP) {
+        throw in.corrupt("row flags " + flags + " (0, 1 or 2)");
+      }
+      if ((flags & CatalogWriter.FLAG_DELETED) != 0) {
+        rows.add(EntryInfo.tombstone(text));
+      } else {
+        long rawLength = in.varLong("raw length");
+        long storedLength = in.varLong("stored length");
+        int codecId = in.u8("codec");
+        Codec codec = Codec.byId(codecId);
+        if (codec == null) {
+          throw in.corrupt("unknown codec id " + codecId);
+        }
+        int dictionaryId = (int) in.varLong("dictionary id");
+        long mtime = in.zigZag("mtime");
+        int mode = (int) in.varLong("mode");
+        int partId = (int) in.varLong("part id");
+        long offset = in.varLong("offset");
+        long entryLength = in.varLong("entry length");
+        int member = 0;
+        int members = 0;
+        if (flags == CatalogWriter.FLAG_IN_GROUP) {
+          member = in.varInt("member index");
+          members = in.varInt("group members");
+          if (member >= members) {
+            throw in.corrupt("member " + member + " of a group of " + members);
+          }
+        }
+        int attributeCount = in.varInt("attribute count");
+        Map<String, String> attributes =
+            attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
+        for (int a = 0; a < attributeCount; a++) {
+          String key = in.text(in.varInt("key length"), "attribute key");
+          attributes.put(key, in.text(in.varInt("value length"), "attribute value"));
+        }
+        rows.add(
+            new EntryInfo(
+                text,
+                false,
+                rawLength,
+                storedLength,
+                codec,
+                dictionaryId,
+                mtime,
+                mode,
+                attributes,
+                partId,
+                offset,
+                entryLength,
+                member,
+                members));
+      }
+      previous = name;
+    }
+    if (in.remaining() != 0) {
+      throw in.corrupt(in.remaining() + " bytes left after the block's " + count + " rows");
+    }
+    return rows;
+  }
+
+  /** The row of a name, or null. One block read. */
+  public EntryInfo find(String name) throws IOException {
+    byte[] key = EntryNames.utf8(name);
+    int block = lastBlockStartingAtOrBefore(key);
+    if (block < 0) {
+      return null;
+    }
+    for (EntryInfo row : readBlock(block)) {
+      if (row.name().equals(name)) {
+        return row;
+      }
+    }
+    return null;
+  }
+
+  private int lastBlockStartingAtOrBefore(byte[] key) {
+    int lo = 0;
+    int hi = firstNames.length - 1;
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Arrays.compareUnsigned(firstNames[mid], key) <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Rows whose names start with {@code prefix} ("" for all), in name order, reading blocks as the
+   * iteration reaches them. I/O errors surface as {@link UncheckedIOException}.
+   */
+  public Iterator<EntryInfo> list(String prefix) {
+    return list(prefix, prefix);
+  }
+
+  /**
+   * Rows whose names start with {@code prefix} and are not before {@code from} (in byte order), in
+   * name order: one binary search over the blocks' first names, then blocks read as the iteration
+   * reaches them. A directory listing uses it to jump over a subdirectory's rows.
+   */
+  public Iterator<EntryInfo> list(String prefix, String from) {
+    byte[] key = EntryNames.utf8(prefix);
+    byte[] start = EntryNames.utf8(from);
+    if (Arrays.compareUnsigned(start, key) < 0) {
+      start = key;
+    }
+    byte[] startKey = start;
+    int first = Math.max(0, lastBlockStartingAtOrBefore(startKey));
+    return new Iterator<>() {
+      private int nextBlock = first;
+      private List<EntryInfo> rows = List.of();
+      private int position;
+      private EntryInfo next;
+      private boolean done;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && !done) {
+          if (position < rows.size()) {
+            EntryInfo row = rows.get(position++);
+            byte[] name = EntryNames.utf8(row.name());
+            if (Arrays.compareUnsigned(name, startKey) < 0) {
+              continue;
+            }
+            if (startsWith(name, key)) {
+              next = row;
+            } else {
+              done = true;
+            }
+          } else if (nextBlock < firstNames.length) {
+            try {
+              rows = readBlock(nextBlock++);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            position = 0;
+          } else {
+            done = true;
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public EntryInfo next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        EntryInfo row = next;
+        next = null;
+        return row;
+      }
+    };
+  }
+
+  private static boolean startsWith(byte[] name, byte[] prefix) {
+    return name.length >= prefix.length
+        && Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  /** Closes the underlying file; errors are ignored since nothing was written. */
+  public void closeQuietly() {
+    try {
+      file.close();
+    } catch (java.io.IOException e) {
+      // Read-only file: nothing to lose.
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package io.hpf.internal.format;
+
+import io.hpf.archive.CorruptArchiveException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes and checks the header every archive file starts with and the footer every file but a part
+ * file ends with (FORMAT.md "File header", "File footer"). The one place that knows those bytes, as
+ * Lucene's CodecUtil is for Lucene's files.
+ */
+public final class FileFraming {
+  private FileFraming() {}
+
+  /** Appends the 16-byte header: magic, kind, version, reserved. */
+  public static void writeHeader(ByteWriter out, String kind) {
+    out.u32(FormatConstants.FILE_MAGIC);
+    out.bytes(kindBytes(kind));
+    out.u32(FormatConstants.VERSION_CURRENT);
+    out.u32(0);
+  }
+
+  public static byte[] header(String kind) {
+    ByteWriter out = new ByteWriter(FormatConstants.FILE_HEADER_BYTES);
+    writeHeader(out, kind);
+    return out.toByteArray();
+  }
+
+  private static byte[] kindBytes(String kind) {
+    byte[] bytes = kind.getBytes(StandardCharsets.US_ASCII);
+    if (bytes.length != 4) {
+      throw new IllegalArgumentException("file kind must be 4 ASCII bytes: " + kind);
+    }
+    return bytes;
+  }
+
+  /**
+   * Checks the header at {@code bytes[offset]} and returns the file's format version.
+   *
+   * @throws CorruptArchiveException on a bad magic number or kind, or a short file
+   * @throws UnsupportedVersionException if the version is newer than this code reads
+   */
+  public static int checkHeader(String file, byte[] bytes, int offset, int length, String kind)
+      throws CorruptArchiveException {
+    if (length < FormatConstants.FILE_HEADER_BYTES) {
+      throw new CorruptArchiveException(
+          file,
+          0,
+          "file is "
+              + length
+              + " bytes, shorter than the "
+              + FormatConstants.FILE_HEADER_BYTES
+              + "-byte header");
+    }
+    if (ByteReader.getU32(bytes, offset) != FormatConstants.FILE_MAGIC) {
+      throw new CorruptArchiveException(file, 0, "not an hpf file (bad magic number)");
+    }
+    String actualKind = new String(bytes, offset + 4, 4, StandardCharsets.ISO_8859_1);
+    if (!actualKind.equals(kind)) {
+      throw new CorruptArchiveException(
+          file, 4, "file kind is '" + printable(actualKind) + "', expected '" + kind + "'");
+    }
+    int version = ByteReader.getU32(bytes, offset + 8);
+    if (version < FormatConstants.VERSION_MIN_READABLE
+        || version > FormatConstants.VERSION_CURRENT) {
+      throw new UnsupportedVersionException(file, version);
+    }
+    int reserved = ByteReader.getU32(bytes, offset + 12);
+    if (reserved != 0) {
+      throw new CorruptArchiveException(
+          file,
+          12,
+          String.format(Locale.ROOT, "reserved header word is %08x, expected 0", reserved));
+    }
+    return version;
+  }
+
+  private static String printable(String s) {
+    StringBuilder out = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      out.append(
+          c >= 0x20 && c < 0x7F
+              ? String.valueOf(c)
+              : String.format(Locale.ROOT, "\\x%02x", (int) c));
+    }
+    return out.toString();
+  }
+
+  /** Appends the footer: its magic and the CRC32C of every byte written before it. */
+  public static void writeFooter(ByteWriter out) {
+    CRC32C crc = new CRC32C();
+    crc.update(out.array(), 0, out.size());
+    out.u32(FormatConstants.FOOTER_MAGIC);
+    out.u32((int) crc.getValue());
+  }
+
+  /**
+   * Checks the footer of a whole file held in {@code bytes[0, length)}: its magic and the CRC32C of
+   * everything before it.
+   */
+  public static int checkFooter(String file, byte[] bytes, int length)
+      throws CorruptArchiveException {
+    return checkFooter(file, bytes, 0, length);
+  }
+
+  /**
+   * Checks the footer of a file held in {@code bytes[offset, offset + length)} (a section of a
+   * segment file is a file of its own kind); offsets in messages count from {@code offset}. Returns
+   * the CRC32C the footer holds, now checked.
+   */
+  public static int checkFooter(String file, byte[] bytes, int offset, int length)
+      throws CorruptArchiveException {
+    int footerAt = length - FormatConstants.FOOTER_BYTES;
+    if (footerAt < FormatConstants.FILE_HEADER_BYTES) {
+      throw new CorruptArchiveException(
+          file, 0, "file is " + length + " bytes, too short for a header and a footer");
+    }
+    if (ByteReader.getU32(bytes, offset + footerAt) != FormatConstants.FOOTER_MAGIC) {
+      throw new CorruptArchiveException(
+          file, footerAt, "bad footer magic number (file truncated or overwritten?)");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, offset, footerAt);
+    int expected = ByteReader.getU32(bytes, offset + footerAt + 4);
+    if ((int) crc.getValue() != expected) {
+      throw new CorruptArchiveException(
+          file,
+          footerAt + 4,
+          String.format(
+              Locale.ROOT,
+              "file checksum mismatch: CRC32C of bytes 0..%d is %08x, footer says %08x",
+              footerAt,
+              (int) crc.getValue(),
+              expected));
+    }
+    return expected;
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Keeping archives in shape, for the writer: compaction (merging segments, reclaiming the space of
+ * dead entries), recovery of what a writer that died left uncommitted, and cleaning files no
+ * generation needs. Not API: {@link io.hpf.archive.ArchiveWriter} runs them ({@code compact}, on
+ * open, after each commit), {@link io.hpf.archive.ArchiveVerifier} checks what they leave.
+ *
+ * <p>May import the read, write, manifest and format internals, {@link io.hpf.store} and the API's
+ * value types.
+ */
+package io.hpf.internal.maintenance;

@@ -1,0 +1,397 @@
+package io.hpf.internal.manifest;
+
+import io.hpf.archive.Codec;
+import io.hpf.archive.CorruptArchiveException;
+import io.hpf.internal.format.ByteReader;
+import io.hpf.internal.format.ByteWriter;
+import io.hpf.internal.format.FileFraming;
+import io.hpf.internal.format.FormatConstants;
+import io.hpf.internal.index.BucketDescriptor;
+import io.hpf.internal.index.SegmentDirectory;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes and decodes manifest files (FORMAT.md "Manifest"). The directory of each segment is
+ * stored as its leaves in hash order (depth and bucket), from which the 2^globalDepth pointers
+ * follow, so the manifest stays small however deep the directory.
+ */
+public final class ManifestCodec {
+  private static final int NO_BUCKET = -1;
+
+  private ManifestCodec() {}
+
+  public static byte[] encode(Manifest m) {
+    ByteWriter out = new ByteWriter(1024);
+    FileFraming.writeHeader(out, FormatConstants.KIND_MANIFEST);
+    out.u64(m.generation()).u64(m.commitMillis()).string16(m.operation());
+    out.u8(FormatConstants.NAME_HASH_XXH64).u8(0).u16(0).u32(m.bucketCapacity());
+    WriterSettings settings = m.writerSettings();
+    if (settings == null) {
+      throw new IllegalArgumentException("a manifest is written with the writer settings");
+    }
+    out.u8(settings.codec().id()).u32(settings.groupBytes()).u32(settings.groupEntryMaxBytes());
+    out.u8(settings.zstdLevel());
+    out.u32(m.partIdMark()).u32(m.segmentIdMark());
+    out.u64(m.liveEntries()).u64(m.liveEntryBytes());
+    out.u32(m.dictionaries().size());
+    for (Manifest.DictionaryRef d : m.dictionaries()) {
+      out.u32(d.dictionaryId()).u64(d.length()).u32(d.segmentId()).u64(d.offset());
+    }
+    out.u32(m.parts().size());
+    for (Manifest.PartRef p : m.parts()) {
+      out.u32(p.partId()).u64(p.committedLength());
+    }
+    out.u32(m.segments().size());
+    for (Manifest.SegmentRef s : m.segments()) {
+      out.u32(s.segmentId()).u64(s.entryCount()).u64(s.tombstoneCount()).u64(s.catalogLength());
+      out.u64(s.fileLength());
+      SegmentDirectory dir = s.directory();
+      out.u8(dir.globalDepth()).u32(dir.buckets().size());
+      for (BucketDescriptor b : dir.buckets()) {
+        out.u32(b.bucketNo()).u8(b.localDepth()).u32(b.keyCount()).u32(b.metaLength());
+        out.u64(b.fileLength()).u64(b.offset());
+      }
+      List<int[]> leaves = leaves(dir);
+      out.u32(leaves.size());
+      for (int[] leaf : leaves) {
+        out.u8(leaf[0]).u32(leaf[1]);
+      }
+    }
+    out.u32(m.history().size());
+    for (Manifest.HistoryEntry h : m.history()) {
+      out.u64(h.generation()).u64(h.commitMillis()).string16(h.operation()).u64(h.liveEntries());
+    }
+    FileFraming.writeFooter(out);
+    return out.toByteArray();
+  }
+
+  /** The directory's leaves in pointer order: {depth, bucket index or -1}. */
+  private static List<int[]> leaves(SegmentDirectory dir) {
+    List<int[]> leaves = new ArrayList<>();
+    int g = dir.globalDepth();
+    int i = 0;
+    while (i < dir.pointerCount()) {
+      int bucket = dir.pointer(i);
+      // A run of equal pointers of length 2^k, aligned, is one leaf of depth g-k. An empty
+      // region may span several aligned leaves; split it at alignment boundaries.
+      int run = 1;
+      while (i + run < dir.pointerCount() && dir.pointer(i + run) == bucket) {
+        run++;
+      }
+      if (bucket != NO_BUCKET) {
+        int depth = dir.buckets().get(bucket).localDepth();
+        int span = 1 << (g - depth);
+        for (int k = 0; k < run; k += span) {
+          leaves.add(new int[] {depth, bucket});
+        }
+      } else {
+        int k = 0;
+        while (k < run) {
+          int span = Integer.lowestOneBit(i + k == 0 ? 1 << g : i + k);
+          while (span > run - k) {
+            span >>= 1;
+          }
+          leaves.add(new int[] {g - Integer.numberOfTrailingZeros(span), NO_BUCKET});
+          k += span;
+        }
+      }
+      i += run;
+    }
+    return leaves;
+  }
+
+  /**
+   * The writer settings of a manifest of version 5 (codec and groups) or later (and the zstd
+   * level), refused unless a writer could have them.
+   */
+  private static WriterSettings writerSettings(ByteReader in, int version)
+      throws CorruptArchiveException {
+    int codecId = in.u8("codec");
+    Codec codec = Codec.byId(codecId);
+    if (codec == null) {
+      throw in.corrupt("unknown codec " + codecId + " in the writer settings");
+    }
+    int groupBytes = in.u32("group size");
+    int groupEntryMaxBytes = in.u32("group entry size");
+    int level =
+        version >= FormatConstants.VERSION_ZSTD_LEVEL
+            ? in.u8("zstd level")
+            : WriterSettings.DEFAULT_ZSTD_LEVEL;
+    try {
+      return new WriterSettings(codec, groupBytes, groupEntryMaxBytes, level);
+    } catch (IllegalArgumentException e) {
+      throw in.corrupt("writer settings: " + e.getMessage());
+    }
+  }
+
+  public static Manifest decode(String file, byte[] bytes) throws CorruptArchiveException {
+    int version =
+        FileFraming.checkHeader(file, bytes, 0, bytes.length, FormatConstants.KIND_MANIFEST);
+    // Version 4 places catalogs, buckets and dictionaries in segment files: each says where.
+    boolean placed = version >= FormatConstants.VERSION_SEGMENT_FILES;
+    FileFraming.checkFooter(file, bytes, bytes.length);
+    ByteReader in =
+        new ByteReader(
+            file,
+            FormatConstants.FILE_HEADER_BYTES,
+            bytes,
+            FormatConstants.FILE_HEADER_BYTES,
+            bytes.length - FormatConstants.FILE_HEADER_BYTES - FormatConstants.FOOTER_BYTES);
+    long generation = in.u64("generation");
+    long commitMillis = in.u64("commit time");
+    String operation = in.string16("operation");
+    int hashAlgorithm = in.u8("name hash algorithm");
+    if (hashAlgorithm != FormatConstants.NAME_HASH_XXH64) {
+      throw in.corrupt("unknown name hash algorithm " + hashAlgorithm + " (expected 1, XXH64)");
+    }
+    if (in.u8("reserved") != 0 || in.u16("reserved") != 0) {
+      throw in.corrupt("reserved manifest fields are not 0");
+    }
+    int bucketCapacity = in.count("bucket capacity");
+    WriterSettings settings =
+        version >= FormatConstants.VERSION_WRITER_SETTINGS ? writerSettings(in, version) : null;
+    Manifest.IdMarks marks =
+        version >= FormatConstants.VERSION_ID_MARKS
+            ? new Manifest.IdMarks(in.count("part id mark"), in.count("segment id mark"))
+            : null;
+    long liveEntries = in.u64("live entries");
+    long liveEntryBytes = in.u64("live entry bytes");
+    List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
+    java.util.Set<Integer> ids = new java.util.HashSet<>(); // each id once, of each kind
+    for (int i = in.count("dictionary count"); i > 0; i--) {
+      int id = in.u32("dictionary id");
+      if (!ids.add(id)) {
+        throw in.corrupt("manifest names dictionary " + Integer.toUnsignedString(id) + " twice");
+      }
+      long length = in.u64("dictionary length");
+      dictionaries.add(
+          placed
+              ? new Manifest.DictionaryRef(
+                  id, length, in.u32("dictionary segment"), in.u64("dictionary offset"))
+              : Manifest.DictionaryRef.ownFile(id, length));
+    }
+    List<Manifest.PartRef> parts = new ArrayList<>();
+    ids.clear();
+    for (int i = in.count("part count"); i > 0; i--) {
+      int partId = in.count("part id");
+      if (!ids.add(partId)) {
+        throw in.corrupt("manifest names part " + partId + " twice");
+      }
+      long length = in.u64("part committed length");
+      if (length < FormatConstants.FILE_HEADER_BYTES) {
+        throw in.corrupt("part " + partId + " committed length " + length + " is too small");
+      }
+      parts.add(new Manifest.PartRef(partId, length));
+    }
+    List<Manifest.SegmentRef> segments = new ArrayList<>();
+    long[] pointers = {0}; // of every directory so far: their arrays are bounded together
+    ids.clear();
+    for (int i = in.count("segment count"); i > 0; i--) {
+      int segmentId = in.count("segment id");
+      if (!ids.add(segmentId)) {
+        throw in.corrupt("manifest names segment " + segmentId + " twice");
+      }
+      long entries = in.u64("entry count");
+      long tombstones = in.u64("tombstone count");
+      long catalogLength = in.u64("catalog length");
+      long fileLength = placed ? in.u64("segment file length") : 0;
+      Manifest.SegmentRef segment =
+          new Manifest.SegmentRef(
+              segmentId,
+              entries,
+              tombstones,
+              catalogLength,
+              readDirectory(in, placed, pointers),
+              fileLength);
+      checkPlacement(in, segment);
+      segments.add(segment);
+    }
+    for (Manifest.DictionaryRef d : dictionaries) {
+      checkPlacement(in, d, segments);
+    }
+    List<Manifest.HistoryEntry> history = new ArrayList<>();
+    for (int i = in.count("history count"); i > 0; i--) {
+      history.add(
+          new Manifest.HistoryEntry(
+              in.u64("history generation"),
+              in.u64("history time"),
+              in.string16("history operation"),
+              in.u64("history entries")));
+    }
+    if (in.remaining() != 0) {
+      throw in.corrupt(in.remaining() + " unexpected bytes before the footer");
+    }
+    return new Manifest(
+        generation,
+        commitMillis,
+        operation,
+        bucketCapacity,
+        settings,
+        liveEntries,
+        liveEntryBytes,
+        dictionaries,
+        parts,
+        segments,
+        history,
+        checkMarks(in, marks, parts, segments));
+  }
+
+  /** The id marks, refused if the manifest names an id above them. */
+  private static Manifest.IdMarks checkMarks(
+      ByteReader in,
+      Manifest.IdMarks marks,
+      List<Manifest.PartRef> parts,
+      List<Manifest.SegmentRef> segments)
+      throws CorruptArchiveException {
+    if (marks == null) {
+      return null;
+    }
+    for (Manifest.PartRef p : parts) {
+      if (p.partId() > marks.parts()) {
+        throw in.corrupt("part " + p.partId() + " is above the part id mark " + marks.parts());
+      }
+    }
+    for (Manifest.SegmentRef s : segments) {
+      if (s.segmentId() > marks.segments()) {
+        throw in.corrupt(
+            "segment " + s.segmentId() + " is above the segment id mark " + marks.segments());
+      }
+    }
+    return marks;
+  }
+
+  /**
+   * Every section of a segment file lies between the file's header and footer, the catalog first
+   * and the buckets after it, so a reader sizes nothing by a length its file cannot hold.
+   */
+  private static void checkPlacement(ByteReader in, Manifest.SegmentRef s)
+      throws CorruptArchiveException {
+    long body = s.fileLength() - FormatConstants.FOOTER_BYTES;
+    long catalogEnd = FormatConstants.FILE_HEADER_BYTES + s.catalogLength();
+    if (s.inSegmentFile() && (s.catalogLength() < 0 || catalogEnd > body || body < 0)) {
+      throw in.corrupt(
+          "segment "
+              + s.segmentId()
+              + ": catalog of "
+              + s.catalogLength()
+              + " bytes does not fit its file of "
+              + s.fileLength());
+    }
+    for (BucketDescriptor b : s.directory().buckets()) {
+      boolean fits =
+          s.inSegmentFile()
+              ? b.offset() >= catalogEnd
+                  && b.fileLength() >= 0
+                  && b.fileLength() <= body - b.offset()
+              : b.offset() == 0;
+      if (!fits) {
+        throw in.corrupt(
+            "segment "
+                + s.segmentId()
+                + ": bucket "
+                + b.bucketNo()
+                + " at offset "
+                + b.offset()
+                + " of "
+                + b.fileLength()
+                + " bytes does not fit its file");
+      }
+    }
+  }
+
+  /** A dictionary in a segment file lies inside the file of a segment the manifest lists. */
+  private static void checkPlacement(
+      ByteReader in, Manifest.DictionaryRef d, List<Manifest.SegmentRef> segments)
+      throws CorruptArchiveException {
+    if (!d.inSegmentFile()) {
+      if (d.offset() != 0) {
+        throw in.corrupt("dictionary " + d.dictionaryId() + " in its own file has an offset");
+      }
+      return;
+    }
+    Manifest.SegmentRef home =
+        segments.stream()
+            .filter(s -> s.segmentId() == d.segmentId() && s.inSegmentFile())
+            .findFirst()
+            .orElse(null);
+    boolean fits =
+        home != null
+            && d.offset() >= FormatConstants.FILE_HEADER_BYTES
+            && d.length() >= 0
+            && d.length() <= home.fileLength() - FormatConstants.FOOTER_BYTES - d.offset();
+    if (!fits) {
+      throw in.corrupt(
+          "dictionary "
+              + d.dictionaryId()
+              + " at offset "
+              + d.offset()
+              + " of segment "
+              + d.segmentId()
+              + " does not fit "
+              + (home == null ? "any segment file the manifest lists" : "its file"));
+    }
+  }
+
+  /**
+   * A segment's directory, expanded into its pointers; {@code pointers[0]} counts those of the
+   * manifest's directories so far, which together may not pass {@link
+   * FormatConstants#MAX_MANIFEST_POINTERS} (FORMAT.md "Directory").
+   */
+  private static SegmentDirectory readDirectory(ByteReader in, boolean placed, long[] pointers)
+      throws CorruptArchiveException {
+    int g = in.u8("global depth");
+    if (g > FormatConstants.MAX_GLOBAL_DEPTH) {
+      throw in.corrupt("global depth " + g + " is over " + FormatConstants.MAX_GLOBAL_DEPTH);
+    }
+    pointers[0] += 1L << g;
+    if (pointers[0] > FormatConstants.MAX_MANIFEST_POINTERS) {
+      throw in.corrupt(
+          "directories of "
+              + pointers[0]
+              + " pointers in all, over the 16777216 (2^24) of a manifest");
+    }
+    return readDirectory(in, placed, g);
+  }
+
+  private static SegmentDirectory readDirectory(ByteReader in, boolean placed, int g)
+      throws CorruptArchiveException {
+    int bucketCount = in.count("bucket count");
+    List<BucketDescriptor> buckets = new ArrayList<>();
+    for (int b = 0; b < bucketCount; b++) {
+      BucketDescriptor d =
+          new BucketDescriptor(
+              in.count("bucket number"),
+              in.u8("local depth"),
+              in.count("key count"),
+              in.count("meta length"),
+              in.u64("bucket length"),
+              placed ? in.u64("bucket offset") : 0);
+      if (d.localDepth() > g) {
+        throw in.corrupt(
+            "bucket " + d.bucketNo() + " local depth " + d.localDepth() + " > global " + g);
+      }
+      buckets.add(d);
+    }
+    int[] pointers = new int[1 << g];
+    int filled = 0; // pointers set so far
+    for (int leaves = in.count("leaf count"); leaves > 0; leaves--) {
+      int depth = in.u8("leaf depth");
+      int bucket = in.u32("leaf bucket");
+      int span = depth > g ? -1 : 1 << (g - depth);
+      boolean validBucket =
+          bucket == NO_BUCKET
+              || (bucket >= 0 && bucket < bucketCount && buckets.get(bucket).localDepth() == depth);
+      if (span < 0 || !validBucket || filled + span > pointers.length || filled % span != 0) {
+        throw in.corrupt(
+            "directory leaf (depth " + depth + ", bucket " + bucket + ") does not fit");
+      }
+      java.util.Arrays.fill(pointers, filled, filled + span, bucket);
+      filled += span;
+    }
+    if (filled != pointers.length) {
+      throw in.corrupt("directory leaves cover " + filled + " of " + pointers.length + " pointers");
+    }
+    return new SegmentDirectory(g, buckets, pointers);
+  }
+}

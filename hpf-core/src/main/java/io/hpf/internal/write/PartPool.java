@@ -1,0 +1,139 @@
+package io.hpf.internal.write;
+
+import io.hpf.archive.WriterOptions;
+import io.hpf.internal.format.ContentCompressor;
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.format.FileNames;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Gives writer threads the part file they append to. Where files are costly ({@link
+ * Storage#prefersFewFiles()}: on HDFS each is a NameNode object, and so is each block) one part at
+ * a time is shared by every thread, each compressing on its own (see {@link PartWriter}), so a
+ * commit writes one part file per part size. Elsewhere each thread gets a part of its own, so
+ * appends never wait for one another (on local disk that is a tenth of the time of packing raw
+ * files). A part that passes the size limit gets no new borrower and is finished once its last
+ * borrower gives it back; a broken part likewise. Thread-safe.
+ */
+public final class PartPool {
+  private final Storage storage;
+  private final WriterOptions options;
+  private final Dictionary dictionary;
+  private final AtomicInteger nextPartId;
+  private final List<PartWriter> all = new ArrayList<>(); // guarded by this
+  private final Map<PartWriter, Integer> borrowers = new IdentityHashMap<>(); // guarded by this
+  private final boolean shared;
+  private PartWriter current; // the shared part; guarded by this
+  private final Deque<PartWriter> idle = new ArrayDeque<>(); // unshared parts; guarded by this
+
+  public PartPool(Storage storage, WriterOptions options, Dictionary dictionary, int firstPartId) {
+    this.storage = storage;
+    this.options = options;
+    this.dictionary = dictionary;
+    this.nextPartId = new AtomicInteger(firstPartId);
+    this.shared = storage.prefersFewFiles();
+  }
+
+  public synchronized PartWriter borrow() throws IOException {
+    PartWriter part;
+    if (shared) {
+      if (current == null || retired(current)) {
+        current = newPart();
+      }
+      part = current;
+    } else {
+      part = idle.isEmpty() ? newPart() : idle.pollFirst();
+    }
+    borrowers.merge(part, 1, Integer::sum);
+    return part;
+  }
+
+  private PartWriter newPart() throws IOException {
+    PartWriter part =
+        new PartWriter(
+            storage,
+            nextPartId.getAndIncrement(),
+            () -> new ContentCompressor(options.codec(), dictionary, options.zstdLevel()),
+            options);
+    all.add(part);
+    return part;
+  }
+
+  private boolean retired(PartWriter part) {
+    return part.isBroken() || part.committedLength() >= options.maxPartBytes();
+  }
+
+  /**
+   * A borrower is done with its part; a full part is finished when its last borrower is (a broken
+   * one is left to the commit, which fails, or to an abort).
+   */
+  public void giveBack(PartWriter part) throws IOException {
+    boolean finish;
+    synchronized (this) {
+      int left = borrowers.merge(part, -1, Integer::sum);
+      if (left == 0) {
+        borrowers.remove(part);
+      }
+      finish = left == 0 && !part.isBroken() && retired(part);
+      if (finish && part == current) {
+        current = null;
+      }
+      if (!shared && !retired(part)) {
+        idle.addFirst(part);
+      }
+    }
+    if (finish) {
+      part.finish();
+    }
+  }
+
+  /** Finishes every part; deletes those that got no entry. Returns the others. */
+  public synchronized List<PartWriter> finishAll() throws IOException {
+    List<PartWriter> used = new ArrayList<>();
+    for (PartWriter part : all) {
+      part.finish();
+      if (part.rows().isEmpty()) {
+        storage.delete(part.fileName());
+      } else {
+        used.add(part);
+      }
+    }
+    all.clear();
+    borrowers.clear();
+    idle.clear();
+    current = null;
+    return used;
+  }
+
+  /** Closes and deletes every part of this pool (nothing of them was committed). */
+  public synchronized void abort() throws IOException {
+    for (PartWriter part : all) {
+      part.closeQuietly();
+      storage.delete(FileNames.partFileName(part.partId()));
+    }
+    all.clear();
+    borrowers.clear();
+    idle.clear();
+    current = null;
+  }
+
+  public synchronized long pendingEntries() {
+    long n = 0;
+    for (PartWriter part : all) {
+      n += part.entryCount();
+    }
+    return n;
+  }
+
+  public int nextPartId() {
+    return nextPartId.get();
+  }
+}

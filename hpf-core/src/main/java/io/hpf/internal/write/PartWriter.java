@@ -1,0 +1,495 @@
+package io.hpf.internal.write;
+
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
+import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.WriterOptions;
+import io.hpf.internal.format.ByteWriter;
+import io.hpf.internal.format.ChunkedEncoder;
+import io.hpf.internal.format.ContentCompressor;
+import io.hpf.internal.format.EntryCodec;
+import io.hpf.internal.format.FileFraming;
+import io.hpf.internal.format.FileNames;
+import io.hpf.internal.format.FormatConstants;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.FileUse;
+import io.hpf.store.Storage;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.function.Supplier;
+
+/**
+ * Appends entries to one part file (FORMAT.md "Part file"). Thread-safe, so that the writer threads
+ * of a commit can share one part where files are costly ({@link PartPool}): each thread compresses
+ * its entries (and the groups it fills) with a compressor of the part's no other thread is using,
+ * and holds the part only to append the bytes; a streamed entry holds it while it is copied. Keeps
+ * the rows of the entries it wrote.
+ *
+ * <p>Small entries wait in a group (FORMAT.md "Group") until it has about {@link
+ * WriterOptions#groupBytes()} raw bytes, then go out compressed as one entry; {@link #finish()}
+ * writes the last group. Their rows exist once their group is written.
+ *
+ * <p>Only complete entries count: {@link #committedLength()} is the end of the last entry written
+ * whole. If a write fails midway the part is marked broken and gets no more entries; the bytes past
+ * the committed length are an uncommitted tail that no reader looks at.
+ */
+public final class PartWriter {
+  private final int partId;
+  private final String fileName;
+  private final AppendableFile file;
+  private final Supplier<ContentCompressor> newCompressor;
+  private final Codec codec;
+  private final ConcurrentLinkedDeque<ContentCompressor> compressors =
+      new ConcurrentLinkedDeque<>();
+  private final List<EntryInfo> rows = new ArrayList<>(); // guarded by this
+  private final long blockSize;
+  private final WriterOptions options;
+  private GroupBuilder group = new GroupBuilder(); // guarded by this
+  private long paddingBytes; // guarded by this
+  private long committedLength; // guarded by this
+  private volatile boolean broken;
+  private boolean finished; // guarded by this
+  private long fileLength = -1; // guarded by this
+
+  /**
+   * @param options the block alignment and group sizes
+   */
+  public PartWriter(
+      Storage storage, int partId, Supplier<ContentCompressor> newCompressor, WriterOptions options)
+      throws IOException {
+    long blockAlignment = options.blockAlignment();
+    this.options = options;
+    this.partId = partId;
+    this.fileName = FileNames.partFileName(partId);
+    this.file = storage.create(fileName, FileUse.CONTENT);
+    this.newCompressor = newCompressor;
+    ContentCompressor first = newCompressor.get();
+    this.codec = first.codec();
+    compressors.add(first);
+    this.blockSize =
+        blockAlignment == WriterOptions.ALIGN_TO_STORAGE_BLOCKS ? file.blockSize() : blockAlignment;
+    file.write(FileFraming.header(FormatConstants.KIND_PART));
+    committedLength = file.position();
+  }
+
+  public int partId() {
+    return partId;
+  }
+
+  public String fileName() {
+    return fileName;
+  }
+
+  public synchronized long committedLength() {
+    return committedLength;
+  }
+
+  public boolean isBroken() {
+    return broken;
+  }
+
+  /** Rows of the entries written so far (not of those waiting in a group). */
+  public synchronized List<EntryInfo> rows() {
+    return rows;
+  }
+
+  /** Entries added: written, and waiting in a group. */
+  public synchronized int entryCount() {
+    return rows.size() + group.members().size();
+  }
+
+  /** Zero bytes written so far to keep entries from straddling block boundaries. */
+  public synchronized long paddingBytes() {
+    return paddingBytes;
+  }
+
+  /**
+   * Pads with zero bytes to the next block boundary if an entry of {@code entryLength} bytes
+   * written next would straddle one and fits in a block (FORMAT.md "Part file"), so that reading it
+   * touches one block: one DataNode, one round trip. A larger entry straddles anyway.
+   */
+  private void alignFor(long entryLength) throws IOException {
+    if (blockSize <= 0 || entryLength > blockSize) {
+      return;
+    }
+    long inBlock = committedLength % blockSize;
+    if (inBlock == 0 || inBlock + entryLength <= blockSize) {
+      return;
+    }
+    long pad = blockSize - inBlock;
+    byte[] zeros = new byte[(int) Math.min(pad, 64 * 1024)];
+    for (long left = pad; left > 0; left -= zeros.length) {
+      file.write(zeros, 0, (int) Math.min(zeros.length, left));
+    }
+    paddingBytes += pad;
+    committedLength += pad;
+  }
+
+  /**
+   * Compresses (if it shrinks) and appends {@code content[0, length)}, held in memory; a small
+   * entry joins the group being filled (the array is not kept either way).
+   */
+  public void append(String name, byte[] nameUtf8, byte[] content, int length, EntryMetadata meta)
+      throws IOException {
+    if (broken) {
+      throw new IllegalStateException("part " + partId + " failed earlier");
+    }
+    if (options.groups(length) && GroupBuilder.fits(nameUtf8, meta)) {
+      GroupBuilder full = null;
+      synchronized (this) {
+        group.add(name, nameUtf8, content, length, meta);
+        if (group.rawBytes() >= options.groupBytes()) {
+          full = group;
+          group = new GroupBuilder();
+        }
+      }
+      if (full != null) {
+        writeGroup(full);
+      }
+      return;
+    }
+    Prepared prepared =
+        ChunkedEncoder.chunks(length)
+            ? prepareChunked(nameUtf8, content, length, meta)
+            : prepare(
+                content,
+                length,
+                (codec, dictionaryId, storedLength) ->
+                    EntryCodec.encodeHeader(
+                        nameUtf8,
+                        codec,
+                        dictionaryId,
+                        length,
+                        storedLength,
+                        meta.mtimeMillis(),
+                        meta.mode(),
+                        meta.attributes()));
+    synchronized (this) {
+      long offset = write(prepared);
+      record(
+          name,
+          prepared.codec(),
+          prepared.dictionaryId(),
+          length,
+          prepared.storedLength(),
+          meta,
+          offset);
+    }
+  }
+
+  /** The header of an entry whose content is stored so. */
+  @FunctionalInterface
+  private interface HeaderFor {
+    ByteWriter encode(Codec codec, int dictionaryId, int storedLength);
+  }
+
+  /**
+   * An entry made ready to append: its header, stored content ({@code content[0, contentLength)},
+   * then a chunk table, empty for content in one piece) and trailer.
+   */
+  private record Prepared(
+      Codec codec,
+      int dictionaryId,
+      ByteWriter header,
+      byte[] content,
+      int contentLength,
+      byte[] table,
+      byte[] crc) {
+    int storedLength() {
+      return contentLength + table.length;
+    }
+
+    long length() {
+      return (long) header.size() + storedLength() + crc.length;
+    }
+  }
+
+  private static final byte[] NO_TABLE = new byte[0];
+
+  /** Content compressed in one piece, or {@code bytes} null where that did not shrink it. */
+  private record Compressed(byte[] bytes, int dictionaryId) {}
+
+  /**
+   * Runs {@code work} with a compressor of this part's that no other thread is using (one is made
+   * when all are in use), then gives it back.
+   */
+  private <T> T withCompressor(java.util.function.Function<ContentCompressor, T> work) {
+    ContentCompressor compressor = compressors.pollFirst();
+    if (compressor == null) {
+      compressor = newCompressor.get();
+    }
+    try {
+      return work.apply(compressor);
+    } finally {
+      compressors.addFirst(compressor);
+    }
+  }
+
+  /**
+   * Compresses {@code raw[0, rawLength)} (kept raw if that does not shrink it) with a compressor of
+   * this part's that no other thread is using, and encodes the header: the work of an append that
+   * needs no lock.
+   */
+  private Prepared prepare(byte[] raw, int rawLength, HeaderFor headerFor) {
+    Compressed compressed =
+        withCompressor(
+            c -> {
+              byte[] bytes = c.compress(raw, rawLength); // null: raw is no larger
+              return new Compressed(bytes, bytes == null ? 0 : c.dictionaryId());
+            });
+    boolean shrank = compressed.bytes() != null;
+    Codec stored = shrank ? codec : Codec.NONE;
+    int storedLength = shrank ? compressed.bytes().length : rawLength;
+    int dictionaryId = compressed.dictionaryId();
+    return new Prepared(
+        stored,
+        dictionaryId,
+        headerFor.encode(stored, dictionaryId, storedLength),
+        shrank ? compressed.bytes() : raw,
+        storedLength,
+        NO_TABLE,
+        EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
+  }
+
+  /** As {@link #prepare}, for content stored in chunks (FORMAT.md "Chunked content"). */
+  private Prepared prepareChunked(byte[] nameUtf8, byte[] raw, int rawLength, EntryMetadata meta) {
+    ChunkedEncoder.Encoded encoded = withCompressor(c -> ChunkedEncoder.encode(c, raw, rawLength));
+    ByteWriter header =
+        EntryCodec.encodeHeader(
+            nameUtf8,
+            encoded.shift(),
+            encoded.codec(),
+            encoded.dictionaryId(),
+            rawLength,
+            encoded.storedLength(),
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes());
+    return new Prepared(
+        encoded.codec(),
+        encoded.dictionaryId(),
+        header,
+        encoded.content(),
+        encoded.contentLength(),
+        encoded.table(),
+        EntryCodec.trailer(encoded.contentCrc()));
+  }
+
+  /**
+   * Writes a prepared entry: padding if it would straddle a block, the header, the stored content,
+   * the CRC32C of the raw content. Returns its offset. A failure marks the part broken.
+   */
+  private synchronized long write(Prepared entry) throws IOException {
+    if (broken) {
+      throw new IllegalStateException("part " + partId + " failed earlier");
+    }
+    try {
+      alignFor(entry.length());
+      long offset = committedLength;
+      file.write(entry.header().array(), 0, entry.header().size());
+      file.write(entry.content(), 0, entry.contentLength());
+      file.write(entry.table());
+      file.write(entry.crc());
+      return offset;
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+  }
+
+  /** Writes a filled group as one entry, compressed if that shrinks it, and its members' rows. */
+  private void writeGroup(GroupBuilder full) throws IOException {
+    if (full.isEmpty()) {
+      return;
+    }
+    int rawLength = full.rawBytes();
+    Prepared prepared =
+        prepare(
+            full.rawArray(),
+            rawLength,
+            (codec, dictionaryId, storedLength) ->
+                EntryCodec.encodeGroupHeader(codec, dictionaryId, rawLength, storedLength));
+    synchronized (this) {
+      long offset = write(prepared);
+      long length = file.position() - offset;
+      List<GroupBuilder.Member> members = full.members();
+      for (int i = 0; i < members.size(); i++) {
+        GroupBuilder.Member m = members.get(i);
+        rows.add(
+            new EntryInfo(
+                m.name(),
+                false,
+                m.length(),
+                m.length(),
+                prepared.codec(),
+                prepared.dictionaryId(),
+                m.meta().mtimeMillis(),
+                m.meta().mode(),
+                m.meta().attributes(),
+                partId,
+                offset,
+                length,
+                i,
+                members.size()));
+      }
+      committedLength = file.position();
+    }
+  }
+
+  /**
+   * Appends {@code length} bytes from a stream, uncompressed, without holding them in memory. The
+   * content CRC is computed on the way and written after the content.
+   *
+   * @throws EOFException if the stream ends early (the source shrank while being read)
+   */
+  public synchronized void appendStream(
+      String name, byte[] nameUtf8, InputStream in, long length, EntryMetadata meta, String source)
+      throws IOException {
+    if (broken) {
+      throw new IllegalStateException("part " + partId + " failed earlier");
+    }
+    boolean chunked = ChunkedEncoder.chunks(length);
+    int shift = ChunkedEncoder.chunkShift(length);
+    long stored = chunked ? length + ChunkedEncoder.tableLength(length, shift) : length;
+    ByteWriter header =
+        EntryCodec.encodeHeader(
+            nameUtf8,
+            chunked ? shift : 0,
+            Codec.NONE,
+            0,
+            length,
+            stored,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes());
+    long offset;
+    try {
+      alignFor(header.size() + stored + EntryCodec.TRAILER_BYTES);
+      offset = committedLength;
+      file.write(header.array(), 0, header.size());
+      RawCopy copied = RawCopy.copy(in, file, length, shift, source);
+      if (chunked) {
+        file.write(copied.table().bytes());
+      }
+      file.write(EntryCodec.trailer(copied.contentCrc()));
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+    record(name, Codec.NONE, 0, length, stored, meta, offset);
+  }
+
+  /**
+   * Appends an entry, or a group with all its members, copied verbatim from another part
+   * (compaction). REQUIRES: the bytes were checked by the caller; {@code olds} are the rows of the
+   * entry, or of every member of the group (same place, same length). Returns the rows in their new
+   * place.
+   */
+  public synchronized List<EntryInfo> appendCopy(
+      List<EntryInfo> olds, InputStream entryBytes, long length, byte[] buffer) throws IOException {
+    long offset;
+    try {
+      alignFor(length);
+      offset = committedLength;
+      long left = length;
+      while (left > 0) {
+        int n = entryBytes.read(buffer, 0, (int) Math.min(buffer.length, left));
+        if (n < 0) {
+          throw new EOFException(
+              "entry '" + olds.get(0).name() + "' ended " + left + " bytes early");
+        }
+        file.write(buffer, 0, n);
+        left -= n;
+      }
+    } catch (IOException | RuntimeException e) {
+      broken = true;
+      throw e;
+    }
+    List<EntryInfo> moved = new ArrayList<>(olds.size());
+    for (EntryInfo old : olds) {
+      moved.add(old.movedTo(partId, offset));
+    }
+    rows.addAll(moved);
+    committedLength = file.position();
+    return moved;
+  }
+
+  private synchronized void record(
+      String name,
+      Codec codec,
+      int dictionaryId,
+      long rawLength,
+      long storedLength,
+      EntryMetadata meta,
+      long offset) {
+    long end = file.position();
+    EntryInfo row =
+        new EntryInfo(
+            name,
+            false,
+            rawLength,
+            storedLength,
+            codec,
+            dictionaryId,
+            meta.mtimeMillis(),
+            meta.mode(),
+            meta.attributes(),
+            partId,
+            offset,
+            end - offset);
+    rows.add(row);
+    committedLength = end;
+  }
+
+  /** Flushes, syncs and closes the file. After a failure the file is closed all the same. */
+  public synchronized void finish() throws IOException {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    try {
+      if (!broken) {
+        GroupBuilder last = group;
+        group = new GroupBuilder();
+        writeGroup(last);
+      }
+      file.sync();
+      fileLength = file.position();
+    } finally {
+      try {
+        file.close();
+      } finally {
+        closeCompressors();
+      }
+    }
+  }
+
+  private void closeCompressors() {
+    for (ContentCompressor c; (c = compressors.pollFirst()) != null; ) {
+      c.close();
+    }
+  }
+
+  /**
+   * Whether the finished file holds its committed entries and nothing else, so that it can be
+   * joined to another part (a failed write leaves an uncommitted tail, which must stay at an end).
+   */
+  public synchronized boolean endsAtCommittedLength() {
+    return finished && !broken && fileLength == committedLength;
+  }
+
+  /** Closes without caring about errors, for an aborted write. */
+  public synchronized void closeQuietly() {
+    finished = true;
+    try {
+      file.close();
+    } catch (IOException | RuntimeException e) {
+      // Aborting: the file is about to be deleted.
+    }
+    closeCompressors();
+  }
+}

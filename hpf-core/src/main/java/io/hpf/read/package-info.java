@@ -1,6 +1,0 @@
-/**
- * The read path's internals: a segment's open index and catalog files, shared by the readers of
- * several generations, and the merge of segments' listings. Not API: {@link
- * io.hpf.archive.ArchiveReader} is.
- */
-package io.hpf.read;

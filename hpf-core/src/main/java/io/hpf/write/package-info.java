@@ -1,6 +1,0 @@
-/**
- * The write path's internals: part files and the pool that lends them to writing threads, the
- * writer lock, the plan of a commit and the segment it writes. Not API: {@link
- * io.hpf.archive.ArchiveWriter} is.
- */
-package io.hpf.write;
