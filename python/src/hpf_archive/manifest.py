@@ -46,7 +46,7 @@ MIN_ZSTD_LEVEL, MAX_ZSTD_LEVEL = 1, 19  # the zstd levels a writer records (vers
 
 
 @dataclass(frozen=True)
-class WriterSettings:
+class ArchiveSettings:
     codec: int  # 0 none, 1 lz4, 2 zstd (the entry codec ids)
     group_bytes: int
     group_entry_max_bytes: int
@@ -66,7 +66,7 @@ class Manifest:
     segments: List[Segment] = field(default_factory=list)  # oldest first
     # How writers store new entries (version 5): codec id, group size, largest grouped entry;
     # None in manifests of versions 1 to 4, which did not record them.
-    writer_settings: Optional[WriterSettings] = None
+    writer_settings: Optional[ArchiveSettings] = None
     # The highest part and segment ids any committed manifest named (version 7); None before.
     id_marks: Optional[tuple] = None
 
@@ -99,7 +99,7 @@ def writer_settings(c, path, version):
     if not MIN_ZSTD_LEVEL <= level <= MAX_ZSTD_LEVEL:
         raise CorruptArchive(path, level_at, f"writer settings: zstd level {level} (levels are "
                              f"{MIN_ZSTD_LEVEL} to {MAX_ZSTD_LEVEL})")
-    return WriterSettings(codec, group_bytes, entry_max, level)
+    return ArchiveSettings(codec, group_bytes, entry_max, level)
 
 
 MAX_MANIFEST_BYTES = 16 << 20  # FORMAT.md "Limits": a manifest is read whole

@@ -167,7 +167,7 @@ public final class ChangeBenchmark {
           Arrays.sort(latency);
           Map<String, Object> m = new LinkedHashMap<>();
           m.put("benchmark", "segments-get");
-          m.put("segments", reader.manifest().segments().size());
+          m.put("segments", reader.manifest().segmentCount());
           m.put("kind", hit ? "hit" : "miss");
           m.put("reads_per_get", (counting.reads.get() - reads0) / (double) gets);
           m.put("p50_us", Stats.percentile(latency, 50) / 1000.0);

@@ -206,7 +206,7 @@ public final class GetBenchmark {
     Map<String, Integer> lengths = new HashMap<>();
     try (var compressor = new ZstdCompressCtx()) {
       compressor
-          .setLevel(io.hpf.internal.manifest.WriterSettings.DEFAULT_ZSTD_LEVEL)
+          .setLevel(io.hpf.archive.ArchiveSettings.DEFAULT_ZSTD_LEVEL)
           .setChecksum(false)
           .loadDict(dictionary);
       for (int i = 0; i < names.size(); i++) {

@@ -2,7 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
-import io.hpf.internal.manifest.Manifest;
+import io.hpf.archive.Generation;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.PackResult;
@@ -79,7 +79,7 @@ final class AddCommand implements Callable<Integer> {
     PackOptions pack = packFlags.options(false);
     List<String> skipped = new ArrayList<>();
     long added = 0;
-    Manifest manifest;
+    Generation manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
         ArchiveWriter writer =
             flags.open(target, packFlags.apply(flags.builder()).replace(replace).build(), spec);
@@ -118,8 +118,8 @@ final class AddCommand implements Callable<Integer> {
             added,
             archive,
             manifest.generation(),
-            manifest.entryCount(),
-            manifest.segments().size(),
+            manifest.liveEntries(),
+            manifest.segmentCount(),
             (System.nanoTime() - start) / 1e9);
     CreateCommand.printSkipped(spec, skipped, verbose);
     return Main.EXIT_OK;

@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.CorruptArchiveException;
 import io.hpf.archive.EntryInfo;
@@ -73,8 +74,7 @@ final class ExtractCommand implements Callable<Integer> {
         if (why == null) {
           rows.add(row);
         } else {
-          refused.add(
-              "'" + io.hpf.internal.format.EntryNames.shown(row.name()) + "' (" + why + ")");
+          refused.add("'" + ArchiveFormat.shown(row.name()) + "' (" + why + ")");
         }
       }
       // An entry that is also a directory of others (d/x beside d/x/y: writers refuse it, older
@@ -144,7 +144,7 @@ final class ExtractCommand implements Callable<Integer> {
   private static void salvage(
       ArchiveReader reader,
       List<EntryInfo> run,
-      io.hpf.archive.EntryVisitor visitor,
+      io.hpf.archive.ArchiveReader.EntryVisitor visitor,
       List<String> damaged)
       throws IOException {
     int next = 0;
@@ -184,7 +184,7 @@ final class ExtractCommand implements Callable<Integer> {
       ArchiveReader reader,
       List<EntryInfo> rows,
       int threads,
-      io.hpf.archive.EntryVisitor visitor,
+      io.hpf.archive.ArchiveReader.EntryVisitor visitor,
       List<String> damaged)
       throws IOException, InterruptedException {
     long totalBytes = rows.stream().mapToLong(EntryInfo::entryLength).sum();

@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
+import io.hpf.archive.ArchiveFormat;
+import io.hpf.archive.CheckedContent;
 import io.hpf.archive.EntryInfo;
-import io.hpf.internal.format.CheckedContent;
-import io.hpf.internal.format.EntryNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -71,7 +71,7 @@ final class ExtractTarget {
 
   /** Why a name cannot be extracted, or null if it can. */
   String refusal(String name) {
-    String why = EntryNames.whyNotNormal(name);
+    String why = ArchiveFormat.whyNotNormal(name);
     if (why != null) {
       return why;
     }

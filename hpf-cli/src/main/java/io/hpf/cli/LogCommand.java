@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.internal.manifest.Manifest;
+import io.hpf.archive.Generation;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -34,7 +34,7 @@ final class LogCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var out = spec.commandLine().getOut();
     try (ArchiveReader reader = ArchiveReader.open(storage.open(archive))) {
-      for (Manifest.HistoryEntry h : reader.manifest().history()) {
+      for (Generation.Change h : reader.manifest().history()) {
         if (json) {
           out.printf(
               Locale.ROOT,

@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.archive.ArchiveFormat;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -182,7 +183,7 @@ public final class Main implements Runnable {
         "hpf "
             + (v == null ? "development build" : v)
             + ", format version "
-            + io.hpf.internal.format.FormatConstants.VERSION_CURRENT
+            + ArchiveFormat.VERSION_CURRENT
       };
     }
   }

@@ -1,9 +1,9 @@
 package io.hpf.cli;
 
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.pack.PackOptions;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -95,12 +95,12 @@ final class PackFlags {
   PackingRequest request() {
     try {
       if (level != null) {
-        WriterSettings.checkZstdLevel(level);
+        ArchiveSettings.checkZstdLevel(level);
       }
       if (groupBytes != null || groupEntryMaxBytes != null) {
         // Each against itself here; against the archive's settings when they are resolved.
-        int bytes = groupBytes != null ? groupBytes : WriterSettings.MAX_GROUP_BYTES;
-        WriterSettings.checkGroups(bytes, groupEntryMaxBytes != null ? groupEntryMaxBytes : 0);
+        int bytes = groupBytes != null ? groupBytes : ArchiveSettings.MAX_GROUP_BYTES;
+        ArchiveSettings.checkGroups(bytes, groupEntryMaxBytes != null ? groupEntryMaxBytes : 0);
       }
       return new PackingRequest(
           codec == null ? null : Codec.parse(codec), level, solid, groupBytes, groupEntryMaxBytes);

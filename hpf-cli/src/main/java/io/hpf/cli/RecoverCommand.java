@@ -1,6 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Generation;
 import io.hpf.archive.RecoveryResult;
 import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
@@ -70,9 +71,9 @@ final class RecoverCommand implements Callable<Integer> {
    * The latest recovery the history records ("; generation 4 recovered 2 entries at TIME"), which
    * another command's writer may have made on opening; empty if none.
    */
-  private static String lastRecovery(io.hpf.internal.manifest.Manifest manifest) {
+  private static String lastRecovery(Generation manifest) {
     String found = "";
-    for (io.hpf.internal.manifest.Manifest.HistoryEntry h : manifest.history()) {
+    for (io.hpf.archive.Generation.Change h : manifest.history()) {
       if (h.operation().startsWith("recover ")) {
         found =
             "; generation "

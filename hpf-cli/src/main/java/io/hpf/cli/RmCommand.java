@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.internal.manifest.Manifest;
+import io.hpf.archive.Generation;
 import io.hpf.store.Storage;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -54,7 +54,7 @@ final class RmCommand implements Callable<Integer> {
           spec.commandLine(), "give entry names or --prefix, not both");
     }
     int count;
-    Manifest manifest;
+    Generation manifest;
     try (Storage target = storage.openForWriting(archive, hdfs);
         ArchiveWriter writer = flags.open(target, flags.builder().build(), spec)) {
       if (prefix != null) {
@@ -77,7 +77,7 @@ final class RmCommand implements Callable<Integer> {
                 + ": generation "
                 + manifest.generation()
                 + ", "
-                + manifest.entryCount()
+                + manifest.liveEntries()
                 + " entries");
     return Main.EXIT_OK;
   }

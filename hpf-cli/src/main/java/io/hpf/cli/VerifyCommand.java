@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveVerifier;
-import io.hpf.archive.Problem;
 import io.hpf.archive.VerifyReport;
+import io.hpf.archive.VerifyReport.Problem;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -40,7 +40,7 @@ public record ArchiveInfo(
     Map<Codec, Long> entriesByCodec) {
 
   public static ArchiveInfo of(ArchiveReader reader) throws IOException {
-    Manifest m = reader.manifest();
+    Manifest m = reader.committedManifest();
     long content = 0;
     long stored = 0;
     long entries = 0;

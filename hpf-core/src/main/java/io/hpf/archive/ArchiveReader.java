@@ -89,7 +89,13 @@ public final class ArchiveReader implements Closeable {
     SharedGenerations.clear();
   }
 
-  public Manifest manifest() {
+  /** What the generation this reader reads is: its number, commit time, contents, history. */
+  public Generation manifest() {
+    return generation.manifest();
+  }
+
+  /** The manifest record itself, for this package's verifier, info and imports. */
+  Manifest committedManifest() {
     return generation.manifest();
   }
 
@@ -515,5 +521,16 @@ public final class ArchiveReader implements Closeable {
     if (closed.compareAndSet(false, true)) {
       generation.release();
     }
+  }
+
+  /** Receives entries from {@link ArchiveReader#scan}. */
+  @FunctionalInterface
+  public interface EntryVisitor {
+    /**
+     * @param content the entry's content, valid only during the call; for entries up to 1 MiB it
+     *     was read and checked whole before the call, larger ones are streamed and checked at their
+     *     end
+     */
+    void visit(EntryInfo info, InputStream content) throws IOException;
   }
 }

@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.archive.VerifyReport.Problem;
 import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.format.EntryHeader;
 import io.hpf.internal.format.EntryNames;
@@ -123,7 +124,7 @@ public final class ArchiveVerifier {
         }
       }
       checkNoNameIsAlsoADirectory(liveNames, manifest);
-      for (Manifest.PartRef part : manifest.parts()) {
+      for (Generation.Part part : manifest.parts()) {
         TreeMap<Long, List<Row>> live = rowsByPart.remove(part.partId());
         checkPart(reader, part, live == null ? new TreeMap<>() : live, total);
       }
@@ -363,7 +364,7 @@ public final class ArchiveVerifier {
    * that hides where the next entry starts, the walk goes on at the next live row.
    */
   private void checkPart(
-      ArchiveReader reader, Manifest.PartRef part, TreeMap<Long, List<Row>> live, long total)
+      ArchiveReader reader, Generation.Part part, TreeMap<Long, List<Row>> live, long total)
       throws IOException {
     String name = FileNames.partFileName(part.partId());
     String path = storage.describe(name);

@@ -113,7 +113,7 @@ public final class ArchiveWriter implements Closeable {
                   ? ": already an archive"
                   : ": directory is not empty (" + existing.size() + " files)"));
     }
-    WriterOptions resolved = options.resolve(null, storage, new ArrayList<>());
+    WriterOptions resolved = options.resolveForNew(storage);
     ArchiveLock lock = ArchiveLock.acquire(storage, false);
     try {
       Dictionary dictionary = null;
@@ -230,7 +230,7 @@ public final class ArchiveWriter implements Closeable {
   }
 
   /** The last committed manifest, or null before the first commit of a new archive. */
-  public Manifest manifest() {
+  public Generation manifest() {
     return base;
   }
 
@@ -361,7 +361,7 @@ public final class ArchiveWriter implements Closeable {
    * @throws EntryExistsException an added name exists and replacing was not asked for
    * @throws EntryNotFoundException a deleted name does not exist
    */
-  public Manifest commit() throws IOException {
+  public Generation commit() throws IOException {
     checkOpen();
     state = State.FAILED; // until the manifest is in place
     List<PartWriter> parts = pool.finishAll();
@@ -387,7 +387,7 @@ public final class ArchiveWriter implements Closeable {
     Manifest next =
         commitSegment(
             plan.rows(),
-            parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList(),
+            parts.stream().map(p -> new Generation.Part(p.partId(), p.committedLength())).toList(),
             plan.liveEntries(),
             plan.liveBytes(),
             plan.operation(),
@@ -411,7 +411,7 @@ public final class ArchiveWriter implements Closeable {
    * @param imports a reader of each import
    * @param operation what the commit did, for {@code hpf log}
    */
-  public Manifest commitImported(
+  public Generation commitImported(
       List<String> subdirectories, List<ArchiveReader> imports, String operation)
       throws IOException {
     return commitImported(subdirectories, imports, operation, false);
@@ -423,7 +423,7 @@ public final class ArchiveWriter implements Closeable {
    * alone (an overwrite in one commit; readers of older generations keep reading until the
    * cleaner's grace period has passed).
    */
-  public Manifest commitImported(
+  public Generation commitImported(
       List<String> subdirectories,
       List<ArchiveReader> imports,
       String operation,
@@ -492,14 +492,14 @@ public final class ArchiveWriter implements Closeable {
   /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
   private Manifest commitSegment(
       List<SegmentBuilder.Row> rows,
-      List<Manifest.PartRef> newParts,
+      List<Generation.Part> newParts,
       long liveEntries,
       long liveBytes,
       String operation,
       boolean keepBase)
       throws IOException {
     boolean keep = keepBase && base != null;
-    List<Manifest.PartRef> parts = new ArrayList<>(keep ? base.parts() : List.of());
+    List<Generation.Part> parts = new ArrayList<>(keep ? base.parts() : List.of());
     parts.addAll(newParts);
     List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
     return commitNewSegment(
@@ -512,7 +512,7 @@ public final class ArchiveWriter implements Closeable {
    */
   private Manifest commitNewSegment(
       List<SegmentBuilder.Row> rows,
-      List<Manifest.PartRef> parts,
+      List<Generation.Part> parts,
       List<Manifest.SegmentRef> kept,
       int at,
       long liveEntries,
@@ -550,10 +550,10 @@ public final class ArchiveWriter implements Closeable {
   private void commitRecovered(List<Recovery.RecoveredPart> recovered) throws IOException {
     state = State.FAILED;
     List<SegmentBuilder.Row> rows = new ArrayList<>();
-    List<Manifest.PartRef> parts = new ArrayList<>();
+    List<Generation.Part> parts = new ArrayList<>();
     long liveBytes = base.liveEntryBytes();
     for (Recovery.RecoveredPart part : recovered) {
-      parts.add(new Manifest.PartRef(part.partId(), part.committedLength()));
+      parts.add(new Generation.Part(part.partId(), part.committedLength()));
       for (EntryInfo row : part.rows()) {
         rows.add(SegmentBuilder.Row.of(row));
         liveBytes += row.accountedBytes();
@@ -620,9 +620,9 @@ public final class ArchiveWriter implements Closeable {
       }
     }
     SegmentBuilder.sortByName(rows);
-    List<Manifest.PartRef> newParts =
-        parts.stream().map(p -> new Manifest.PartRef(p.partId(), p.committedLength())).toList();
-    long newBytes = newParts.stream().mapToLong(Manifest.PartRef::committedLength).sum();
+    List<Generation.Part> newParts =
+        parts.stream().map(p -> new Generation.Part(p.partId(), p.committedLength())).toList();
+    long newBytes = newParts.stream().mapToLong(Generation.Part::committedLength).sum();
     Manifest next =
         commitNewSegment(
             rows,

@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.internal.format.Attributes;
 import io.hpf.internal.format.EntryHeader;
+import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.FormatConstants;
 import io.hpf.internal.format.PartEntry;
 import java.util.Map;
@@ -74,6 +75,17 @@ public record EntryInfo(
         entryLength,
         0,
         0);
+  }
+
+  /**
+   * Whether readers take this entry's content whole, checked before any byte is handed out, rather
+   * than as a stream: content up to 1 MiB, or LZ4 content up to 64 MiB stored in one block (which
+   * cannot be checked before its end anyway). The one rule hpf://, Spark and the server follow to
+   * choose between {@link ArchiveReader#read} and {@link ArchiveReader#openStream}.
+   */
+  public boolean readWhole() {
+    return rawLength <= EntryReader.STREAM_WHOLE_MAX_BYTES
+        || (codec == Codec.LZ4 && rawLength <= EntryReader.MAX_WHOLE_BYTES);
   }
 
   /** Whether the entry is a member of a group (FORMAT.md "Group"). */

@@ -21,7 +21,7 @@ import java.util.Map;
  * @param parts the imported parts under their new ids, with their committed lengths
  * @param moves per part: the subdirectory, its file name there, its file name here
  */
-record ImportedParts(List<EntryInfo> rows, List<Manifest.PartRef> parts, List<String[]> moves) {
+record ImportedParts(List<EntryInfo> rows, List<Generation.Part> parts, List<String[]> moves) {
 
   /**
    * Plans the import of {@code imports} (a reader of each, written into {@code subdirectories}),
@@ -37,11 +37,11 @@ record ImportedParts(List<EntryInfo> rows, List<Manifest.PartRef> parts, List<St
       Dictionary dictionary)
       throws IOException {
     List<EntryInfo> rows = new ArrayList<>();
-    List<Manifest.PartRef> parts = new ArrayList<>();
+    List<Generation.Part> parts = new ArrayList<>();
     List<String[]> moves = new ArrayList<>();
     int nextId = firstPartId;
     for (int i = 0; i < imports.size(); i++) {
-      Manifest imported = imports.get(i).manifest();
+      Manifest imported = imports.get(i).committedManifest();
       for (Manifest.DictionaryRef ref : imported.dictionaries()) {
         if (!isSame(dictionary, imports.get(i).storage(), ref)) {
           throw new IllegalArgumentException(
@@ -51,10 +51,10 @@ record ImportedParts(List<EntryInfo> rows, List<Manifest.PartRef> parts, List<St
         }
       }
       Map<Integer, Integer> newIds = new HashMap<>();
-      for (Manifest.PartRef part : imported.parts()) {
+      for (Generation.Part part : imported.parts()) {
         int id = nextId++;
         newIds.put(part.partId(), id);
-        parts.add(new Manifest.PartRef(id, part.committedLength()));
+        parts.add(new Generation.Part(id, part.committedLength()));
         moves.add(
             new String[] {
               subdirectories.get(i),

@@ -54,7 +54,7 @@ final class OpenGeneration {
       segments.add(0, kept != null ? kept.retain() : new SegmentReader(storage, ref));
     }
     this.segmentsNewestFirst = segments;
-    for (Manifest.PartRef part : manifest.parts()) {
+    for (Generation.Part part : manifest.parts()) {
       committedLengths.put(part.partId(), part.committedLength());
     }
     if (previous != null) {

@@ -44,7 +44,7 @@ public record PackingRequest(
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(levelName + " must be a number, not '" + level + "'");
       }
-      io.hpf.internal.manifest.WriterSettings.checkZstdLevel(zstdLevel);
+      io.hpf.archive.ArchiveSettings.checkZstdLevel(zstdLevel);
     }
     if (solid != null && !solid.equals("true") && !solid.equals("false")) {
       throw new IllegalArgumentException(solidName + " must be true or false, not '" + solid + "'");

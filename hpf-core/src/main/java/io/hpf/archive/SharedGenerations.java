@@ -175,7 +175,7 @@ final class SharedGenerations {
     if (next.generation() <= old.generation()) {
       return false;
     }
-    for (Manifest.HistoryEntry h : next.history()) {
+    for (Generation.Change h : next.history()) {
       if (h.generation() == old.generation()) {
         return h.commitMillis() == old.commitMillis();
       }

@@ -1,8 +1,9 @@
 package io.hpf.archive;
 
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.WriterSettings;
+import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.Storage;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -147,10 +148,10 @@ public record WriterOptions(
           "block alignment must be -1, 0 or a size: " + blockAlignment);
     }
     if (groupBytes != ARCHIVE_GROUPS || groupEntryMaxBytes != ARCHIVE_GROUPS) {
-      WriterSettings.checkGroups(groupBytes, groupEntryMaxBytes);
+      ArchiveSettings.checkGroups(groupBytes, groupEntryMaxBytes);
     }
     if (zstdLevel != ARCHIVE_SETTING) {
-      WriterSettings.checkZstdLevel(zstdLevel);
+      ArchiveSettings.checkZstdLevel(zstdLevel);
     }
     dictionary = dictionary == null ? null : dictionary.clone();
   }
@@ -166,11 +167,11 @@ public record WriterOptions(
    * of its {@code storage}. Each setting these options change from the archive's is added to {@code
    * changes}, one line for the user.
    */
-  public WriterOptions resolve(Manifest base, Storage storage, List<String> changes) {
-    WriterSettings archive = base == null ? null : base.writerSettings();
-    WriterSettings from = base != null ? settingsOf(base) : newArchiveSettings(storage);
-    WriterSettings resolved =
-        new WriterSettings(
+  WriterOptions resolve(Manifest base, Storage storage, List<String> changes) {
+    ArchiveSettings archive = base == null ? null : base.writerSettings();
+    ArchiveSettings from = base != null ? settingsOf(base) : newArchiveSettings(storage);
+    ArchiveSettings resolved =
+        new ArchiveSettings(
             codec == null ? from.codec() : codec,
             groupBytes == ARCHIVE_GROUPS ? from.groupBytes() : groupBytes,
             groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes,
@@ -202,17 +203,22 @@ public record WriterOptions(
         resolved.zstdLevel());
   }
 
+  /** These options as a writer of a new archive on {@code storage} resolves them. */
+  public WriterOptions resolveForNew(Storage storage) {
+    return resolve(null, storage, new java.util.ArrayList<>());
+  }
+
   /**
    * What a new archive on {@code storage} starts from: its default codec (zstd when a zstd level is
    * asked, there being no codec of the archive's to keep), the default groups and level.
    */
-  private WriterSettings newArchiveSettings(Storage storage) {
+  private ArchiveSettings newArchiveSettings(Storage storage) {
     return defaultsWith(zstdLevel != ARCHIVE_SETTING ? Codec.ZSTD : defaultCodec(storage));
   }
 
   /** The default groups and zstd level with {@code codec}. */
-  private static WriterSettings defaultsWith(Codec codec) {
-    return new WriterSettings(codec, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
+  private static ArchiveSettings defaultsWith(Codec codec) {
+    return new ArchiveSettings(codec, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
   }
 
   /**
@@ -220,9 +226,20 @@ public record WriterOptions(
    * otherwise: its manifest's settings, or for one that records none (versions 1 to 4) what those
    * versions' writers did: zstd, the default groups and level.
    */
-  public static WriterSettings settingsOf(Manifest manifest) {
-    WriterSettings recorded = manifest.writerSettings();
+  public static ArchiveSettings settingsOf(Generation manifest) {
+    ArchiveSettings recorded = manifest.writerSettings();
     return recorded != null ? recorded : defaultsWith(Codec.ZSTD);
+  }
+
+  /**
+   * What the writers of the archive in {@code storage} store new entries with ({@link #settingsOf}
+   * its newest manifest), or null when it has no committed manifest yet.
+   */
+  public static ArchiveSettings settingsOf(Storage storage) throws IOException {
+    List<io.hpf.store.StoredFile> files = storage.list();
+    return ManifestStore.newestGeneration(files) < 0
+        ? null
+        : settingsOf(ManifestStore.readNewest(storage, files));
   }
 
   private static void checkDictionary(byte[] dictionary, Codec codec) {
@@ -233,8 +250,8 @@ public record WriterOptions(
   }
 
   /** The settings a manifest records of these options. REQUIRES: resolved options. */
-  public WriterSettings settings() {
-    return new WriterSettings(codec, groupBytes, groupEntryMaxBytes, zstdLevel);
+  public ArchiveSettings settings() {
+    return new ArchiveSettings(codec, groupBytes, groupEntryMaxBytes, zstdLevel);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.hpf.pack;
 
-import io.hpf.internal.manifest.Manifest;
+import io.hpf.archive.Generation;
 import java.util.List;
 
 /**
@@ -12,7 +12,7 @@ import java.util.List;
  * @param skipped sources not packed, each "path: reason" (symlinks, unreadable with the flag,
  *     special files)
  */
-public record PackResult(Manifest manifest, long files, long bytes, List<String> skipped) {
+public record PackResult(Generation manifest, long files, long bytes, List<String> skipped) {
   public PackResult {
     skipped = List.copyOf(skipped);
   }

@@ -3,9 +3,9 @@ package io.hpf.pack;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.Generation;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
-import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +49,7 @@ public final class Packer {
       throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
     // A new archive: the options as its writer will resolve them (a dictionary is for zstd).
-    WriterOptions effective = writerOptions.resolve(null, target, new ArrayList<>());
+    WriterOptions effective = writerOptions.resolveForNew(target);
     List<SourceFile> listed = null;
     if (effective.codec() == Codec.ZSTD
         && effective.dictionary() == null
@@ -66,8 +66,8 @@ public final class Packer {
     }
     try (ArchiveWriter writer = ArchiveWriter.create(target, effective)) {
       long bytes = feedWorkers(writer, sourceDir, "", listed, options, skipped, progress);
-      Manifest manifest = writer.commit();
-      return new PackResult(manifest, manifest.entryCount(), bytes, skipped);
+      Generation manifest = writer.commit();
+      return new PackResult(manifest, manifest.liveEntries(), bytes, skipped);
     }
   }
 

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import io.hpf.testing.ArchiveAssertions;
@@ -44,7 +45,8 @@ class ArchiveConformanceTest extends StorageConformanceSuite {
             WriterOptions.builder().codec(Codec.LZ4).bucketCapacity(65_536).build(),
             2);
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertTrue(reader.manifest().segments().get(0).directory().buckets().size() >= 4);
+      assertTrue(
+          ((Manifest) reader.manifest()).segments().get(0).directory().buckets().size() >= 4);
       for (var e : model.entrySet()) {
         assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey());
       }

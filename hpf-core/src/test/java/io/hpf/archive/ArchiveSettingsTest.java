@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,9 +42,9 @@ class ArchiveSettingsTest {
         ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build())) {
       assertEquals(List.of(), writer.settingChanges());
       addNumbered(writer, "b", 1000);
-      Manifest.SegmentRef added = writer.manifest().segments().get(1);
+      Manifest.SegmentRef added = ((Manifest) writer.manifest()).segments().get(1);
       assertTrue(largestBucket(added) <= 100, "bucket of " + largestBucket(added));
-      assertEquals(100, writer.manifest().bucketCapacity());
+      assertEquals(100, ((Manifest) writer.manifest()).bucketCapacity());
     }
     try (ArchiveWriter writer =
         ArchiveWriter.open(
@@ -53,8 +52,9 @@ class ArchiveSettingsTest {
       assertEquals(
           List.of("bucket capacity 100 -> 5000 for new segments"), writer.settingChanges());
       addNumbered(writer, "c", 1000);
-      assertEquals(5000, writer.manifest().bucketCapacity());
-      assertEquals(1, writer.manifest().segments().get(2).directory().buckets().size());
+      assertEquals(5000, ((Manifest) writer.manifest()).bucketCapacity());
+      assertEquals(
+          1, ((Manifest) writer.manifest()).segments().get(2).directory().buckets().size());
     }
   }
 
@@ -73,7 +73,7 @@ class ArchiveSettingsTest {
     try (ArchiveWriter writer =
         ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build())) {
       assertEquals(List.of(), writer.settingChanges());
-      assertEquals(new WriterSettings(Codec.NONE, 0, 0), writer.options().settings());
+      assertEquals(new ArchiveSettings(Codec.NONE, 0, 0), writer.options().settings());
       writer.add("b", TEXT, EntryMetadata.of(0));
       writer.commit();
     }
@@ -95,7 +95,7 @@ class ArchiveSettingsTest {
       writer.add("c", TEXT, EntryMetadata.of(0));
       writer.add("d", new byte[] {1, 2, 3}, EntryMetadata.of(0));
       writer.commit();
-      assertEquals(new WriterSettings(Codec.LZ4, 4096, 256), writer.manifest().writerSettings());
+      assertEquals(new ArchiveSettings(Codec.LZ4, 4096, 256), writer.manifest().writerSettings());
     }
     try (ArchiveWriter writer =
             ArchiveWriter.open(storage, WriterOptions.builder().autoCompact(false).build());
@@ -172,7 +172,7 @@ class ArchiveSettingsTest {
       writer.add("b", TEXT, EntryMetadata.of(0));
       writer.commit();
       assertEquals(
-          new WriterSettings(Codec.ZSTD, 2048, 512, 9), writer.manifest().writerSettings());
+          new ArchiveSettings(Codec.ZSTD, 2048, 512, 9), writer.manifest().writerSettings());
     }
   }
 
@@ -202,7 +202,7 @@ class ArchiveSettingsTest {
       writer.commit();
       // zstd, as the writers of versions 1 to 4 stored entries, not a new archive's lz4.
       assertEquals(
-          new WriterSettings(
+          new ArchiveSettings(
               Codec.ZSTD,
               WriterOptions.DEFAULT_GROUP_BYTES,
               WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES),

@@ -162,8 +162,8 @@ public final class CraftedArchive {
     part.close();
     SegmentBuilder.sortByName(rows);
     Manifest.SegmentRef segment = SegmentBuilder.write(storage, 1, rows, 1000, List.of()).segment();
-    Manifest.HistoryEntry history =
-        new Manifest.HistoryEntry(1, 1_700_000_000_000L, "crafted", rows.size());
+    Generation.Change history =
+        new Generation.Change(1, 1_700_000_000_000L, "crafted", rows.size());
     ManifestStore.commit(
         storage,
         new Manifest(
@@ -171,11 +171,11 @@ public final class CraftedArchive {
             1_700_000_000_000L,
             "crafted",
             1000,
-            new io.hpf.internal.manifest.WriterSettings(io.hpf.archive.Codec.NONE, 0, 0),
+            new io.hpf.archive.ArchiveSettings(io.hpf.archive.Codec.NONE, 0, 0),
             rows.size(),
             liveBytes,
             List.of(),
-            List.of(new Manifest.PartRef(1, committed)),
+            List.of(new Generation.Part(1, committed)),
             List.of(segment),
             List.of(history),
             new Manifest.IdMarks(1, 1)));

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.VerifyReport.Problem;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,7 +55,7 @@ class CraftedCorpusTest {
       writer.add("f", new byte[] {'f'}, EntryMetadata.of(0));
       writer.commit();
       writer.compact(true);
-      assertEquals(1, writer.manifest().segments().size(), "the two segments merged");
+      assertEquals(1, ((Manifest) writer.manifest()).segments().size(), "the two segments merged");
     }
     try (ArchiveReader reader = ArchiveReader.openAlone(storage)) {
       assertArrayEquals(new byte[] {'x'}, reader.get("d/\udcff"));

@@ -203,7 +203,7 @@ class GoldenArchiveTest {
       return;
     }
     assertEquals(
-        new io.hpf.internal.manifest.WriterSettings(
+        new io.hpf.archive.ArchiveSettings(
             io.hpf.archive.Codec.parse(a[1]),
             Integer.parseInt(a[2]),
             Integer.parseInt(a[3]),

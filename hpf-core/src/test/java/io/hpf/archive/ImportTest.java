@@ -66,7 +66,7 @@ class ImportTest {
 
   private static Manifest generationOf(LocalStorage storage) throws Exception {
     try (ArchiveReader r = ArchiveReader.open(storage)) {
-      return r.manifest();
+      return (Manifest) r.manifest();
     }
   }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +16,7 @@ class PackingRequestTest {
   @TempDir static Path temp;
 
   /** The settings a new archive on local disk gets from a request. */
-  private static WriterSettings resolved(PackingRequest request) throws IOException {
+  private static ArchiveSettings resolved(PackingRequest request) throws IOException {
     return request
         .applyTo(WriterOptions.builder())
         .build()
@@ -27,25 +26,25 @@ class PackingRequestTest {
 
   @Test
   void whatARequestLeavesOutIsTheArchivesOrTheDefault() throws IOException {
-    assertEquals(new WriterSettings(Codec.LZ4, 2048, 512, 3), resolved(PackingRequest.ARCHIVES));
+    assertEquals(new ArchiveSettings(Codec.LZ4, 2048, 512, 3), resolved(PackingRequest.ARCHIVES));
     // A level alone asks a new archive for zstd: there is no codec of its own to keep.
     assertEquals(
-        new WriterSettings(Codec.ZSTD, 2048, 512, 7),
+        new ArchiveSettings(Codec.ZSTD, 2048, 512, 7),
         resolved(new PackingRequest(null, 7, false, null, null)));
     assertEquals(
-        new WriterSettings(Codec.ZSTD, 262144, 65536, 10),
+        new ArchiveSettings(Codec.ZSTD, 262144, 65536, 10),
         resolved(new PackingRequest(null, null, true, null, null)));
     assertEquals(
-        new WriterSettings(Codec.ZSTD, 262144, 65536, 5),
+        new ArchiveSettings(Codec.ZSTD, 262144, 65536, 5),
         resolved(new PackingRequest(null, 5, true, null, null)));
     assertEquals(
-        new WriterSettings(Codec.ZSTD, 0, 0, 10),
+        new ArchiveSettings(Codec.ZSTD, 0, 0, 10),
         resolved(new PackingRequest(Codec.ZSTD, null, true, 0, null)));
     assertEquals(
-        new WriterSettings(Codec.LZ4, 4096, 512, 3),
+        new ArchiveSettings(Codec.LZ4, 4096, 512, 3),
         resolved(new PackingRequest(Codec.LZ4, null, false, 4096, null)));
     assertEquals(
-        new WriterSettings(Codec.LZ4, 1024, 1024, 3),
+        new ArchiveSettings(Codec.LZ4, 1024, 1024, 3),
         resolved(new PackingRequest(null, null, false, 1024, 8192)));
   }
 

@@ -75,7 +75,7 @@ class SegmentFileTest {
         }
       }
       writer.commit();
-      Manifest before = writer.manifest();
+      Manifest before = (Manifest) writer.manifest();
       assertTrue(before.segments().size() >= 3, before.segments().size() + " segments");
       assertEquals(1, before.dictionaries().get(0).segmentId());
 
@@ -96,7 +96,7 @@ class SegmentFileTest {
 
   private static int lastSegment(Path dir) throws Exception {
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
-      return reader.manifest().segments().get(0).segmentId();
+      return ((Manifest) reader.manifest()).segments().get(0).segmentId();
     }
   }
 
@@ -111,7 +111,7 @@ class SegmentFileTest {
         writer.add("new/" + e.getKey(), e.getValue(), EntryMetadata.of(2000));
         all.put("new/" + e.getKey(), e.getValue());
       }
-      Manifest mixed = writer.commit();
+      Manifest mixed = (Manifest) writer.commit();
       assertFalse(mixed.segments().get(0).inSegmentFile());
       assertTrue(mixed.segments().get(1).inSegmentFile());
       assertFalse(mixed.dictionaries().get(0).inSegmentFile(), "an add leaves it where it is");
@@ -137,7 +137,7 @@ class SegmentFileTest {
     }
     Manifest m;
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
-      m = reader.manifest();
+      m = (Manifest) reader.manifest();
     }
     Manifest.SegmentRef segment = m.segments().get(0);
     Section[] sections = {

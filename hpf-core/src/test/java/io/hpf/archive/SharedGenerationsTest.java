@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;
@@ -240,7 +241,7 @@ class SharedGenerationsTest {
     assertTrue(generations.size() >= 5, "generations " + generations);
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
       io.hpf.internal.maintenance.FileCleaner.clean(
-          recording, listing, reader.manifest(), 0, System.currentTimeMillis());
+          recording, listing, (Manifest) reader.manifest(), 0, System.currentTimeMillis());
     }
     List<Long> manifests =
         deleted.stream().map(FileNames::manifestGeneration).filter(g -> g >= 0).toList();

@@ -4,7 +4,6 @@ import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
@@ -60,12 +59,12 @@ class SharedPartTest {
       }
       TestArchives.write(fewFiles(at), model, options.build(), 4);
       try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(at))) {
-        List<Manifest.PartRef> parts = reader.manifest().parts();
-        long total = parts.stream().mapToLong(Manifest.PartRef::committedLength).sum();
+        List<Generation.Part> parts = reader.manifest().parts();
+        long total = parts.stream().mapToLong(Generation.Part::committedLength).sum();
         assertTrue(parts.size() > 1, codec + ": " + parts);
         assertTrue(parts.size() <= total / max + 1, codec + ": more parts than sizes: " + parts);
         int full = 0;
-        for (Manifest.PartRef p : parts) {
+        for (Generation.Part p : parts) {
           full += p.committedLength() >= max ? 1 : 0;
         }
         assertTrue(full >= parts.size() - 1, codec + ": parts under the size: " + parts);

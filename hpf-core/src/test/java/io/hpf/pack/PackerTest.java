@@ -15,6 +15,7 @@ import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveAssertions;
 import io.hpf.testing.ArchiveModel;
@@ -65,7 +66,7 @@ class PackerTest {
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("out.hpf"));
     PackResult result = pack(source, target, options(false, false));
     assertEquals(Codec.LZ4, result.manifest().writerSettings().codec());
-    assertEquals(List.of(), result.manifest().dictionaries());
+    assertEquals(List.of(), ((Manifest) result.manifest()).dictionaries());
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       ArchiveAssertions.assertMatchesModel(reader, model);
       int lz4 = 0;
@@ -97,7 +98,8 @@ class PackerTest {
             (done, bytes, total, totalBytes) -> lastDone.accumulateAndGet(done, Math::max));
     assertEquals(model.size(), result.files());
     assertEquals(model.size(), lastDone.get());
-    assertEquals(1, result.manifest().dictionaries().size(), "zstd dictionary trained");
+    assertEquals(
+        1, ((Manifest) result.manifest()).dictionaries().size(), "zstd dictionary trained");
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       ArchiveAssertions.assertMatchesModel(reader, model);
       EntryInfo first = reader.stat(model.firstKey());

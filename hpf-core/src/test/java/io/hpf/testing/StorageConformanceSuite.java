@@ -16,6 +16,7 @@ import io.hpf.archive.CompactionResult;
 import io.hpf.archive.EntryExistsException;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.EntryNotFoundException;
+import io.hpf.archive.Generation;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.VerifyReport;
 import io.hpf.archive.WriterOptions;
@@ -234,8 +235,8 @@ public abstract class StorageConformanceSuite {
             writer.compact(random.nextBoolean());
           }
           assertTrue(
-              writer.manifest().segments().size() <= opts.maxSegments(),
-              "segments " + writer.manifest().segments().size());
+              ((Manifest) writer.manifest()).segments().size() <= opts.maxSegments(),
+              "segments " + ((Manifest) writer.manifest()).segments().size());
         }
         assertArchive(storage, model);
       }
@@ -278,7 +279,7 @@ public abstract class StorageConformanceSuite {
       assertFalse(reader.exists("a"));
       assertEquals(0, reader.entryCount());
       List<String> log =
-          reader.manifest().history().stream().map(Manifest.HistoryEntry::operation).toList();
+          reader.manifest().history().stream().map(Generation.Change::operation).toList();
       assertEquals(List.of("create 1 entries", "add --replace 1 entries", "rm 1 entries"), log);
     }
   }
@@ -308,7 +309,7 @@ public abstract class StorageConformanceSuite {
       assertTrue(result.reclaimed());
       assertTrue(result.bytesReclaimed() > before / 2, "reclaimed " + result.bytesReclaimed());
       assertEquals(0, writer.manifest().deadBytes());
-      assertEquals(1, writer.manifest().segments().size());
+      assertEquals(1, ((Manifest) writer.manifest()).segments().size());
     }
     assertArchive(storage, model);
   }

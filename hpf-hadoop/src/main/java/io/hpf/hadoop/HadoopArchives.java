@@ -1,6 +1,6 @@
 package io.hpf.hadoop;
 
-import io.hpf.internal.format.FileNames;
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -47,7 +47,7 @@ public final class HadoopArchives {
   public static BlockLocation[] partBlocks(Storage storage, int partId, long offset, long length)
       throws IOException {
     if (storage instanceof HadoopStorage hadoop) {
-      Path part = new Path(hadoop.directory(), FileNames.partFileName(partId));
+      Path part = new Path(hadoop.directory(), ArchiveFormat.partFileName(partId));
       return hadoop.fileSystem().getFileBlockLocations(part, offset, length);
     }
     return new BlockLocation[] {

@@ -1,6 +1,6 @@
 package io.hpf.hadoop;
 
-import io.hpf.internal.format.FileNames;
+import io.hpf.archive.ArchiveFormat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,12 +40,7 @@ public final class IndexCache {
   }
 
   static boolean isIndexFile(String name) {
-    FileNames.Kind kind = FileNames.kindOf(name);
-    return kind == FileNames.Kind.SEGMENT
-        || kind == FileNames.Kind.BUCKET
-        || kind == FileNames.Kind.CATALOG
-        || kind == FileNames.Kind.DICTIONARY
-        || kind == FileNames.Kind.MANIFEST;
+    return ArchiveFormat.isIndexFile(name);
   }
 
   /**

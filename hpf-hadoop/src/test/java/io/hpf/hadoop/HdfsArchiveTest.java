@@ -15,6 +15,7 @@ import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.internal.format.FileNames;
+import io.hpf.internal.manifest.Manifest;
 import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.testing.ArchiveModel;
@@ -297,7 +298,7 @@ class HdfsArchiveTest {
       // A new archive where reads are remote is zstd with a dictionary trained on its files.
       assertTrue(target.readsAreRemote());
       assertEquals(io.hpf.archive.Codec.ZSTD, reader.manifest().writerSettings().codec());
-      assertEquals(1, reader.manifest().dictionaries().size());
+      assertEquals(1, ((Manifest) reader.manifest()).dictionaries().size());
     }
     assertThrows(
         FileNotFoundException.class,

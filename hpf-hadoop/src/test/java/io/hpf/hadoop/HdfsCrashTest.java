@@ -102,7 +102,7 @@ class HdfsCrashTest {
     }
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       ArchiveAssertions.assertMatchesModel(reader, expected);
-      Manifest manifest = reader.manifest();
+      Manifest manifest = (Manifest) reader.manifest();
       assertEquals(committed ? 2 : 1, manifest.generation());
     }
     assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());

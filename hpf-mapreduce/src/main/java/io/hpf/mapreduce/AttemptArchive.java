@@ -1,11 +1,11 @@
 package io.hpf.mapreduce;
 
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.PackingRequest;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -50,7 +50,7 @@ final class AttemptArchive {
       storage =
           HadoopArchives.create(ArchiveOutputFormat.committer(context).attemptDir(context), conf);
       // The archive's settings unless the job asks otherwise (StagedImport.taskOptions).
-      WriterSettings archive =
+      ArchiveSettings archive =
           ArchiveOutputFormat.committer(context).staging(context).archiveSettings();
       writer = ArchiveWriter.create(storage, StagedImport.taskOptions(packing(conf), archive));
     }

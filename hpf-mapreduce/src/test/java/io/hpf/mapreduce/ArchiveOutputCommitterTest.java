@@ -202,7 +202,7 @@ class ArchiveOutputCommitterTest {
             HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
         var r = io.hpf.archive.ArchiveReader.open(s)) {
       assertEquals(
-          new io.hpf.internal.manifest.WriterSettings(io.hpf.archive.Codec.ZSTD, 262144, 65536, 7),
+          new io.hpf.archive.ArchiveSettings(io.hpf.archive.Codec.ZSTD, 262144, 65536, 7),
           r.manifest().writerSettings());
       assertTrue(r.stat("small-2").inGroup(), "solid groups in the task's archive");
     }

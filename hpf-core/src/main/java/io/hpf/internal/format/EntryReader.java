@@ -1,5 +1,6 @@
 package io.hpf.internal.format;
 
+import io.hpf.archive.CheckedContent;
 import io.hpf.archive.Codec;
 import io.hpf.archive.CorruptArchiveException;
 import io.hpf.store.ReadableFile;

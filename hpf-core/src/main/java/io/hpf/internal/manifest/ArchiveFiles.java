@@ -1,6 +1,7 @@
 package io.hpf.internal.manifest;
 
 import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.Generation;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.store.FileUse;
@@ -29,7 +30,7 @@ public final class ArchiveFiles {
         files.add(new Expected(FileNames.dictionaryFileName(d.dictionaryId()), d.length(), false));
       }
     }
-    for (Manifest.PartRef p : manifest.parts()) {
+    for (Generation.Part p : manifest.parts()) {
       files.add(new Expected(FileNames.partFileName(p.partId()), p.committedLength(), true));
     }
     for (Manifest.SegmentRef s : manifest.segments()) {

@@ -1,5 +1,7 @@
 package io.hpf.internal.manifest;
 
+import io.hpf.archive.ArchiveSettings;
+import io.hpf.archive.Generation;
 import io.hpf.internal.index.SegmentDirectory;
 import java.util.List;
 
@@ -27,14 +29,15 @@ public record Manifest(
     long commitMillis,
     String operation,
     int bucketCapacity,
-    WriterSettings writerSettings,
+    ArchiveSettings writerSettings,
     long liveEntries,
     long liveEntryBytes,
     List<DictionaryRef> dictionaries,
-    List<PartRef> parts,
+    List<Generation.Part> parts,
     List<SegmentRef> segments,
-    List<HistoryEntry> history,
-    IdMarks idMarks) {
+    List<Generation.Change> history,
+    IdMarks idMarks)
+    implements Generation {
 
   /** How many past commits a manifest remembers for {@code hpf log}. */
   public static final int HISTORY_LIMIT = 100;
@@ -65,9 +68,6 @@ public record Manifest(
     }
   }
 
-  /** A part file: its id and the length up to which its entries are committed. */
-  public record PartRef(int partId, long committedLength) {}
-
   /**
    * A segment: its index directory and catalog.
    *
@@ -90,14 +90,6 @@ public record Manifest(
       return fileLength != 0;
     }
   }
-
-  /**
-   * One past commit.
-   *
-   * @param liveEntries entries after the commit
-   */
-  public record HistoryEntry(
-      long generation, long commitMillis, String operation, long liveEntries) {}
 
   /**
    * FORMAT.md "Manifest": every part id and segment id up to these was named by a committed
@@ -138,18 +130,20 @@ public record Manifest(
     return liveEntries;
   }
 
-  public long partBytes() {
-    return parts.stream().mapToLong(PartRef::committedLength).sum();
-  }
-
   /** Part bytes no live entry uses: what a reclaiming compaction would free. */
+  @Override
   public long deadBytes() {
     long headers = (long) parts.size() * io.hpf.internal.format.FormatConstants.FILE_HEADER_BYTES;
     return Math.max(0, partBytes() - headers - liveEntryBytes);
   }
 
+  @Override
+  public int segmentCount() {
+    return segments.size();
+  }
+
   public int maxPartId() {
-    return parts.stream().mapToInt(PartRef::partId).max().orElse(0);
+    return parts.stream().mapToInt(Part::partId).max().orElse(0);
   }
 
   public int maxSegmentId() {
@@ -157,8 +151,8 @@ public record Manifest(
   }
 
   /** The history of the next generation: this one's plus the new commit, trimmed. */
-  public List<HistoryEntry> historyWith(HistoryEntry next) {
-    List<HistoryEntry> all = new java.util.ArrayList<>(history);
+  public List<Change> historyWith(Change next) {
+    List<Change> all = new java.util.ArrayList<>(history);
     all.add(next);
     return all.subList(Math.max(0, all.size() - HISTORY_LIMIT), all.size());
   }

@@ -1,7 +1,9 @@
 package io.hpf.internal.manifest;
 
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.Codec;
 import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.Generation;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.FileFraming;
@@ -26,7 +28,7 @@ public final class ManifestCodec {
     FileFraming.writeHeader(out, FormatConstants.KIND_MANIFEST);
     out.u64(m.generation()).u64(m.commitMillis()).string16(m.operation());
     out.u8(FormatConstants.NAME_HASH_XXH64).u8(0).u16(0).u32(m.bucketCapacity());
-    WriterSettings settings = m.writerSettings();
+    ArchiveSettings settings = m.writerSettings();
     if (settings == null) {
       throw new IllegalArgumentException("a manifest is written with the writer settings");
     }
@@ -39,7 +41,7 @@ public final class ManifestCodec {
       out.u32(d.dictionaryId()).u64(d.length()).u32(d.segmentId()).u64(d.offset());
     }
     out.u32(m.parts().size());
-    for (Manifest.PartRef p : m.parts()) {
+    for (Generation.Part p : m.parts()) {
       out.u32(p.partId()).u64(p.committedLength());
     }
     out.u32(m.segments().size());
@@ -59,7 +61,7 @@ public final class ManifestCodec {
       }
     }
     out.u32(m.history().size());
-    for (Manifest.HistoryEntry h : m.history()) {
+    for (Generation.Change h : m.history()) {
       out.u64(h.generation()).u64(h.commitMillis()).string16(h.operation()).u64(h.liveEntries());
     }
     FileFraming.writeFooter(out);
@@ -105,7 +107,7 @@ public final class ManifestCodec {
    * The writer settings of a manifest of version 5 (codec and groups) or later (and the zstd
    * level), refused unless a writer could have them.
    */
-  private static WriterSettings writerSettings(ByteReader in, int version)
+  private static ArchiveSettings writerSettings(ByteReader in, int version)
       throws CorruptArchiveException {
     int codecId = in.u8("codec");
     Codec codec = Codec.byId(codecId);
@@ -117,9 +119,9 @@ public final class ManifestCodec {
     int level =
         version >= FormatConstants.VERSION_ZSTD_LEVEL
             ? in.u8("zstd level")
-            : WriterSettings.DEFAULT_ZSTD_LEVEL;
+            : ArchiveSettings.DEFAULT_ZSTD_LEVEL;
     try {
-      return new WriterSettings(codec, groupBytes, groupEntryMaxBytes, level);
+      return new ArchiveSettings(codec, groupBytes, groupEntryMaxBytes, level);
     } catch (IllegalArgumentException e) {
       throw in.corrupt("writer settings: " + e.getMessage());
     }
@@ -149,7 +151,7 @@ public final class ManifestCodec {
       throw in.corrupt("reserved manifest fields are not 0");
     }
     int bucketCapacity = in.count("bucket capacity");
-    WriterSettings settings =
+    ArchiveSettings settings =
         version >= FormatConstants.VERSION_WRITER_SETTINGS ? writerSettings(in, version) : null;
     Manifest.IdMarks marks =
         version >= FormatConstants.VERSION_ID_MARKS
@@ -171,7 +173,7 @@ public final class ManifestCodec {
                   id, length, in.u32("dictionary segment"), in.u64("dictionary offset"))
               : Manifest.DictionaryRef.ownFile(id, length));
     }
-    List<Manifest.PartRef> parts = new ArrayList<>();
+    List<Generation.Part> parts = new ArrayList<>();
     ids.clear();
     for (int i = in.count("part count"); i > 0; i--) {
       int partId = in.count("part id");
@@ -182,7 +184,7 @@ public final class ManifestCodec {
       if (length < FormatConstants.FILE_HEADER_BYTES) {
         throw in.corrupt("part " + partId + " committed length " + length + " is too small");
       }
-      parts.add(new Manifest.PartRef(partId, length));
+      parts.add(new Generation.Part(partId, length));
     }
     List<Manifest.SegmentRef> segments = new ArrayList<>();
     long[] pointers = {0}; // of every directory so far: their arrays are bounded together
@@ -210,10 +212,10 @@ public final class ManifestCodec {
     for (Manifest.DictionaryRef d : dictionaries) {
       checkPlacement(in, d, segments);
     }
-    List<Manifest.HistoryEntry> history = new ArrayList<>();
+    List<Generation.Change> history = new ArrayList<>();
     for (int i = in.count("history count"); i > 0; i--) {
       history.add(
-          new Manifest.HistoryEntry(
+          new Generation.Change(
               in.u64("history generation"),
               in.u64("history time"),
               in.string16("history operation"),
@@ -241,13 +243,13 @@ public final class ManifestCodec {
   private static Manifest.IdMarks checkMarks(
       ByteReader in,
       Manifest.IdMarks marks,
-      List<Manifest.PartRef> parts,
+      List<Generation.Part> parts,
       List<Manifest.SegmentRef> segments)
       throws CorruptArchiveException {
     if (marks == null) {
       return null;
     }
-    for (Manifest.PartRef p : parts) {
+    for (Generation.Part p : parts) {
       if (p.partId() > marks.parts()) {
         throw in.corrupt("part " + p.partId() + " is above the part id mark " + marks.parts());
       }

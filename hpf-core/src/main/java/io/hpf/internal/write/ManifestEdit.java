@@ -1,9 +1,10 @@
 package io.hpf.internal.write;
 
+import io.hpf.archive.ArchiveSettings;
+import io.hpf.archive.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ public final class ManifestEdit {
   private final DictionarySource baseDictionaries;
   private final Dictionary firstDictionary;
   private final int bucketCapacity;
-  private final WriterSettings settings;
+  private final ArchiveSettings settings;
 
   /**
    * @param base the last committed manifest; null for the first commit of a new archive
@@ -47,7 +48,7 @@ public final class ManifestEdit {
       DictionarySource baseDictionaries,
       Dictionary firstDictionary,
       int bucketCapacity,
-      WriterSettings settings) {
+      ArchiveSettings settings) {
     this.storage = storage;
     this.base = base;
     this.baseDictionaries = baseDictionaries;
@@ -66,7 +67,7 @@ public final class ManifestEdit {
    */
   public Manifest withSegment(
       List<SegmentBuilder.Row> rows,
-      List<Manifest.PartRef> parts,
+      List<Generation.Part> parts,
       List<Manifest.SegmentRef> kept,
       int at,
       long liveEntries,
@@ -106,7 +107,7 @@ public final class ManifestEdit {
 
   /** The manifest after {@code base}: the next generation, its history, this edit's settings. */
   private Manifest next(
-      List<Manifest.PartRef> parts,
+      List<Generation.Part> parts,
       List<Manifest.SegmentRef> segments,
       List<Manifest.DictionaryRef> dictionaries,
       long liveEntries,
@@ -114,9 +115,8 @@ public final class ManifestEdit {
       String operation) {
     long generation = (base == null ? 0 : base.generation()) + 1;
     long now = System.currentTimeMillis();
-    Manifest.HistoryEntry entry =
-        new Manifest.HistoryEntry(generation, now, operation, liveEntries);
-    List<Manifest.HistoryEntry> history = base == null ? List.of(entry) : base.historyWith(entry);
+    Generation.Change entry = new Generation.Change(generation, now, operation, liveEntries);
+    List<Generation.Change> history = base == null ? List.of(entry) : base.historyWith(entry);
     return new Manifest(
         generation,
         now,
@@ -133,10 +133,10 @@ public final class ManifestEdit {
   }
 
   /** Ids only grow: the base's marks, raised to the ids the next manifest names. */
-  private Manifest.IdMarks marks(List<Manifest.PartRef> parts, List<Manifest.SegmentRef> segments) {
+  private Manifest.IdMarks marks(List<Generation.Part> parts, List<Manifest.SegmentRef> segments) {
     int partMark = base == null ? 0 : base.partIdMark();
     int segmentMark = base == null ? 0 : base.segmentIdMark();
-    for (Manifest.PartRef p : parts) {
+    for (Generation.Part p : parts) {
       partMark = Math.max(partMark, p.partId());
     }
     for (Manifest.SegmentRef s : segments) {

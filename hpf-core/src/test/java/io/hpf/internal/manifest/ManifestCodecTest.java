@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.Codec;
 import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.Generation;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.index.SegmentDirectory;
 import java.util.List;
@@ -66,15 +68,15 @@ class ManifestCodecTest {
         123,
         "add 12 entries",
         64,
-        new WriterSettings(Codec.LZ4, 1024, 300, 7),
+        new ArchiveSettings(Codec.LZ4, 1024, 300, 7),
         12,
         4000,
         dictionaries,
-        List.of(new Manifest.PartRef(1, 5000)),
+        List.of(new Generation.Part(1, 5000)),
         List.of(segments),
         List.of(
-            new Manifest.HistoryEntry(6, 100, "create 0 entries", 0),
-            new Manifest.HistoryEntry(7, 123, "add 12 entries", 12)),
+            new Generation.Change(6, 100, "create 0 entries", 0),
+            new Generation.Change(7, 123, "add 12 entries", 12)),
         new Manifest.IdMarks(4, 9));
   }
 
@@ -128,7 +130,7 @@ class ManifestCodecTest {
         manifest(List.of(), new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 316), 508));
     byte[] encoded = ManifestCodec.encode(m);
     assertEquals(
-        new WriterSettings(Codec.LZ4, 1024, 300, 7),
+        new ArchiveSettings(Codec.LZ4, 1024, 300, 7),
         ManifestCodec.decode("m", encoded).writerSettings());
     // The settings follow the bucket capacity: name hash (1), reserved (3), capacity (4) after
     // the header, generation, time and operation.

@@ -33,7 +33,7 @@ class CommitPlanTest {
           0,
           "add",
           100,
-          new io.hpf.internal.manifest.WriterSettings(io.hpf.archive.Codec.ZSTD, 2048, 512),
+          new io.hpf.archive.ArchiveSettings(io.hpf.archive.Codec.ZSTD, 2048, 512),
           2,
           300,
           List.of(),

@@ -3,10 +3,11 @@ package io.hpf.internal.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.Codec;
+import io.hpf.archive.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,13 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ManifestEditTest {
   @TempDir Path temp;
 
-  private static final WriterSettings SETTINGS = new WriterSettings(Codec.ZSTD, 2048, 512);
+  private static final ArchiveSettings SETTINGS = new ArchiveSettings(Codec.ZSTD, 2048, 512);
 
   @Test
   void dictionariesStayWithTheirSegmentFileAndMoveWhenItIsDropped() throws Exception {
     LocalStorage storage = LocalStorage.createDirectories(temp.resolve("a.hpf"));
     Dictionary first = new Dictionary(1, "a dictionary of sorts".repeat(20).getBytes(UTF8));
-    List<Manifest.PartRef> parts = List.of(new Manifest.PartRef(1, 100));
+    List<Generation.Part> parts = List.of(new Generation.Part(1, 100));
 
     Manifest one =
         new ManifestEdit(storage, null, id -> null, first, 64, SETTINGS)
@@ -65,6 +66,6 @@ class ManifestEditTest {
   }
 
   private static List<String> operations(Manifest m) {
-    return m.history().stream().map(Manifest.HistoryEntry::operation).toList();
+    return m.history().stream().map(Generation.Change::operation).toList();
   }
 }

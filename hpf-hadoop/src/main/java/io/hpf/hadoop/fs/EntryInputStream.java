@@ -1,9 +1,7 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.archive.Codec;
 import io.hpf.archive.EntryInfo;
-import io.hpf.internal.format.EntryReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,11 +36,6 @@ final class EntryInputStream extends FSInputStream {
     this.statistics = statistics;
   }
 
-  private boolean readWhole() {
-    return entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES
-        || (entry.codec() == Codec.LZ4 && entry.rawLength() <= EntryReader.MAX_WHOLE_BYTES);
-  }
-
   @Override
   public synchronized int read() throws IOException {
     byte[] one = new byte[1];
@@ -61,7 +54,7 @@ final class EntryInputStream extends FSInputStream {
       return -1;
     }
     int n;
-    if (readWhole()) {
+    if (entry.readWhole()) {
       if (whole == null) {
         whole = snapshot.reader().get(entry); // at its place: no second lookup
       }

@@ -1,8 +1,8 @@
 package io.hpf.hadoop.fs;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopStorage;
-import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -36,7 +36,7 @@ final class PartFiles {
   }
 
   Facts part(int partId) throws IOException {
-    return of(FileNames.partFileName(partId));
+    return of(ArchiveFormat.partFileName(partId));
   }
 
   /** The archive directory's own facts ("" names it). */

@@ -2,8 +2,8 @@ package io.hpf.hadoop.plan;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
+import io.hpf.archive.Generation;
 import io.hpf.hadoop.HadoopArchives;
-import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -72,8 +72,8 @@ public final class PartRuns {
   }
 
   /** The committed length of a part, -1 if the manifest does not name it. */
-  public static long committedLength(Manifest manifest, int partId) {
-    for (Manifest.PartRef p : manifest.parts()) {
+  public static long committedLength(Generation manifest, int partId) {
+    for (Generation.Part p : manifest.parts()) {
       if (p.partId() == partId) {
         return p.committedLength();
       }

@@ -1,15 +1,14 @@
 package io.hpf.hadoop.stage;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.ArchiveWriter;
+import io.hpf.archive.Generation;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
-import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.ManifestStore;
-import io.hpf.internal.manifest.WriterSettings;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -62,12 +61,9 @@ public final class StagedImport {
    * The archive's writer settings ({@link WriterOptions#settingsOf} its newest manifest), or null
    * for a new archive.
    */
-  public WriterSettings archiveSettings() throws IOException {
+  public ArchiveSettings archiveSettings() throws IOException {
     try (Storage storage = HadoopArchives.open(archive, conf)) {
-      List<StoredFile> files = storage.list();
-      return ManifestStore.newestGeneration(files) < 0
-          ? null
-          : WriterOptions.settingsOf(ManifestStore.readNewest(storage, files));
+      return WriterOptions.settingsOf(storage);
     } catch (java.io.FileNotFoundException e) {
       return null; // not made yet: a new archive
     }
@@ -82,7 +78,7 @@ public final class StagedImport {
    * @param asked what the job asks of packing ({@link PackingRequest#ARCHIVES}: nothing)
    * @param archive the archive's settings ({@link #archiveSettings}), or null
    */
-  public static WriterOptions taskOptions(PackingRequest asked, WriterSettings archive) {
+  public static WriterOptions taskOptions(PackingRequest asked, ArchiveSettings archive) {
     WriterOptions.Builder options = WriterOptions.builder().gracePeriodMillis(0);
     if (archive != null) {
       options
@@ -94,7 +90,7 @@ public final class StagedImport {
   }
 
   private static boolean hasManifest(Storage storage) throws IOException {
-    return ManifestStore.newestGeneration(storage.list()) >= 0;
+    return ArchiveFormat.newestGeneration(storage.list()) >= 0;
   }
 
   /**
@@ -117,7 +113,7 @@ public final class StagedImport {
    * @param tasks the task directories' names, each an archive a task committed
    * @param replaceAll the tasks' entries become the archive's only entries (an overwrite)
    */
-  public Manifest commit(List<String> tasks, WriterOptions options, boolean replaceAll)
+  public Generation commit(List<String> tasks, WriterOptions options, boolean replaceAll)
       throws IOException {
     List<String> subdirectories = new ArrayList<>();
     List<Storage> storages = new ArrayList<>();

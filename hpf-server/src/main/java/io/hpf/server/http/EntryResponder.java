@@ -1,11 +1,10 @@
 package io.hpf.server.http;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.Codec;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
-import io.hpf.internal.format.EntryNames;
-import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -61,7 +60,7 @@ final class EntryResponder {
    */
   void respond(Exchange ex, String archive, String name, boolean onWorker) throws IOException {
     ex.route("get");
-    String problem = EntryNames.whyNotNormal(name);
+    String problem = ArchiveFormat.whyNotNormal(name);
     if (problem != null) {
       ex.error(HttpResponseStatus.BAD_REQUEST, "invalid entry name '" + name + "': " + problem);
       return;
@@ -126,7 +125,7 @@ final class EntryResponder {
       java.nio.file.Path partFile =
           ((LocalStorage) reader.storage())
               .directory()
-              .resolve(FileNames.partFileName(info.partId()));
+              .resolve(ArchiveFormat.partFileName(info.partId()));
       if (verified.contains(partFile, info.offset())) {
         sendFile(ex, head, partFile, f, range);
         return;
@@ -213,7 +212,7 @@ final class EntryResponder {
           && !info.inGroup()
           && reader.storage() instanceof LocalStorage disk) {
         verified.add(
-            disk.directory().resolve(FileNames.partFileName(info.partId())), info.offset());
+            disk.directory().resolve(ArchiveFormat.partFileName(info.partId())), info.offset());
       }
     } catch (IOException | RuntimeException e) {
       router.readFailed(archive, info.name(), e);

@@ -1,8 +1,8 @@
 package io.hpf.server.http;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.FetchedEntry;
-import io.hpf.internal.format.EntryNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -110,7 +110,7 @@ final class MgetResponder {
       FetchedEntry batched) {
     int status;
     byte[] content = null;
-    if (EntryNames.whyNotNormal(name) != null) {
+    if (ArchiveFormat.whyNotNormal(name) != null) {
       status = 400;
     } else {
       try {

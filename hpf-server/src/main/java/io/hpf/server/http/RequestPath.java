@@ -1,6 +1,6 @@
 package io.hpf.server.http;
 
-import io.hpf.internal.format.FormatConstants;
+import io.hpf.archive.ArchiveFormat;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -100,8 +100,8 @@ final class RequestPath {
    * final one (a trailing '/' asks for a listing), no control character.
    */
   private static void check(String path) throws BadPathException {
-    if (path.length() > (FormatConstants.MAX_NAME_BYTES + 1024) / 3
-        && path.getBytes(StandardCharsets.UTF_8).length > FormatConstants.MAX_NAME_BYTES + 1024) {
+    if (path.length() > (ArchiveFormat.MAX_NAME_BYTES + 1024) / 3
+        && path.getBytes(StandardCharsets.UTF_8).length > ArchiveFormat.MAX_NAME_BYTES + 1024) {
       throw new BadPathException("the path is longer than any entry name");
     }
     if (path.startsWith("/")) {

@@ -1,6 +1,6 @@
 package io.hpf.server.http;
 
-import io.hpf.internal.format.NameHash;
+import io.hpf.archive.ArchiveFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,7 +41,7 @@ final class VerifiedContent {
       if (fileHashes.size() > 100_000) {
         fileHashes.clear();
       }
-      fileHash = NameHash.xxh64(partFile.toString().getBytes(StandardCharsets.UTF_8), 0);
+      fileHash = ArchiveFormat.hash64(partFile.toString().getBytes(StandardCharsets.UTF_8));
       fileHashes.put(partFile, fileHash);
     }
     long h = mix(fileHash ^ mix(offset + 0x9E3779B97F4A7C15L));

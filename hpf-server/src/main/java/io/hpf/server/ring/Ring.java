@@ -1,6 +1,6 @@
 package io.hpf.server.ring;
 
-import io.hpf.internal.format.NameHash;
+import io.hpf.archive.ArchiveFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -143,6 +143,6 @@ public final class Ring {
   }
 
   private static long hash(String s) {
-    return NameHash.xxh64(s.getBytes(StandardCharsets.UTF_8), 0);
+    return ArchiveFormat.hash64(s.getBytes(StandardCharsets.UTF_8));
   }
 }

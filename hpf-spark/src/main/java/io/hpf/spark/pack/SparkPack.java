@@ -1,11 +1,11 @@
 package io.hpf.spark.pack;
 
 import io.hpf.archive.Codec;
+import io.hpf.archive.Generation;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
-import io.hpf.internal.manifest.Manifest;
 import io.hpf.pack.DictionaryTrainer;
 import io.hpf.pack.SourceFile;
 import io.hpf.spark.HadoopConf;
@@ -87,9 +87,9 @@ public final class SparkPack {
     } finally {
       spark.sparkContext().setJobDescription(null);
     }
-    Manifest manifest = staging.commit(tasks, archiveOptions, false);
+    Generation manifest = staging.commit(tasks, archiveOptions, false);
     return new SparkPackResult(
-        manifest.entryCount(),
+        manifest.liveEntries(),
         bytes,
         listing.tasks(),
         groups.size(),

@@ -1,5 +1,6 @@
 package io.hpf.spark.pack;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import java.io.PrintStream;
@@ -147,7 +148,7 @@ public final class SparkPackMain implements Callable<Integer> {
       throw new IllegalArgumentException(destination + ": a file is in the way");
     }
     for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dest)) {
-      if (io.hpf.internal.format.FileNames.manifestGeneration(f.getPath().getName()) >= 0) {
+      if (ArchiveFormat.manifestGeneration(f.getPath().getName()) >= 0) {
         throw new IllegalArgumentException(destination + ": the archive exists");
       }
     }

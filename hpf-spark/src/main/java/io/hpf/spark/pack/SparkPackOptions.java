@@ -4,7 +4,6 @@ import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.store.Storage;
-import java.util.ArrayList;
 
 /**
  * How {@link SparkPack} packs: {@code hpf create}'s options, plus the size of a task. Immutable.
@@ -41,10 +40,6 @@ public record SparkPackOptions(
    * destination}.
    */
   public Codec codec(Storage destination) {
-    return packing
-        .applyTo(WriterOptions.builder())
-        .build()
-        .resolve(null, destination, new ArrayList<>())
-        .codec();
+    return packing.applyTo(WriterOptions.builder()).build().resolveForNew(destination).codec();
   }
 }

@@ -5,7 +5,6 @@ import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PartCursor;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.PartRuns;
-import io.hpf.internal.format.EntryReader;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,7 +80,7 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
     if (entry.rawLength() > maxEntryBytes) {
       throw EntryRows.tooLarge(partition.archive, name, entry.rawLength(), maxEntryBytes);
     }
-    if (entry.rawLength() <= EntryReader.STREAM_WHOLE_MAX_BYTES) {
+    if (entry.readWhole()) {
       return cursor.content();
     }
     try (InputStream in = cursor.openContent()) {

@@ -1,9 +1,9 @@
 package io.hpf.spark.write;
 
+import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.stage.StagedImport;
-import io.hpf.internal.manifest.WriterSettings;
 import java.io.Serializable;
 import java.util.Map;
 
@@ -19,7 +19,7 @@ import java.util.Map;
  *     (option {@value #REPLACE})
  * @param archive the settings of the archive written into, or null for a new archive
  */
-public record WriteOptions(PackingRequest packing, boolean replace, WriterSettings archive)
+public record WriteOptions(PackingRequest packing, boolean replace, ArchiveSettings archive)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -45,7 +45,7 @@ public record WriteOptions(PackingRequest packing, boolean replace, WriterSettin
   }
 
   /** These options with the settings of the archive written into (null: a new archive). */
-  WriteOptions withArchive(WriterSettings settings) {
+  WriteOptions withArchive(ArchiveSettings settings) {
     return new WriteOptions(packing, replace, settings);
   }
 

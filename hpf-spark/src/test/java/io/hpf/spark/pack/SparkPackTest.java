@@ -153,7 +153,7 @@ class SparkPackTest {
       // Nothing asked, on HDFS: a new archive's defaults there, zstd (too few files here to
       // train a dictionary on).
       assertEquals(
-          new io.hpf.internal.manifest.WriterSettings(Codec.ZSTD, 2048, 512, 3),
+          new io.hpf.archive.ArchiveSettings(Codec.ZSTD, 2048, 512, 3),
           reader.manifest().writerSettings());
     }
     try (Storage local =
@@ -176,7 +176,7 @@ class SparkPackTest {
     try (Storage storage = HadoopArchives.open(solid.toUri(), conf);
         ArchiveReader reader = ArchiveReader.open(storage)) {
       assertEquals(
-          new io.hpf.internal.manifest.WriterSettings(Codec.ZSTD, 262144, 65536, 10),
+          new io.hpf.archive.ArchiveSettings(Codec.ZSTD, 262144, 65536, 10),
           reader.manifest().writerSettings());
     }
     TreeMap<String, Object[]> expected = entries(plain);

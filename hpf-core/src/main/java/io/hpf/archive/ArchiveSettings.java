@@ -1,6 +1,4 @@
-package io.hpf.internal.manifest;
-
-import io.hpf.archive.Codec;
+package io.hpf.archive;
 
 /**
  * How an archive's writers store new entries, kept in its manifest (FORMAT.md "Manifest", version
@@ -14,7 +12,7 @@ import io.hpf.archive.Codec;
  *     #MIN_ZSTD_LEVEL} to {@value #MAX_ZSTD_LEVEL}); kept whatever the codec, so that an archive
  *     switched to lz4 and back keeps its level
  */
-public record WriterSettings(Codec codec, int groupBytes, int groupEntryMaxBytes, int zstdLevel)
+public record ArchiveSettings(Codec codec, int groupBytes, int groupEntryMaxBytes, int zstdLevel)
     implements java.io.Serializable { // sent to a job's tasks; stored only as FORMAT.md says
   private static final long serialVersionUID = 1L;
 
@@ -36,7 +34,7 @@ public record WriterSettings(Codec codec, int groupBytes, int groupEntryMaxBytes
    */
   public static final int MAX_ZSTD_LEVEL = 19;
 
-  public WriterSettings {
+  public ArchiveSettings {
     if (codec == null) {
       throw new IllegalArgumentException("codec is required");
     }
@@ -45,7 +43,7 @@ public record WriterSettings(Codec codec, int groupBytes, int groupEntryMaxBytes
   }
 
   /** The settings of an archive whose manifest (versions 1 to 5) records no level. */
-  public WriterSettings(Codec codec, int groupBytes, int groupEntryMaxBytes) {
+  public ArchiveSettings(Codec codec, int groupBytes, int groupEntryMaxBytes) {
     this(codec, groupBytes, groupEntryMaxBytes, DEFAULT_ZSTD_LEVEL);
   }
 

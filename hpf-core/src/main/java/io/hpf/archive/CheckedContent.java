@@ -1,14 +1,16 @@
-package io.hpf.internal.format;
+package io.hpf.archive;
 
 import java.io.ByteArrayInputStream;
 
 /**
  * An entry's content read whole and already checked against its CRC32C, as a stream: what {@link
- * EntryReader#openContent} gives for small entries. A caller that writes the content somewhere may
- * take the bytes themselves ({@link #bytes}) instead of copying them out of the stream.
+ * ArchiveReader#openStream} gives for content it reads whole ({@link EntryInfo#readWhole}). A
+ * caller that writes the content somewhere may take the bytes themselves ({@link #bytes}) instead
+ * of copying them out of the stream.
  */
 public final class CheckedContent extends ByteArrayInputStream {
-  CheckedContent(byte[] content) {
+  /** For the readers, which make it only of content they have checked. */
+  public CheckedContent(byte[] content) {
     super(content);
   }
 
