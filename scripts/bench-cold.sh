@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cold gets by codec (docs/BENCHMARKS.md, Issue 9 "Third pass"): a new reader per get against a
+# Cold gets by codec (docs/BENCHMARKS.md, "One-shot commands, cold gets, shared readers"): a new reader per get against a
 # plain open-read-close and a kept reader's get, for the paper suite's kinds of small files packed
 # with zstd, LZ4 (hpf create's default) and no compression: 2,000 generated logs, 300 texts of
 # 30 KB of dictionary words, 2,000 kernel files. About 3 minutes on 2 cores.

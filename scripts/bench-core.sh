@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The core's one-shot commands against their peers, side by side in one run (docs/BENCHMARKS.md,
-# "Issue 9"): extract of the kernel tree into tmpfs against `tar xf`; a one-shot `hpf cat` of
+# "One-shot commands, cold gets, shared readers"): extract of the kernel tree into tmpfs against `tar xf`; a one-shot `hpf cat` of
 # one entry against `unzip -p`, `tar xOf` and `java -version`; `hpf verify` against
 # `unzip -tq`. Medians of N runs (default 5), the systems alternating within each run.
 # Usage: scripts/bench-core.sh [runs]      (installs the corpus; about 10 minutes on 2 cores)

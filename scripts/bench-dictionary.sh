@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The packer's zstd choices (sample budget, dictionary size, level) on the kernel tree and on
 # generated logs: stored bytes of the content, training and compression time (docs/BENCHMARKS.md,
-# "Issue 14"). Usage: scripts/bench-dictionary.sh [settings]   (about 3 minutes on 2 cores)
+# "Codecs, groups and packing for size"). Usage: scripts/bench-dictionary.sh [settings]   (about 3 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 settings=${1:-"8,64,3;4,64,3;2,64,3;4,32,3;4,112,3;4,0,3;4,64,1;4,64,6"}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Group sizes (FORMAT.md "Group"): archive bytes, pack time, warm random gets against plain files
-# of the same names in the same round (docs/BENCHMARKS.md, "Issue 14"). Large settings on the
+# of the same names in the same round (docs/BENCHMARKS.md, "Codecs, groups and packing for size"). Large settings on the
 # kernel tree, its files of at most 1 KiB and generated logs; small settings on the kernel's files
 # of at most 1 KiB and at most 512 bytes. About 15 minutes on 2 cores.
 # Usage: scripts/bench-groups.sh [large settings] [small settings] [rounds]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# zstd levels and groups for packing for size (docs/BENCHMARKS.md, "Issue 14: packing for size"):
+# zstd levels and groups for packing for size (docs/BENCHMARKS.md, "Codecs, groups and packing for size": packing for size):
 # `hpf create` at each level, without groups and with --solid's groups, of the paper suite's
 # `bench` logs (20,000 files) and kernel files (10,000), beside `tar | zstd -N` and `tar | gzip -6`
 # of the same files. Archive bytes (every file of it) and wall seconds, JSON lines in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MapReduce benchmarks of docs/BENCHMARKS.md (issue 10) in one run, writing
+# The MapReduce benchmarks of docs/BENCHMARKS.md ("MapReduce") in one run, writing
 # bench-results/mapreduce.jsonl: a real HDFS (NameNode and DataNode processes, `hpf hdfs start`);
 # FILES sf-text-30k files as plain files, in a HAR and in an hpf archive; map-only WordCount, Grep
 # and Sort over each (plain files with TextInputFormat and with CombineTextInputFormat, HAR through

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's reads against their peers, side by side in one process (docs/BENCHMARKS.md,
-# "Issue 13"): warm random gets of 4 KB entries (hpf, open/read/close of plain files, zipfile
+# "Python"): warm random gets of 4 KB entries (hpf, open/read/close of plain files, zipfile
 # STORED, sqlite3 blobs in an sqlar table), a listing of every name, and the time to open
 # archives of 10k, 100k and 1M entries (against zipfile's open of the same entries).
 # Usage: scripts/bench-python.sh [entries] [gets] [reps]     (defaults 100000 50000 7; ~10 min)

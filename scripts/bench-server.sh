@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The read server's load test (docs/BENCHMARKS.md "Issue 12"): wrk against `hpf serve` and
+# The read server's load test (docs/BENCHMARKS.md, "The read server"): wrk against `hpf serve` and
 # nginx serving the same files as plain files, side by side in one run, from page cache.
 #
 #   scripts/bench-server.sh [files] [seconds] [sizes] [reps] [dir]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Spark benchmarks of docs/BENCHMARKS.md (issue 11) in one run, appending to
+# The Spark benchmarks of docs/BENCHMARKS.md ("Spark") in one run, appending to
 # bench-results/spark.jsonl: a real HDFS (NameNode and DataNode processes, `hpf hdfs start`);
 # FILES files of about 4 KB (CORPUS: "logs", generated, or "kernel", the Linux sources from
 # scripts/install-corpora.sh) as plain files and as an archive; Spark local[2] reading them four

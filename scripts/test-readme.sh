@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the README's command blocks as written, so that the README cannot drift from the tool:
-# every ```sh block, in order, in one shell (a block's variables reach the next, as for a user
+# Runs the command blocks of the README and its guides as written, so that they cannot drift from
+# the tool: every ```sh block of README.md, then of the guides in GUIDES, in order, in one shell (a block's variables reach the next, as for a user
 # following the page), in a scratch directory holding the trees the examples name (photos/, new/,
 # logs/, a.jpg) and a link to ./hpf; the local HDFS of `./hpf hdfs start` has a home of its own
 # there (HPF_HDFS_HOME) and is stopped at the end. Blocks after a `<!-- not run: why -->` line are left out (each
@@ -18,14 +18,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The commands to run: the README's sh blocks, less those marked not run and the test command.
+# The commands to run: the sh blocks, less those marked not run and the test command. The guides
+# go in the order their commands build on each other (HADOOP.md starts the HDFS that MAPREDUCE.md
+# uses).
+GUIDES=(README.md docs/CLI.md docs/HADOOP.md docs/MAPREDUCE.md docs/SPARK.md docs/SERVER.md
+  docs/PYTHON.md docs/JAVA.md)
 script="$scratch/readme-commands.sh"
-awk '
-  /^<!-- not run:/ { skip = 1; next }
-  /^```sh$/ { inside = 1; if (skip) { dropped++ } next }
-  /^```/ { if (inside) { skip = 0 } inside = 0; next }
-  inside && !skip && $0 !~ /^\.\/scripts\/test\.sh/ { print }
-' "$repo/README.md" >"$script"
+for page in "${GUIDES[@]}"; do
+  awk '
+    /^<!-- not run:/ { skip = 1; next }
+    /^```sh$/ { inside = 1; next }
+    /^```/ { if (inside) { skip = 0 } inside = 0; next }
+    inside && !skip && $0 !~ /^\.\/scripts\/test\.sh/ { print }
+  ' "$repo/$page"
+done >"$script"
 
 # What the examples name: a tree of photos, more files to add, logs with the word "error".
 cd "$scratch"
@@ -44,14 +50,14 @@ cp logs/2024/01/a1.log logs/2024/01/a.log
 # The README's first command writes /tmp/hpf-docs.hpf; one made by an earlier run goes first.
 if [ -f /tmp/hpf-docs.hpf/manifest-0000000001.hpfm ]; then rm -rf /tmp/hpf-docs.hpf; fi
 
-echo "test-readme.sh: $(grep -c . "$script") command lines from README.md, in $scratch"
+echo "test-readme.sh: $(grep -c . "$script") command lines from README.md and its guides, in $scratch"
 # PS4 set inside: bash running as root does not take it from the environment.
 { echo "PS4='+ README: '"; echo 'set -x'; cat "$script"; } >"$script.run"
 bash -euo pipefail "$script.run" >"$scratch/readme.out" 2>&1 || {
   status=$?
   tail -n 40 "$scratch/readme.out" >&2
-  echo "test-readme.sh: a README command failed (exit $status); its output is above"
+  echo "test-readme.sh: a command of the README or a guide failed (exit $status); its output is above"
   exit 1
 }
 commands=$(grep -c '^+ README: ' "$scratch/readme.out" || true)
-echo "test-readme.sh: $commands README commands ran as written"
+echo "test-readme.sh: $commands commands of the README and its guides ran as written"

@@ -144,7 +144,7 @@ def hdfs(tmp_path_factory):
     try:
         uri = hpf("hdfs", "status", "--home", home, "--uri").stdout.strip()
         assert uri.startswith("hdfs://127.0.0.1:"), uri
-        # Its settings, as the README has users export them (a file's close does not wait).
+        # Its settings, as docs/HADOOP.md has users export them (a file's close does not wait).
         conf = hpf("hdfs", "status", "--home", home, "--conf-dir").stdout.strip()
         yield uri, dict(os.environ, HADOOP_CONF_DIR=conf)
     finally:

@@ -21,8 +21,8 @@ public record ArchiveSettings(Codec codec, int groupBytes, int groupEntryMaxByte
 
   /**
    * zstd's own default level, and hpf's: measured on the paper suite's corpora (docs/BENCHMARKS.md,
-   * "Issue 14"), packing at it keeps pace with {@code tar | zstd -3}; higher levels cost packing
-   * time, never read time.
+   * "Codecs, groups and packing for size"), packing at it keeps pace with {@code tar | zstd -3};
+   * higher levels cost packing time, never read time.
    */
   public static final int DEFAULT_ZSTD_LEVEL = 3;
 

@@ -71,11 +71,11 @@ public record WriterOptions(
   public static final int ARCHIVE_GROUPS = -1;
 
   /**
-   * The codec of a new archive on local disk, chosen by measurement (docs/BENCHMARKS.md, "Issue 14:
-   * the default codec"): there a warm get is a copy from the page cache, and decoding is its cost:
-   * an LZ4 get of a 3.5 KB file is 3× a plain file's read where zstd's decoding alone is 1.2× (4.4
-   * µs). LZ4 also packs the kernel tree faster than {@code tar | zstd -3}, and stores 1.5–1.7×
-   * zstd's bytes.
+   * The codec of a new archive on local disk, chosen by measurement (docs/BENCHMARKS.md, "Codecs,
+   * groups and packing for size"): there a warm get is a copy from the page cache, and decoding is
+   * its cost: an LZ4 get of a 3.5 KB file is 3× a plain file's read where zstd's decoding alone is
+   * 1.2× (4.4 µs). LZ4 also packs the kernel tree faster than {@code tar | zstd -3}, and stores
+   * 1.5–1.7× zstd's bytes.
    */
   public static final Codec LOCAL_DEFAULT_CODEC = Codec.LZ4;
 
@@ -102,11 +102,11 @@ public record WriterOptions(
 
   /**
    * Groups of about 2 KiB of entries up to 512 bytes, chosen by measurement (docs/BENCHMARKS.md,
-   * "Issue 14"): a get of a member decompresses its whole group, about 1.8 µs a KiB with zstd here,
-   * so larger groups trade random gets for bytes (32 KiB groups of entries up to 4 KiB made the
-   * kernel's tiny files 40% of their size instead of 57%, and their gets 10× slower). With LZ4 the
-   * same groups keep the kernel's files of up to 512 bytes at 83% of their size and their gets 3.3×
-   * plain files'; 4 KiB groups would save 7 points for gets of 2.3×.
+   * "Codecs, groups and packing for size"): a get of a member decompresses its whole group, about
+   * 1.8 µs a KiB with zstd here, so larger groups trade random gets for bytes (32 KiB groups of
+   * entries up to 4 KiB made the kernel's tiny files 40% of their size instead of 57%, and their
+   * gets 10× slower). With LZ4 the same groups keep the kernel's files of up to 512 bytes at 83% of
+   * their size and their gets 3.3× plain files'; 4 KiB groups would save 7 points for gets of 2.3×.
    */
   public static final int DEFAULT_GROUP_BYTES = 2 << 10;
 
@@ -115,11 +115,12 @@ public record WriterOptions(
   /**
    * Packing for size ({@code hpf create --solid}, {@link Builder#solid()}): the settings that made
    * the paper suite's logs and kernel archives no larger than a block-compressed MapFile and the
-   * kernel tree's no larger than {@code tar | zstd -3} (docs/BENCHMARKS.md, "Issue 14: packing for
-   * size"). The level carries most of it on generated logs (zstd's default level finds few of their
-   * matches), the groups on source trees, whose files share context. Level 10 rather than 11: 11
-   * stored 0.5% fewer bytes on the kernel tree and 2.7% on the logs, and packed the tree in twice
-   * the time (20.7 s against 10.9 s). A get of a grouped file decodes its group: up to 256 KiB.
+   * kernel tree's no larger than {@code tar | zstd -3} (docs/BENCHMARKS.md, "Codecs, groups and
+   * packing for size": packing for size). The level carries most of it on generated logs (zstd's
+   * default level finds few of their matches), the groups on source trees, whose files share
+   * context. Level 10 rather than 11: 11 stored 0.5% fewer bytes on the kernel tree and 2.7% on the
+   * logs, and packed the tree in twice the time (20.7 s against 10.9 s). A get of a grouped file
+   * decodes its group: up to 256 KiB.
    */
   public static final int SOLID_ZSTD_LEVEL = 10;
 

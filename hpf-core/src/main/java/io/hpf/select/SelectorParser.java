@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Parses the {@code --select} grammar (README "Selecting entries"):
+ * Parses the {@code --select} grammar (docs/MAPREDUCE.md "Selecting entries"):
  *
  * <pre>
  *   expression := and ( "or" and )*

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * far ({@code fdatasync}), so that {@link #sync()} at the commit waits for the last few MiB rather
  * than the whole file, as RocksDB's {@code bytes_per_sync} does. Packing the kernel tree with
  * {@code --codec none}, the commit's sync of 1.3 GB of parts took 0.37–0.39 s of a 1.65 s create,
- * and 0.01–0.06 s with this (docs/BENCHMARKS.md, "Issue 14: writeback while packing").
+ * and 0.01–0.06 s with this (docs/BENCHMARKS.md, "Codecs, groups and packing for size": writeback
+ * while packing).
  */
 final class LocalAppendableFile implements AppendableFile {
   private static final int BUFFER_BYTES = 1 << 16;

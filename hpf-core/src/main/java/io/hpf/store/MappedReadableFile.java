@@ -21,7 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * truncating a mapped file under a reader would make reads fail with an internal error.
  */
 final class MappedReadableFile implements ReadableFile {
-  /** Plain reads before the file is mapped; measured in BENCHMARKS.md "Issue 9", cold gets. */
+  /**
+   * Plain reads before the file is mapped; measured in docs/BENCHMARKS.md "One-shot commands, cold
+   * gets, shared readers".
+   */
   static final int READS_BEFORE_MAPPING = 16;
 
   private static final int CHUNK_BITS = 30;

@@ -46,7 +46,9 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
    */
   public static final long MIN_GOAL_BYTES = 1 << 20;
 
-  /** A {@code --select} expression (README "Selecting entries"); default: every entry. */
+  /**
+   * A {@code --select} expression (docs/MAPREDUCE.md "Selecting entries"); default: every entry.
+   */
   public static final String SELECT = "hpf.select";
 
   /** A {@link Selector} class, instead of an expression. */

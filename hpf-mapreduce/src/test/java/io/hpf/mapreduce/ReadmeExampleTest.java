@@ -63,9 +63,9 @@ class ReadmeExampleTest {
         source.substring(
             source.indexOf('\n', source.indexOf("// README example begins")) + 1,
             source.indexOf("  // README example ends"));
-    String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
+    String readme = Files.readString(Path.of("../docs/MAPREDUCE.md"), StandardCharsets.UTF_8);
     assertTrue(
         readme.contains(example.stripTrailing().stripIndent()),
-        "README.md shows ReadmeExampleJob's code");
+        "docs/MAPREDUCE.md shows ReadmeExampleJob's code");
   }
 }

@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
       "  curl 'http://127.0.0.1:8080/photos/?prefix=2024/01/&delimiter=/&limit=1000'",
       "  hpf serve /data/archives --ring servers.txt --id s2 --port 8081",
       "",
-      "README \"The read server\" documents every route, the _mget framing and the ring."
+      "docs/SERVER.md documents every route, the _mget framing and the ring."
     })
 public final class ServeMain implements Callable<Integer> {
   @Parameters(

@@ -26,7 +26,7 @@ public final class MapReduceMain {
           "Inputs are archives (globs allowed) or hpf:// paths inside one; OUT.hpf gets one entry",
           "per map task (part-m-NNNNN), or one (part-r-00000) with --reduce.",
           "options:",
-          "  --select EXPR      only entries EXPR selects (README \"Selecting entries\")",
+          "  --select EXPR      only entries EXPR selects (docs/MAPREDUCE.md \"Selecting entries\")",
           "  --split-size MB    most megabytes of a split (default: the part files' block size, or"
               + " less, so that a small input makes at least mapreduce.job.maps splits)",
           "  --reduce           add a reduce phase: one global result",

@@ -17,7 +17,7 @@ import java.util.Set;
  * 64-bit ring, at the hashes of {@code "<id>#<i>"}; an archive belongs to the first point at or
  * after the hash of its name. Adding a server to a ring of N moves about 1/(N+1) of the archives,
  * all of them to the new server. The hash is XXH64 (seed 0) of the UTF-8 string, so a client in any
- * language places archives as the servers do (README "Several servers").
+ * language places archives as the servers do (docs/SERVER.md "Several servers").
  *
  * <p>Immutable.
  */

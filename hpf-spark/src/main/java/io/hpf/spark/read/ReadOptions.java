@@ -19,8 +19,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * @param driverLookupBytes most content bytes a lookup by name ({@code name =}/{@code IN}) reads on
  *     the driver instead of in tasks (option {@value #DRIVER_LOOKUP_BYTES}, default {@value
  *     #DEFAULT_DRIVER_LOOKUP_BYTES}; 0: always tasks)
- * @param select a {@code --select} expression evaluated on metadata (README "Selecting entries"),
- *     "" for all; it is how attribute conditions reach the archive (Spark cannot push a map lookup)
+ * @param select a {@code --select} expression evaluated on metadata (docs/MAPREDUCE.md "Selecting
+ *     entries"), "" for all; it is how attribute conditions reach the archive (Spark cannot push a
+ *     map lookup)
  */
 public record ReadOptions(
     List<String> paths,
