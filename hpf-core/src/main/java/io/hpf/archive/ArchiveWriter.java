@@ -1,22 +1,14 @@
 package io.hpf.archive;
 
 import io.hpf.internal.format.Dictionary;
-import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.format.FileNames;
-import io.hpf.internal.maintenance.CommittedIds;
-import io.hpf.internal.maintenance.Compactor;
-import io.hpf.internal.maintenance.FileCleaner;
 import io.hpf.internal.maintenance.Recovery;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.internal.write.ArchiveLock;
 import io.hpf.internal.write.CommitPlan;
 import io.hpf.internal.write.ImportMarker;
-import io.hpf.internal.write.ManifestEdit;
-import io.hpf.internal.write.PartPool;
 import io.hpf.internal.write.PartWriter;
-import io.hpf.internal.write.SegmentBuilder;
 import io.hpf.store.Storage;
 import io.hpf.store.StoredFile;
 import java.io.Closeable;
@@ -49,6 +41,13 @@ import java.util.Set;
  * written since the last commit.
  */
 public final class ArchiveWriter implements Closeable {
+  /**
+   * The writer's state machine. OPEN: adds, deletes, commits and compactions are taken. FAILED: a
+   * change of the archive's files began and its manifest is not yet in place; it stays FAILED when
+   * that change throws, since the writer's view of the archive may then be wrong, and only {@link
+   * #close} is taken. CLOSED: nothing is. Invariant: FAILED is entered only by {@link #beginChange}
+   * and left only by {@link #changeDone}, around every commit.
+   */
   private enum State {
     OPEN,
     FAILED,
@@ -64,37 +63,32 @@ public final class ArchiveWriter implements Closeable {
 
   private final List<String> settingChanges;
   private final ArchiveLock lock;
-  private final Dictionary dictionary;
   private final RecoveryResult recovery;
-  private Manifest base; // null until the first commit of a new archive
-  private ArchiveReader snapshot; // reads base
-  private PartPool pool;
+  private final WriterCommits commits;
   private final Set<String> deletes = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private volatile State state = State.OPEN;
 
   /**
-   * @param options resolved against {@code base} ({@link WriterOptions#resolve})
+   * @param options resolved against the base ({@link WriterOptions#resolve})
    * @param settingChanges what the resolution said the options change
    */
-  private ArchiveWriter(
+  ArchiveWriter(
       Storage storage,
       WriterOptions options,
       List<String> settingChanges,
       ArchiveLock lock,
-      Dictionary dictionary,
-      Manifest base,
-      RecoveryResult recovery,
-      List<StoredFile> listing)
-      throws IOException {
+      WriterCommits commits,
+      RecoveryResult recovery) {
     this.storage = storage;
     this.options = options;
     this.settingChanges = List.copyOf(settingChanges);
     this.lock = lock;
-    this.dictionary = dictionary;
-    this.base = base;
+    this.commits = commits;
     this.recovery = recovery;
-    this.snapshot = base == null ? null : new ArchiveReader(storage, base);
-    this.pool = new PartPool(storage, options, dictionary, nextPartId(base, listing));
+  }
+
+  WriterCommits commits() {
+    return commits;
   }
 
   /**
@@ -127,10 +121,8 @@ public final class ArchiveWriter implements Closeable {
           resolved,
           List.of(),
           lock,
-          dictionary,
-          null,
-          new RecoveryResult(0, 0, 0, 0, List.of()),
-          List.of());
+          new WriterCommits(storage, resolved, dictionary, null, 1),
+          new RecoveryResult(0, 0, 0, 0, List.of()));
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -144,71 +136,7 @@ public final class ArchiveWriter implements Closeable {
    * #settingChanges()}), zstd ones with the archive's newest dictionary.
    */
   public static ArchiveWriter open(Storage storage, WriterOptions requested) throws IOException {
-    ArchiveLock lock = ArchiveLock.acquire(storage, requested.breakLock());
-    ArchiveWriter writer = null;
-    try {
-      // One listing serves the whole open: what it names is this writer's to clean or recover.
-      List<StoredFile> listing = storage.list();
-      Manifest base = ManifestStore.readNewest(storage, listing);
-      List<String> changes = new ArrayList<>();
-      WriterOptions options = requested.resolve(base, storage, changes);
-      CommittedIds committed = CommittedIds.of(storage, listing, base);
-      if (base.idMarks() == null) {
-        base = base.withIdMarks(committed.marks(listing)); // the next manifest records them
-      }
-      int importedBefore = listing.size();
-      listing = ImportMarker.abandon(storage, listing, committed.maxPartId());
-      int abandoned = importedBefore - listing.size();
-      Dictionary dictionary = null;
-      if (!base.dictionaries().isEmpty() && options.codec() == io.hpf.archive.Codec.ZSTD) {
-        Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
-        dictionary = ArchiveReader.readDictionary(storage, newest);
-      }
-      int leftovers = FileCleaner.removeUncommitted(storage, listing, committed) + abandoned;
-      ArchiveReader snapshot = new ArchiveReader(storage, base);
-      Recovery.Scan scan;
-      try {
-        scan = Recovery.scan(storage, listing, committed, snapshot.access());
-      } finally {
-        snapshot.close();
-      }
-      RecoveryResult found = scan.result();
-      if (leftovers > 0) {
-        List<String> notes = new ArrayList<>(found.notes());
-        notes.add(leftovers + " files of a commit that never completed removed");
-        found =
-            new RecoveryResult(
-                found.entriesRecovered(),
-                found.entriesDropped(),
-                found.bytesDropped(),
-                found.filesRemoved() + leftovers,
-                notes);
-      }
-      writer = new ArchiveWriter(storage, options, changes, lock, dictionary, base, found, listing);
-      if (!scan.parts().isEmpty()) {
-        writer.commitRecovered(scan.parts());
-      } else {
-        FileCleaner.clean(
-            storage, listing, base, options.gracePeriodMillis(), System.currentTimeMillis());
-      }
-      return writer;
-    } catch (IOException | RuntimeException e) {
-      if (writer != null) {
-        writer.close();
-      } else {
-        lock.close();
-      }
-      throw e;
-    }
-  }
-
-  /** Above every part the manifest names and every part file present (uncommitted ones too). */
-  private static int nextPartId(Manifest base, List<StoredFile> listing) {
-    int max = base == null ? 0 : base.partIdMark();
-    for (StoredFile f : listing) {
-      max = Math.max(max, Recovery.partIdOf(f.name()));
-    }
-    return max + 1;
+    return WriterOpening.open(storage, requested);
   }
 
   /** The options this writer works with: resolved against the archive's settings. */
@@ -231,12 +159,12 @@ public final class ArchiveWriter implements Closeable {
 
   /** The last committed manifest, or null before the first commit of a new archive. */
   public Generation manifest() {
-    return base;
+    return commits.base();
   }
 
   /** Entries added since the last commit. */
   public long pendingEntries() {
-    return pool.pendingEntries();
+    return commits.pool().pendingEntries();
   }
 
   /** Adds an entry held in memory. Thread-safe. */
@@ -303,7 +231,7 @@ public final class ArchiveWriter implements Closeable {
     try {
       append.to(part, nameUtf8);
     } finally {
-      pool.giveBack(part);
+      commits.pool().giveBack(part);
     }
   }
 
@@ -316,6 +244,7 @@ public final class ArchiveWriter implements Closeable {
   private String admit(String name) throws IOException {
     checkOpen();
     String normalized = EntryNames.normalize(name);
+    ArchiveReader snapshot = commits.snapshot();
     if (!options.replace() && snapshot != null && snapshot.exists(normalized)) {
       throw new EntryExistsException(storage.toString(), List.of(normalized), 1);
     }
@@ -331,6 +260,7 @@ public final class ArchiveWriter implements Closeable {
   /** Deletes every entry under a prefix at the next commit; returns how many. */
   public int deletePrefix(String prefix) throws IOException {
     checkOpen();
+    ArchiveReader snapshot = commits.snapshot();
     if (snapshot == null) {
       return 0;
     }
@@ -344,13 +274,24 @@ public final class ArchiveWriter implements Closeable {
 
   private PartWriter borrowPart() throws IOException {
     checkOpen();
-    return pool.borrow();
+    return commits.pool().borrow();
   }
 
   private void checkOpen() {
     if (state != State.OPEN) {
       throw new IllegalStateException("writer is " + state.name().toLowerCase(Locale.ROOT));
     }
+  }
+
+  /** A change of the archive's files begins: until {@link #changeDone}, only close is taken. */
+  private void beginChange() {
+    checkOpen();
+    state = State.FAILED;
+  }
+
+  /** The change's manifest is in place and the writer's view follows it. */
+  private void changeDone() {
+    state = State.OPEN;
   }
 
   /**
@@ -362,9 +303,9 @@ public final class ArchiveWriter implements Closeable {
    * @throws EntryNotFoundException a deleted name does not exist
    */
   public Generation commit() throws IOException {
-    checkOpen();
-    state = State.FAILED; // until the manifest is in place
-    List<PartWriter> parts = pool.finishAll();
+    beginChange();
+    Manifest base = commits.base();
+    List<PartWriter> parts = commits.pool().finishAll();
     List<EntryInfo> added = new ArrayList<>();
     for (PartWriter part : parts) {
       added.addAll(part.rows());
@@ -372,7 +313,8 @@ public final class ArchiveWriter implements Closeable {
     CommitPlan plan;
     try {
       plan =
-          CommitPlan.of(storage.toString(), added, deletes, base, lastCommit(), options.replace());
+          CommitPlan.of(
+              storage.toString(), added, deletes, base, commits.lastCommit(), options.replace());
     } catch (IOException | RuntimeException refused) {
       // The batch is refused whole: its parts go now, or the next writer would recover them.
       for (PartWriter part : parts) {
@@ -381,21 +323,22 @@ public final class ArchiveWriter implements Closeable {
       throw refused;
     }
     if (plan.rows().isEmpty() && base != null) {
-      state = State.OPEN;
+      changeDone();
       return base; // nothing to commit
     }
     Manifest next =
-        commitSegment(
+        commits.commitSegment(
             plan.rows(),
-            parts.stream().map(p -> new Generation.Part(p.partId(), p.committedLength())).toList(),
+            WriterCommits.partsOf(parts),
             plan.liveEntries(),
             plan.liveBytes(),
             plan.operation(),
             true);
     deletes.clear();
-    afterCommit(next);
+    commits.advance(next);
+    changeDone();
     compactByPolicy();
-    return base;
+    return commits.base();
   }
 
   /**
@@ -430,26 +373,27 @@ public final class ArchiveWriter implements Closeable {
       boolean replaceAll)
       throws IOException {
     checkOpen();
-    if (pool.pendingEntries() > 0 || !deletes.isEmpty()) {
+    if (commits.pool().pendingEntries() > 0 || !deletes.isEmpty()) {
       throw new IllegalStateException("commit the pending changes before importing");
     }
+    Manifest base = commits.base();
     ImportedParts imported =
         ImportedParts.of(
             subdirectories,
             imports,
-            Math.max(pool.nextPartId(), base == null ? 1 : base.partIdMark() + 1),
-            dictionary);
+            Math.max(commits.pool().nextPartId(), base == null ? 1 : base.partIdMark() + 1),
+            commits.dictionary());
     List<EntryInfo> rows = imported.rows();
     CommitPlan plan =
         replaceAll
             ? CommitPlan.of(
                 storage.toString(), rows, List.of(), null, CommitPlan.Lookup.NONE, false)
             : CommitPlan.of(
-                storage.toString(), rows, List.of(), base, lastCommit(), options.replace());
+                storage.toString(), rows, List.of(), base, commits.lastCommit(), options.replace());
     if (plan.rows().isEmpty() && base != null && !replaceAll) {
       return base; // nothing to move in
     }
-    state = State.FAILED; // until the manifest is in place
+    beginChange();
     // Should this process die between the moves and the manifest, the next writer must delete
     // what was moved in, not recover it: the marker says which parts they are.
     ImportMarker.write(storage, imported.moves().stream().map(m -> m[2]).toList());
@@ -457,7 +401,7 @@ public final class ArchiveWriter implements Closeable {
       storage.moveIn(move[0], move[1], move[2]);
     }
     Manifest next =
-        commitSegment(
+        commits.commitSegment(
             plan.rows(),
             imported.parts(),
             plan.liveEntries(),
@@ -465,126 +409,17 @@ public final class ArchiveWriter implements Closeable {
             operation,
             !replaceAll);
     ImportMarker.clear(storage);
-    afterCommit(next);
+    commits.advance(next);
+    changeDone();
     compactByPolicy();
     return next;
   }
 
-  /** What a commit plan asks of the last commit: the snapshot of this writer's base. */
-  private CommitPlan.Lookup lastCommit() {
-    ArchiveReader last = snapshot;
-    if (last == null) {
-      return CommitPlan.Lookup.NONE;
-    }
-    return new CommitPlan.Lookup() {
-      @Override
-      public EntryInfo stat(String name) throws IOException {
-        return last.stat(name);
-      }
-
-      @Override
-      public Iterator<EntryInfo> list(String prefix) throws IOException {
-        return last.list(prefix);
-      }
-    };
-  }
-
-  /** Writes a segment of {@code rows} and commits a manifest naming it and the new parts. */
-  private Manifest commitSegment(
-      List<SegmentBuilder.Row> rows,
-      List<Generation.Part> newParts,
-      long liveEntries,
-      long liveBytes,
-      String operation,
-      boolean keepBase)
-      throws IOException {
-    boolean keep = keepBase && base != null;
-    List<Generation.Part> parts = new ArrayList<>(keep ? base.parts() : List.of());
-    parts.addAll(newParts);
-    List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
-    return commitNewSegment(
-        rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
-  }
-
-  /**
-   * Writes a segment of {@code rows}, puts it at index {@code at} of {@code kept} (the segments
-   * that stay, oldest first) and commits the manifest ({@link ManifestEdit}).
-   */
-  private Manifest commitNewSegment(
-      List<SegmentBuilder.Row> rows,
-      List<Generation.Part> parts,
-      List<Manifest.SegmentRef> kept,
-      int at,
-      long liveEntries,
-      long liveBytes,
-      String operation)
-      throws IOException {
-    ManifestEdit edit =
-        new ManifestEdit(
-            storage,
-            base,
-            snapshot == null ? DictionarySource.NONE : snapshot::dictionary,
-            dictionary,
-            options.bucketCapacity(),
-            options.settings());
-    Manifest next = edit.withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
-    ManifestStore.commit(storage, next);
-    return next;
-  }
-
-  /** The new manifest becomes the base of the next commit. */
-  private void afterCommit(Manifest next) throws IOException {
-    base = next;
-    if (snapshot != null) {
-      snapshot.close();
-    }
-    snapshot = new ArchiveReader(storage, next);
-    // Ids only grow: past every part this writer made, committed or given up.
-    pool =
-        new PartPool(
-            storage, options, dictionary, Math.max(pool.nextPartId(), next.partIdMark() + 1));
-    state = State.OPEN;
-    FileCleaner.clean(storage, next, options.gracePeriodMillis(), System.currentTimeMillis());
-  }
-
-  private void commitRecovered(List<Recovery.RecoveredPart> recovered) throws IOException {
-    state = State.FAILED;
-    List<SegmentBuilder.Row> rows = new ArrayList<>();
-    List<Generation.Part> parts = new ArrayList<>();
-    long liveBytes = base.liveEntryBytes();
-    for (Recovery.RecoveredPart part : recovered) {
-      parts.add(new Generation.Part(part.partId(), part.committedLength()));
-      for (EntryInfo row : part.rows()) {
-        rows.add(SegmentBuilder.Row.of(row));
-        liveBytes += row.accountedBytes();
-      }
-    }
-    SegmentBuilder.sortByName(rows);
-    Manifest next =
-        commitSegment(
-            rows,
-            parts,
-            base.liveEntries() + rows.size(),
-            liveBytes,
-            "recover " + rows.size() + " entries",
-            true);
-    afterCommit(next);
-  }
-
-  /** Runs the policy: reclaim when dead bytes pass the ratio, else tiered segment merges. */
+  /** Compacts by the policy after a commit, as one change. */
   private void compactByPolicy() throws IOException {
-    if (!options.autoCompact()) {
-      return;
-    }
-    if (base.partBytes() > 0 && base.deadBytes() > options.reclaimRatio() * base.partBytes()) {
-      compact(true);
-      return;
-    }
-    for (Compactor.Run run = Compactor.chooseRun(base, options.maxSegments());
-        run != null;
-        run = Compactor.chooseRun(base, options.maxSegments())) {
-      mergeRun(run);
-    }
+    beginChange();
+    WriterCompaction.byPolicy(commits, options);
+    changeDone();
   }
 
   /**
@@ -594,73 +429,16 @@ public final class ArchiveWriter implements Closeable {
    */
   public CompactionResult compact(boolean reclaim) throws IOException {
     checkOpen();
-    if (base == null) {
+    if (commits.base() == null) {
       throw new IllegalStateException("nothing committed yet");
     }
     if (!deletes.isEmpty()) {
       throw new IllegalStateException("commit the pending deletes before compacting");
     }
-    int before = base.segments().size();
-    if (!reclaim) {
-      if (before > 1) {
-        mergeRun(new Compactor.Run(0, before));
-      }
-      return new CompactionResult(before, base.segments().size(), false, 0, base);
-    }
-    state = State.FAILED;
-    long oldBytes = base.partBytes();
-    Compactor.copyLive(snapshot.access(), pool);
-    List<PartWriter> parts = pool.finishAll();
-    List<SegmentBuilder.Row> rows = new ArrayList<>();
-    long liveBytes = 0;
-    for (PartWriter part : parts) {
-      for (EntryInfo row : part.rows()) {
-        rows.add(SegmentBuilder.Row.of(row));
-        liveBytes += row.accountedBytes();
-      }
-    }
-    SegmentBuilder.sortByName(rows);
-    List<Generation.Part> newParts =
-        parts.stream().map(p -> new Generation.Part(p.partId(), p.committedLength())).toList();
-    long newBytes = newParts.stream().mapToLong(Generation.Part::committedLength).sum();
-    Manifest next =
-        commitNewSegment(
-            rows,
-            newParts,
-            List.of(),
-            0,
-            base.liveEntries(),
-            liveBytes,
-            "compact --reclaim: "
-                + before
-                + " segments to 1, "
-                + (oldBytes - newBytes)
-                + " bytes reclaimed");
-    afterCommit(next);
-    return new CompactionResult(before, 1, true, oldBytes - newBytes, base);
-  }
-
-  private void mergeRun(Compactor.Run run) throws IOException {
-    state = State.FAILED;
-    int before = base.segments().size();
-    List<Manifest.SegmentRef> kept = new ArrayList<>(base.segments());
-    kept.subList(run.from(), run.to()).clear();
-    Manifest next =
-        commitNewSegment(
-            Compactor.mergedRows(base, snapshot.access(), run),
-            base.parts(),
-            kept,
-            run.from(),
-            base.liveEntries(),
-            base.liveEntryBytes(),
-            "compact: segments "
-                + (run.from() + 1)
-                + "-"
-                + run.to()
-                + " of "
-                + before
-                + " merged (index only)");
-    afterCommit(next);
+    beginChange();
+    CompactionResult result = WriterCompaction.compact(commits, reclaim);
+    changeDone();
+    return result;
   }
 
   /**
@@ -674,16 +452,13 @@ public final class ArchiveWriter implements Closeable {
     }
     state = State.CLOSED;
     try {
-      pool.abort();
-      if (base == null) {
+      commits.close();
+      if (commits.base() == null) {
         for (StoredFile file : storage.list()) {
           if (!file.name().equals(ArchiveLock.FILE_NAME)) {
             storage.delete(file.name());
           }
         }
-      }
-      if (snapshot != null) {
-        snapshot.close();
       }
     } finally {
       lock.close();

@@ -1,7 +1,5 @@
 package io.hpf.archive;
 
-import io.hpf.internal.manifest.Manifest;
-
 /**
  * What a compaction did.
  *
@@ -16,4 +14,4 @@ public record CompactionResult(
     int segmentsAfter,
     boolean reclaimed,
     long bytesReclaimed,
-    Manifest manifest) {}
+    Generation manifest) {}

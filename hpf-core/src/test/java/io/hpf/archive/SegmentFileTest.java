@@ -80,7 +80,7 @@ class SegmentFileTest {
       assertEquals(1, before.dictionaries().get(0).segmentId());
 
       CompactionResult merged = writer.compact(false);
-      Manifest after = merged.manifest();
+      Manifest after = (Manifest) merged.manifest();
       assertEquals(1, after.segments().size());
       int newId = after.segments().get(0).segmentId();
       Manifest.DictionaryRef moved = after.dictionaries().get(0);
@@ -118,7 +118,7 @@ class SegmentFileTest {
     }
     assertReadsAll(dir, all);
     try (ArchiveWriter writer = ArchiveWriter.open(LocalStorage.open(dir), zstdWithDictionary())) {
-      Manifest compacted = writer.compact(false).manifest();
+      Manifest compacted = (Manifest) writer.compact(false).manifest();
       assertTrue(compacted.dictionaries().get(0).inSegmentFile(), "compaction moves it in");
     }
     assertEquals(new TreeSet<>(List.of(".hpfm", ".hpfp", ".hpfs")), kinds(dir));

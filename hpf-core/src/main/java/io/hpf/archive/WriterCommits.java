@@ -1,0 +1,187 @@
+package io.hpf.archive;
+
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.format.DictionarySource;
+import io.hpf.internal.maintenance.FileCleaner;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.write.CommitPlan;
+import io.hpf.internal.write.ManifestEdit;
+import io.hpf.internal.write.PartPool;
+import io.hpf.internal.write.PartWriter;
+import io.hpf.internal.write.SegmentBuilder;
+import io.hpf.store.Storage;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A writer's view of its archive between commits: the committed base, a reader of it, and the pool
+ * of part files the next commit's entries go to; and the one way to commit, a new segment and a
+ * manifest naming it ({@link ManifestEdit}, then the rename of {@link ManifestStore#commit}).
+ *
+ * <p>Invariants: {@code snapshot} reads {@code base} (both null before a new archive's first
+ * commit); every part id the pool hands out is above every id a committed manifest has named, so
+ * ids only grow. Not thread-safe: {@link ArchiveWriter} calls it only from its commit methods, the
+ * pool excepted.
+ */
+final class WriterCommits implements Closeable {
+  private final Storage storage;
+  private final WriterOptions options;
+  private final Dictionary dictionary;
+  private Manifest base;
+  private ArchiveReader snapshot;
+  private PartPool pool;
+
+  WriterCommits(
+      Storage storage, WriterOptions options, Dictionary dictionary, Manifest base, int firstPartId)
+      throws IOException {
+    this.storage = storage;
+    this.options = options;
+    this.dictionary = dictionary;
+    this.base = base;
+    this.snapshot = base == null ? null : new ArchiveReader(storage, base);
+    this.pool = new PartPool(storage, options, dictionary, firstPartId);
+  }
+
+  /** The last committed manifest, or null before the first commit of a new archive. */
+  Manifest base() {
+    return base;
+  }
+
+  /** A reader of {@link #base}, or null with it. */
+  ArchiveReader snapshot() {
+    return snapshot;
+  }
+
+  PartPool pool() {
+    return pool;
+  }
+
+  Dictionary dictionary() {
+    return dictionary;
+  }
+
+  /** What a commit plan asks of the last commit: the snapshot of the base. */
+  CommitPlan.Lookup lastCommit() {
+    ArchiveReader last = snapshot;
+    if (last == null) {
+      return CommitPlan.Lookup.NONE;
+    }
+    return new CommitPlan.Lookup() {
+      @Override
+      public EntryInfo stat(String name) throws IOException {
+        return last.stat(name);
+      }
+
+      @Override
+      public Iterator<EntryInfo> list(String prefix) throws IOException {
+        return last.list(prefix);
+      }
+    };
+  }
+
+  /**
+   * Writes a segment of {@code rows} and commits a manifest naming it and {@code newParts}, after
+   * the base's parts and segments when {@code keepBase}, alone otherwise. The caller {@link
+   * #advance}s to it.
+   */
+  Manifest commitSegment(
+      List<SegmentBuilder.Row> rows,
+      List<Generation.Part> newParts,
+      long liveEntries,
+      long liveBytes,
+      String operation,
+      boolean keepBase)
+      throws IOException {
+    boolean keep = keepBase && base != null;
+    List<Generation.Part> parts = new ArrayList<>(keep ? base.parts() : List.of());
+    parts.addAll(newParts);
+    List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
+    return commitNewSegment(
+        rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
+  }
+
+  /**
+   * Writes a segment of {@code rows}, puts it at index {@code at} of {@code kept} (the segments
+   * that stay, oldest first), and commits the manifest naming it and {@code parts}. The caller
+   * {@link #advance}s to it.
+   */
+  Manifest commitNewSegment(
+      List<SegmentBuilder.Row> rows,
+      List<Generation.Part> parts,
+      List<Manifest.SegmentRef> kept,
+      int at,
+      long liveEntries,
+      long liveBytes,
+      String operation)
+      throws IOException {
+    ManifestEdit edit =
+        new ManifestEdit(
+            storage,
+            base,
+            snapshot == null ? DictionarySource.NONE : snapshot::dictionary,
+            dictionary,
+            options.bucketCapacity(),
+            options.settings());
+    Manifest next = edit.withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
+    ManifestStore.commit(storage, next);
+    return next;
+  }
+
+  /**
+   * The committed manifest becomes the base: a new snapshot reads it, a new pool takes ids past
+   * every part this writer made (committed or given up), and files no reader needs are cleaned.
+   */
+  void advance(Manifest next) throws IOException {
+    base = next;
+    if (snapshot != null) {
+      snapshot.close();
+    }
+    snapshot = new ArchiveReader(storage, next);
+    pool =
+        new PartPool(
+            storage, options, dictionary, Math.max(pool.nextPartId(), next.partIdMark() + 1));
+    FileCleaner.clean(storage, next, options.gracePeriodMillis(), System.currentTimeMillis());
+  }
+
+  /** The parts a pool finished, as a manifest names them. */
+  static List<Generation.Part> partsOf(List<PartWriter> finished) {
+    return finished.stream()
+        .map(p -> new Generation.Part(p.partId(), p.committedLength()))
+        .toList();
+  }
+
+  /**
+   * The rows of a new segment made of whole parts' entries (recovered or rewritten ones), sorted by
+   * name, and the bytes they account for.
+   */
+  record NewRows(List<SegmentBuilder.Row> rows, long accountedBytes) {
+    static NewRows of(List<List<EntryInfo>> partsRows) {
+      List<SegmentBuilder.Row> rows = new ArrayList<>();
+      long bytes = 0;
+      for (List<EntryInfo> partRows : partsRows) {
+        for (EntryInfo row : partRows) {
+          rows.add(SegmentBuilder.Row.of(row));
+          bytes += row.accountedBytes();
+        }
+      }
+      SegmentBuilder.sortByName(rows);
+      return new NewRows(rows, bytes);
+    }
+  }
+
+  /** Gives up what is not committed and closes the snapshot. */
+  @Override
+  public void close() throws IOException {
+    try {
+      pool.abort();
+    } finally {
+      if (snapshot != null) {
+        snapshot.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package io.hpf.archive;
+
+import io.hpf.internal.maintenance.Compactor;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.write.PartWriter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The writer's compactions: the policy run after every commit (reclaim when dead bytes pass the
+ * ratio, else size-tiered merges of segments; {@link Compactor} chooses the runs) and {@link
+ * ArchiveWriter#compact} on demand. Each merge or reclaim is one commit of its own through {@link
+ * WriterCommits}. REQUIRES of every method: a committed base and nothing pending.
+ */
+final class WriterCompaction {
+  private WriterCompaction() {}
+
+  /** Runs the policy: reclaim when dead bytes pass the ratio, else tiered segment merges. */
+  static void byPolicy(WriterCommits commits, WriterOptions options) throws IOException {
+    if (!options.autoCompact()) {
+      return;
+    }
+    Manifest base = commits.base();
+    if (base.partBytes() > 0 && base.deadBytes() > options.reclaimRatio() * base.partBytes()) {
+      compact(commits, true);
+      return;
+    }
+    for (Compactor.Run run = Compactor.chooseRun(commits.base(), options.maxSegments());
+        run != null;
+        run = Compactor.chooseRun(commits.base(), options.maxSegments())) {
+      mergeRun(commits, run);
+    }
+  }
+
+  /**
+   * Merges every segment into one; with {@code reclaim}, also rewrites the live entries into new
+   * part files so that the space of deleted and replaced entries is freed.
+   */
+  static CompactionResult compact(WriterCommits commits, boolean reclaim) throws IOException {
+    Manifest base = commits.base();
+    int before = base.segments().size();
+    if (!reclaim) {
+      if (before > 1) {
+        mergeRun(commits, new Compactor.Run(0, before));
+      }
+      return new CompactionResult(
+          before, commits.base().segments().size(), false, 0, commits.base());
+    }
+    long oldBytes = base.partBytes();
+    Compactor.copyLive(commits.snapshot().access(), commits.pool());
+    List<PartWriter> parts = commits.pool().finishAll();
+    List<List<EntryInfo>> partsRows = new ArrayList<>();
+    for (PartWriter part : parts) {
+      partsRows.add(part.rows());
+    }
+    WriterCommits.NewRows rows = WriterCommits.NewRows.of(partsRows);
+    List<Generation.Part> newParts = WriterCommits.partsOf(parts);
+    long newBytes = newParts.stream().mapToLong(Generation.Part::committedLength).sum();
+    Manifest next =
+        commits.commitNewSegment(
+            rows.rows(),
+            newParts,
+            List.of(),
+            0,
+            base.liveEntries(),
+            rows.accountedBytes(),
+            "compact --reclaim: "
+                + before
+                + " segments to 1, "
+                + (oldBytes - newBytes)
+                + " bytes reclaimed");
+    commits.advance(next);
+    return new CompactionResult(before, 1, true, oldBytes - newBytes, next);
+  }
+
+  /** Merges the segments of {@code run} into one, in place: an index-only commit. */
+  private static void mergeRun(WriterCommits commits, Compactor.Run run) throws IOException {
+    Manifest base = commits.base();
+    int before = base.segments().size();
+    List<Manifest.SegmentRef> kept = new ArrayList<>(base.segments());
+    kept.subList(run.from(), run.to()).clear();
+    Manifest next =
+        commits.commitNewSegment(
+            Compactor.mergedRows(base, commits.snapshot().access(), run),
+            base.parts(),
+            kept,
+            run.from(),
+            base.liveEntries(),
+            base.liveEntryBytes(),
+            "compact: segments "
+                + (run.from() + 1)
+                + "-"
+                + run.to()
+                + " of "
+                + before
+                + " merged (index only)");
+    commits.advance(next);
+  }
+}

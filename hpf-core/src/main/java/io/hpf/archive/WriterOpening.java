@@ -1,0 +1,137 @@
+package io.hpf.archive;
+
+import io.hpf.internal.format.Dictionary;
+import io.hpf.internal.maintenance.CommittedIds;
+import io.hpf.internal.maintenance.FileCleaner;
+import io.hpf.internal.maintenance.Recovery;
+import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.write.ArchiveLock;
+import io.hpf.internal.write.ImportMarker;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Opening an existing archive for writing ({@link ArchiveWriter#open}): with the lock held, one
+ * listing of the directory decides everything — the id marks, the files of a commit that never
+ * completed (removed), an import that died before its commit (abandoned), and the complete,
+ * checksummed entries a writer that died had added (recovered in one commit of their own, so the
+ * new writer starts from a base that holds them). Files of older generations past the grace period
+ * are cleaned when there is nothing to recover (a recovery's commit cleans them).
+ */
+final class WriterOpening {
+  private WriterOpening() {}
+
+  /** Opens, recovers and returns the writer; on failure releases the lock and throws. */
+  static ArchiveWriter open(Storage storage, WriterOptions requested) throws IOException {
+    ArchiveLock lock = ArchiveLock.acquire(storage, requested.breakLock());
+    ArchiveWriter writer = null;
+    try {
+      List<StoredFile> listing = storage.list();
+      Manifest base = ManifestStore.readNewest(storage, listing);
+      List<String> changes = new ArrayList<>();
+      WriterOptions options = requested.resolve(base, storage, changes);
+      CommittedIds committed = CommittedIds.of(storage, listing, base);
+      if (base.idMarks() == null) {
+        base = base.withIdMarks(committed.marks(listing)); // the next manifest records them
+      }
+      int importedBefore = listing.size();
+      listing = ImportMarker.abandon(storage, listing, committed.maxPartId());
+      int abandoned = importedBefore - listing.size();
+      Dictionary dictionary = newestDictionary(storage, base, options);
+      int leftovers = FileCleaner.removeUncommitted(storage, listing, committed) + abandoned;
+      Recovery.Scan scan = scan(storage, base, listing, committed);
+      RecoveryResult found = withLeftovers(scan.result(), leftovers);
+      writer =
+          new ArchiveWriter(
+              storage,
+              options,
+              changes,
+              lock,
+              new WriterCommits(storage, options, dictionary, base, nextPartId(base, listing)),
+              found);
+      if (!scan.parts().isEmpty()) {
+        commitRecovered(writer.commits(), scan.parts());
+      } else {
+        FileCleaner.clean(
+            storage, listing, base, options.gracePeriodMillis(), System.currentTimeMillis());
+      }
+      return writer;
+    } catch (IOException | RuntimeException e) {
+      if (writer != null) {
+        writer.close();
+      } else {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The archive's newest dictionary when new entries are zstd, else null. */
+  private static Dictionary newestDictionary(Storage storage, Manifest base, WriterOptions options)
+      throws IOException {
+    if (base.dictionaries().isEmpty() || options.codec() != Codec.ZSTD) {
+      return null;
+    }
+    Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
+    return ArchiveReader.readDictionary(storage, newest);
+  }
+
+  /** What a writer that died left in part files above the marks: complete entries to recover. */
+  private static Recovery.Scan scan(
+      Storage storage, Manifest base, List<StoredFile> listing, CommittedIds committed)
+      throws IOException {
+    try (ArchiveReader snapshot = new ArchiveReader(storage, base)) {
+      return Recovery.scan(storage, listing, committed, snapshot.access());
+    }
+  }
+
+  /** The scan's result, telling also of the files of a commit that never completed. */
+  private static RecoveryResult withLeftovers(RecoveryResult found, int leftovers) {
+    if (leftovers == 0) {
+      return found;
+    }
+    List<String> notes = new ArrayList<>(found.notes());
+    notes.add(leftovers + " files of a commit that never completed removed");
+    return new RecoveryResult(
+        found.entriesRecovered(),
+        found.entriesDropped(),
+        found.bytesDropped(),
+        found.filesRemoved() + leftovers,
+        notes);
+  }
+
+  /** Above every part the manifest names and every part file present (uncommitted ones too). */
+  static int nextPartId(Manifest base, List<StoredFile> listing) {
+    int max = base == null ? 0 : base.partIdMark();
+    for (StoredFile f : listing) {
+      max = Math.max(max, Recovery.partIdOf(f.name()));
+    }
+    return max + 1;
+  }
+
+  /** Commits the recovered parts as one new segment after the base's. */
+  private static void commitRecovered(WriterCommits commits, List<Recovery.RecoveredPart> recovered)
+      throws IOException {
+    Manifest base = commits.base();
+    List<Generation.Part> parts = new ArrayList<>();
+    List<List<EntryInfo>> partsRows = new ArrayList<>();
+    for (Recovery.RecoveredPart part : recovered) {
+      parts.add(new Generation.Part(part.partId(), part.committedLength()));
+      partsRows.add(part.rows());
+    }
+    WriterCommits.NewRows rows = WriterCommits.NewRows.of(partsRows);
+    Manifest next =
+        commits.commitSegment(
+            rows.rows(),
+            parts,
+            base.liveEntries() + rows.rows().size(),
+            base.liveEntryBytes() + rows.accountedBytes(),
+            "recover " + rows.rows().size() + " entries",
+            true);
+    commits.advance(next);
+  }
+}
