@@ -13,10 +13,12 @@ import io.hpf.internal.io.PrefetchedFile;
 import io.hpf.internal.io.ReadAheadFile;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
-import io.hpf.internal.manifest.Section;
 import io.hpf.internal.read.GenerationAccess;
 import io.hpf.internal.read.MergedListing;
+import io.hpf.internal.read.OpenGeneration;
+import io.hpf.internal.read.PartWalk;
 import io.hpf.internal.read.SegmentReader;
+import io.hpf.internal.read.SharedGenerations;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
@@ -369,45 +371,9 @@ public final class ArchiveReader implements Closeable {
     };
   }
 
-  /**
-   * Finds the entry of each row (rows in part order) through one read-ahead window per part: one
-   * read per 8 MiB instead of one per entry (on HDFS a read is a DataNode round trip). The part is
-   * opened for this walk alone with plain reads: a sequential pass through a mapping would fault
-   * every page in. The catalog and the entry header must agree on the name.
-   */
+  /** Finds the entry of each row (rows in part order) and hands it to {@code visitor}. */
   void walk(List<EntryInfo> rows, GenerationAccess.PartVisitor visitor) throws IOException {
-    ReadableFile file = null;
-    EntryReader ahead = null;
-    int aheadPart = -1;
-    try {
-      for (EntryInfo row : rows) {
-        if (ahead == null || aheadPart != row.partId()) {
-          long committed = committedLength(row.partId());
-          if (file != null) {
-            file.close();
-            file = null;
-          }
-          String name = FileNames.partFileName(row.partId());
-          file = storage.openRead(name, FileUse.ONCE);
-          ahead =
-              new EntryReader(
-                  new ReadAheadFile(file), storage.describe(name), committed, this::dictionary);
-          aheadPart = row.partId();
-        }
-        PartEntry entry = ahead.find(row.offset(), row.entryLength(), row.name(), null);
-        if (entry == null) {
-          throw new CorruptArchiveException(
-              ahead.path(),
-              row.offset(),
-              "catalog says '" + row.name() + "' is here, the entry header names another");
-        }
-        visitor.visit(row, ahead, entry);
-      }
-    } finally {
-      if (file != null) {
-        file.close();
-      }
-    }
+    PartWalk.walk(storage, generation, rows, visitor);
   }
 
   /** Bytes of index metadata this reader keeps in memory now. */
@@ -505,14 +471,6 @@ public final class ArchiveReader implements Closeable {
   /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
   Dictionary dictionary(int id) throws IOException {
     return generation.dictionary(id);
-  }
-
-  /** Reads and checks a dictionary the manifest lists, from its file or its segment file. */
-  static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref) throws IOException {
-    Section section = Section.dictionary(ref);
-    try (ReadableFile file = section.open(storage, FileUse.INDEX)) {
-      return Dictionary.readFile(section.describe(storage), file, ref.dictionaryId(), ref.length());
-    }
   }
 
   /** Closes this reader; the files of its generation close when no reader has them open. */

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.read.OpenGeneration;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -75,6 +76,6 @@ record ImportedParts(List<EntryInfo> rows, List<Generation.Part> parts, List<Str
       throws IOException {
     return dictionary != null
         && ref.dictionaryId() == dictionary.id()
-        && Arrays.equals(ArchiveReader.readDictionary(imported, ref).bytes(), dictionary.bytes());
+        && Arrays.equals(OpenGeneration.readDictionary(imported, ref).bytes(), dictionary.bytes());
   }
 }

@@ -6,6 +6,7 @@ import io.hpf.internal.maintenance.FileCleaner;
 import io.hpf.internal.maintenance.Recovery;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.internal.read.OpenGeneration;
 import io.hpf.internal.write.ArchiveLock;
 import io.hpf.internal.write.ImportMarker;
 import io.hpf.store.Storage;
@@ -77,7 +78,7 @@ final class WriterOpening {
       return null;
     }
     Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
-    return ArchiveReader.readDictionary(storage, newest);
+    return OpenGeneration.readDictionary(storage, newest);
   }
 
   /** What a writer that died left in part files above the marks: complete entries to recover. */

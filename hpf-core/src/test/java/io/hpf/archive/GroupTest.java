@@ -12,6 +12,7 @@ import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.FormatConstants;
+import io.hpf.internal.read.SharedGenerations;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;

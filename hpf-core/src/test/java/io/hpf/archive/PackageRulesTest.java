@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * The package rules every package-info states, checked on the sources of every module: the API
  * packages other than the facade's own ({@code io.hpf.archive}) and the engines never import {@code
  * io.hpf.internal}; the internals never import the API's facade classes; every package says what it
- * holds. (hpf-bench measures internals and may import them.)
+ * holds; no class of the product is over 500 lines. (hpf-bench measures internals and may import
+ * them.)
  */
 class PackageRulesTest {
   private static final Path REPO = Path.of(System.getProperty("user.dir")).getParent();
@@ -27,6 +28,16 @@ class PackageRulesTest {
       Set.of("ArchiveReader", "ArchiveWriter", "ArchiveVerifier", "ArchiveInfo", "ArchiveFormat");
   private static final List<String> ENGINES =
       List.of("hpf-hadoop", "hpf-spark", "hpf-server", "hpf-cli", "hpf-mapreduce");
+  private static final List<String> MODULES =
+      List.of(
+          "hpf-core",
+          "hpf-hadoop",
+          "hpf-spark",
+          "hpf-server",
+          "hpf-cli",
+          "hpf-mapreduce",
+          "hpf-bench");
+  private static final int MAX_CLASS_LINES = 500;
   private static final Pattern IMPORT =
       Pattern.compile("^import (?:static )?(io\\.hpf\\.[\\w.]+);", Pattern.MULTILINE);
 
@@ -77,6 +88,20 @@ class PackageRulesTest {
       }
     }
     assertEquals(List.of(), broken);
+  }
+
+  @Test
+  void noClassOfTheProductIsOverFiveHundredLines() throws IOException {
+    List<String> tooLong = new ArrayList<>();
+    for (String module : MODULES) {
+      for (Path file : javaFiles(REPO.resolve(module).resolve("src/main/java"))) {
+        long lines = Files.readAllLines(file).size();
+        if (lines > MAX_CLASS_LINES) {
+          tooLong.add(REPO.relativize(file) + ": " + lines + " lines");
+        }
+      }
+    }
+    assertEquals(List.of(), tooLong);
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.read.SharedGenerations;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.StoredFile;

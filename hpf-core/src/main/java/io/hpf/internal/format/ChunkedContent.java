@@ -146,7 +146,7 @@ final class ChunkedContent {
 
   private CorruptArchiveException corrupt(long at, String problem) {
     return new CorruptArchiveException(
-        path, entryOffset + at, EntryReader.label(header) + ": " + problem);
+        path, entryOffset + at, ContentCheck.label(header) + ": " + problem);
   }
 
   /** Hands out checked chunks one after another, reading the table a window of slots at a time. */
@@ -234,10 +234,10 @@ final class ChunkedContent {
 
     private void checkWhole() throws IOException {
       byte[] trailer = bytes.read(header.headerLength() + header.storedLength(), 4);
-      EntryReader.checkCrc(
+      ContentCheck.checkCrc(
           path,
           entryOffset + header.headerLength(),
-          EntryReader.label(header),
+          ContentCheck.label(header),
           (int) crc.getValue(),
           ByteReader.getU32(trailer, 0));
     }

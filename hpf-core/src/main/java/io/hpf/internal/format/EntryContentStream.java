@@ -84,10 +84,10 @@ final class EntryContentStream extends BulkInputStream {
           "content decompresses to " + produced + " bytes, header says " + header.rawLength());
     }
     byte[] trailer = file.readFully(contentOffset + header.storedLength(), 4);
-    EntryReader.checkCrc(
+    ContentCheck.checkCrc(
         path,
         contentOffset,
-        EntryReader.label(header),
+        ContentCheck.label(header),
         (int) crc.getValue(),
         ByteReader.getU32(trailer, 0));
     checked = true;
@@ -95,7 +95,7 @@ final class EntryContentStream extends BulkInputStream {
 
   private CorruptArchiveException corrupt(String problem) {
     return new CorruptArchiveException(
-        path, contentOffset, EntryReader.label(header) + ": " + problem);
+        path, contentOffset, ContentCheck.label(header) + ": " + problem);
   }
 
   @Override

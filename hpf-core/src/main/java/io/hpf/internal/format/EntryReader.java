@@ -7,7 +7,6 @@ import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Locale;
 
 /**
  * The one reader of entries in a part file (FORMAT.md "Entry"). Lookups, scans, recovery, verify,
@@ -47,10 +46,7 @@ public final class EntryReader {
   private final long limit;
   private final DictionarySource dictionaries;
 
-  /** The last groups decoded, newest first: neighbours in a group cost no second decompression. */
-  private final EntryGroup[] recentGroups = new EntryGroup[RECENT_GROUPS];
-
-  private static final int RECENT_GROUPS = 4;
+  private final RecentGroups recentGroups = new RecentGroups();
 
   /**
    * @param path the part file's location, for messages
@@ -78,7 +74,7 @@ public final class EntryReader {
   public PartEntry find(long offset, long entryLength, String name, byte[] nameUtf8)
       throws IOException {
     checkPlace(offset, entryLength);
-    EntryGroup cached = recentGroup(offset, entryLength);
+    EntryGroup cached = recentGroups.find(offset, entryLength);
     if (cached != null) {
       return cached.find(utf8(name, nameUtf8));
     }
@@ -129,7 +125,7 @@ public final class EntryReader {
       long offset, long entryLength, String name, byte[] nameUtf8, int maxWhole, int maxWholeRaw)
       throws IOException {
     checkPlace(offset, entryLength);
-    EntryGroup cached = recentGroup(offset, entryLength);
+    EntryGroup cached = recentGroups.find(offset, entryLength);
     if (cached != null) {
       return checkedMember(cached.find(utf8(name, nameUtf8)));
     }
@@ -176,7 +172,11 @@ public final class EntryReader {
     EntryHeader h = entry.header();
     int crc = ByteReader.getU32(bytes, h.headerLength() + (int) h.storedLength());
     return new CheckedEntry(
-        entry, crc, isSmall(h, whole, wholeRaw) ? decode(entry.offset(), h, bytes) : null);
+        entry,
+        crc,
+        isSmall(h, whole, wholeRaw)
+            ? ContentCheck.decode(path, entry.offset(), h, bytes, dictionaryFor(entry))
+            : null);
   }
 
   private static boolean isSmall(EntryHeader h, int whole, int wholeRaw) {
@@ -212,7 +212,11 @@ public final class EntryReader {
       throw new CorruptArchiveException(
           path,
           offset,
-          label(header) + " of " + header.entryLength() + " bytes runs past the end at " + limit);
+          ContentCheck.label(header)
+              + " of "
+              + header.entryLength()
+              + " bytes runs past the end at "
+              + limit);
     }
     return new PartEntry(offset, header);
   }
@@ -286,7 +290,7 @@ public final class EntryReader {
       return rawContent(entry);
     }
     byte[] bytes = file.readFully(entry.offset(), (int) entry.length());
-    return decode(entry.offset(), h, bytes);
+    return ContentCheck.decode(path, entry.offset(), h, bytes, dictionaryFor(entry));
   }
 
   /**
@@ -300,14 +304,14 @@ public final class EntryReader {
     try {
       ContentDecompressor.checkRaw(h.storedLength(), h.rawLength());
     } catch (IllegalArgumentException e) {
-      throw undecodable(contentAt, h, e);
+      throw ContentCheck.undecodable(path, contentAt, h, e);
     }
     byte[] content = file.readFully(contentAt, (int) h.storedLength());
     byte[] trailer = file.readFully(contentAt + h.storedLength(), 4);
-    checkCrc(
+    ContentCheck.checkCrc(
         path,
         contentAt,
-        label(h),
+        ContentCheck.label(h),
         EntryCodec.crc32c(content, 0, content.length),
         ByteReader.getU32(trailer, 0));
     return content;
@@ -378,7 +382,7 @@ public final class EntryReader {
    * decompressed and checked against its CRC32C.
    */
   public EntryGroup members(PartEntry group) throws IOException {
-    EntryGroup cached = recentGroup(group.offset(), group.length());
+    EntryGroup cached = recentGroups.find(group.offset(), group.length());
     return cached != null ? cached : group(group, null);
   }
 
@@ -389,24 +393,14 @@ public final class EntryReader {
     if (bytes == null || bytes.length < length) {
       bytes = file.readFully(entry.offset(), length);
     }
-    EntryGroup group = EntryGroup.decode(path, entry.offset(), h, decode(entry.offset(), h, bytes));
-    synchronized (recentGroups) {
-      System.arraycopy(recentGroups, 0, recentGroups, 1, RECENT_GROUPS - 1);
-      recentGroups[0] = group;
-    }
+    EntryGroup group =
+        EntryGroup.decode(
+            path,
+            entry.offset(),
+            h,
+            ContentCheck.decode(path, entry.offset(), h, bytes, dictionaryFor(entry)));
+    recentGroups.add(group);
     return group;
-  }
-
-  /** The decoded group at {@code offset} if it is among the last ones read. */
-  private EntryGroup recentGroup(long offset, long entryLength) {
-    synchronized (recentGroups) {
-      for (EntryGroup g : recentGroups) {
-        if (g != null && g.offset() == offset && g.length() == entryLength) {
-          return g;
-        }
-      }
-    }
-    return null;
   }
 
   private static byte[] utf8(String name, byte[] nameUtf8) {
@@ -419,7 +413,11 @@ public final class EntryReader {
       throw new CorruptArchiveException(
           path,
           offset,
-          label(header) + " is " + header.entryLength() + " bytes, index says " + entryLength);
+          ContentCheck.label(header)
+              + " is "
+              + header.entryLength()
+              + " bytes, index says "
+              + entryLength);
     }
   }
 
@@ -472,64 +470,6 @@ public final class EntryReader {
           "entry '" + entry.header().name() + "' names dictionary " + id + ", which is not listed");
     }
     return d;
-  }
-
-  /** Decompresses and checks the content of a whole entry held in {@code bytes} from index 0. */
-  private byte[] decode(long offset, EntryHeader header, byte[] bytes) throws IOException {
-    PartEntry entry = new PartEntry(offset, header);
-    if (header.chunked()) {
-      return ChunkedContent.inMemory(path, offset, header, bytes, dictionaryFor(entry)).whole();
-    }
-    int contentAt = header.headerLength();
-    int stored = (int) header.storedLength();
-    byte[] content;
-    try {
-      content =
-          ContentDecompressor.decompress(
-              header.codec(),
-              bytes,
-              contentAt,
-              stored,
-              (int) header.rawLength(),
-              dictionaryFor(entry));
-    } catch (IllegalArgumentException e) {
-      throw undecodable(offset + contentAt, header, e);
-    }
-    int expected = ByteReader.getU32(bytes, contentAt + stored);
-    checkCrc(
-        path,
-        offset + contentAt,
-        label(header),
-        EntryCodec.crc32c(content, 0, content.length),
-        expected);
-    return content;
-  }
-
-  /** Content at {@code contentAt} that its codec refuses, in the reader's words. */
-  private CorruptArchiveException undecodable(
-      long contentAt, EntryHeader header, IllegalArgumentException e) {
-    return new CorruptArchiveException(
-        path, contentAt, label(header) + ": content does not decompress: " + e.getMessage(), e);
-  }
-
-  /** How messages name an entry: by its name, or as a group. */
-  static String label(EntryHeader header) {
-    return header.group() ? "group" : "entry '" + header.name() + "'";
-  }
-
-  static void checkCrc(String path, long offset, String label, int actual, int expected)
-      throws CorruptArchiveException {
-    if (actual != expected) {
-      throw new CorruptArchiveException(
-          path,
-          offset,
-          String.format(
-              Locale.ROOT,
-              "%s: content checksum mismatch (CRC32C %08x, stored %08x)",
-              label,
-              actual,
-              expected));
-    }
   }
 
   /** This thread's read buffer, at least {@code size} bytes. */

@@ -1,5 +1,6 @@
-package io.hpf.archive;
+package io.hpf.internal.read;
 
+import io.hpf.archive.Generation;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.ArchiveFiles;
 import io.hpf.internal.manifest.Manifest;
@@ -31,9 +32,9 @@ import java.util.Map;
  * <p>At most {@link #CAPACITY} archives are kept, least recently opened first out; a generation
  * stays open while a reader of it is. Thread-safe.
  */
-final class SharedGenerations {
+public final class SharedGenerations {
   /** Archives kept open: enough for a task's or a service's working set, few open files. */
-  static final int CAPACITY = 16;
+  public static final int CAPACITY = 16;
 
   private record Kept(OpenGeneration generation, Object manifestVersion, ReadableFile manifest) {
     void release() throws IOException {
@@ -53,7 +54,7 @@ final class SharedGenerations {
    * The current generation of {@code storage}'s archive, shared with this process's other readers
    * where the storage allows; the caller releases it.
    */
-  static OpenGeneration open(Storage storage) throws IOException {
+  public static OpenGeneration open(Storage storage) throws IOException {
     String key = storage.sharingKey();
     if (key == null) {
       return openListed(storage, null);
@@ -120,7 +121,8 @@ final class SharedGenerations {
   }
 
   /** Opens the newest generation without sharing with this process's other readers. */
-  static OpenGeneration openListed(Storage storage, OpenGeneration previous) throws IOException {
+  public static OpenGeneration openListed(Storage storage, OpenGeneration previous)
+      throws IOException {
     return openListed(storage, storage.list(), previous);
   }
 
@@ -128,8 +130,8 @@ final class SharedGenerations {
    * Opens the newest generation of a listing, sharing with {@code previous} (an open generation of
    * the archive, or null) what it may ({@link #follows}); nothing is kept for other readers.
    */
-  static OpenGeneration openListed(Storage storage, List<StoredFile> files, OpenGeneration previous)
-      throws IOException {
+  public static OpenGeneration openListed(
+      Storage storage, List<StoredFile> files, OpenGeneration previous) throws IOException {
     long newest = ManifestStore.requireNewest(storage, files);
     try (ReadableFile manifestFile =
         storage.openRead(FileNames.manifestFileName(newest), FileUse.INDEX)) {
@@ -167,7 +169,7 @@ final class SharedGenerations {
    * deleted and made again at the same place starts a new history; the history keeps the last 100
    * commits, and a reader that far behind opens everything anew).
    */
-  static boolean follows(Manifest next, OpenGeneration previous) {
+  public static boolean follows(Manifest next, OpenGeneration previous) {
     if (previous == null) {
       return false;
     }
@@ -213,7 +215,7 @@ final class SharedGenerations {
   }
 
   /** Forgets every kept generation (their files close once no reader has them): for tests. */
-  static void clear() {
+  public static void clear() {
     List<Kept> all;
     synchronized (KEPT) {
       all = List.copyOf(KEPT.values());

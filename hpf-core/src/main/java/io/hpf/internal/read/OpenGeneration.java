@@ -1,10 +1,12 @@
-package io.hpf.archive;
+package io.hpf.internal.read;
 
+import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.read.SegmentReader;
+import io.hpf.internal.manifest.Section;
 import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
@@ -19,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What is open of one generation of an archive: its manifest, its segments (with the index pages
  * they loaded), its part files and its dictionaries, each opened on first use. Every reader of the
- * generation shares it: the readers opened on it (an {@link ArchiveReader} is a handle) and the
+ * generation shares it: the readers opened on it (an {@code ArchiveReader} is a handle) and the
  * process's cache of current generations ({@link SharedGenerations}). It is counted, and the last
  * release closes its files.
  *
@@ -27,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * openIfChanged}): segments and dictionaries never change once committed, and a part file whose
  * committed length is the same holds the same bytes. Thread-safe.
  */
-final class OpenGeneration {
+public final class OpenGeneration {
   private final Storage storage;
   private final Manifest manifest;
   private final List<SegmentReader> segmentsNewestFirst;
@@ -41,7 +43,7 @@ final class OpenGeneration {
    * Opens {@code manifest}'s generation, sharing with {@code previous} (an open older generation of
    * the same archive, or null) what has not changed; the caller holds the one reference.
    */
-  OpenGeneration(Storage storage, Manifest manifest, OpenGeneration previous) {
+  public OpenGeneration(Storage storage, Manifest manifest, OpenGeneration previous) {
     this.storage = storage;
     this.manifest = manifest;
     Map<Integer, SegmentReader> old = new HashMap<>();
@@ -74,16 +76,16 @@ final class OpenGeneration {
     }
   }
 
-  Manifest manifest() {
+  public Manifest manifest() {
     return manifest;
   }
 
-  List<SegmentReader> segmentsNewestFirst() {
+  public List<SegmentReader> segmentsNewestFirst() {
     return segmentsNewestFirst;
   }
 
   /** One more reader of this generation, or null if its last reader has closed it already. */
-  OpenGeneration tryRetain() {
+  public OpenGeneration tryRetain() {
     for (int n = references.get(); n > 0; n = references.get()) {
       if (references.compareAndSet(n, n + 1)) {
         return this;
@@ -93,7 +95,7 @@ final class OpenGeneration {
   }
 
   /** A reader is done with this generation; the last one closes its files. */
-  void release() throws IOException {
+  public void release() throws IOException {
     if (references.decrementAndGet() != 0) {
       return;
     }
@@ -116,7 +118,7 @@ final class OpenGeneration {
   }
 
   /** The committed length of a part the manifest lists; an index naming another is corrupt. */
-  long committedLength(int partId) throws CorruptArchiveException {
+  public long committedLength(int partId) throws CorruptArchiveException {
     Long committed = committedLengths.get(partId);
     if (committed == null) {
       throw new CorruptArchiveException(
@@ -128,7 +130,7 @@ final class OpenGeneration {
   }
 
   /** The entry reader of a part named by the manifest, opened on first use. */
-  EntryReader part(int partId) throws IOException {
+  public EntryReader part(int partId) throws IOException {
     EntryReader reader = parts.get(partId);
     if (reader != null) {
       return reader;
@@ -139,7 +141,7 @@ final class OpenGeneration {
   }
 
   /** An entry reader of a part over {@code file}, a view of that part's file. */
-  EntryReader entryReader(int partId, ReadableFile file) throws IOException {
+  public EntryReader entryReader(int partId, ReadableFile file) throws IOException {
     return new EntryReader(
         file,
         storage.describe(FileNames.partFileName(partId)),
@@ -148,7 +150,7 @@ final class OpenGeneration {
   }
 
   /** The part's file, opened once and shared by every thread and reader of this generation. */
-  ReadableFile partFile(int partId) throws IOException {
+  public ReadableFile partFile(int partId) throws IOException {
     committedLength(partId); // an index naming a part the manifest does not list is corrupt
     SharedFile file = partFiles.get(partId);
     if (file == null) {
@@ -165,7 +167,7 @@ final class OpenGeneration {
   }
 
   /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
-  Dictionary dictionary(int id) throws IOException {
+  public Dictionary dictionary(int id) throws IOException {
     Dictionary d = dictionaries.get(id);
     if (d != null) {
       return d;
@@ -178,7 +180,7 @@ final class OpenGeneration {
     if (ref == null) {
       return null;
     }
-    d = ArchiveReader.readDictionary(storage, ref);
+    d = readDictionary(storage, ref);
     Dictionary raced = dictionaries.putIfAbsent(id, d);
     return raced == null ? d : raced;
   }
@@ -205,6 +207,15 @@ final class OpenGeneration {
       if (references.decrementAndGet() == 0) {
         file.close();
       }
+    }
+  }
+
+  /** Reads and checks a dictionary the manifest lists. */
+  public static Dictionary readDictionary(Storage storage, Manifest.DictionaryRef ref)
+      throws IOException {
+    Section section = Section.dictionary(ref);
+    try (ReadableFile file = section.open(storage, FileUse.INDEX)) {
+      return Dictionary.readFile(section.describe(storage), file, ref.dictionaryId(), ref.length());
     }
   }
 }
