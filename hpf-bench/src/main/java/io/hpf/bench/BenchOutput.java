@@ -1,5 +1,6 @@
 package io.hpf.bench;
 
+import io.hpf.archive.EntryJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +67,7 @@ public final class BenchOutput {
   }
 
   private static String quote(String s) {
-    return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    return EntryJson.string(s); // a newline in a command line stays one JSON line
   }
 
   /**

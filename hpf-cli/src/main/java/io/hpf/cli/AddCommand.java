@@ -39,10 +39,6 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class AddCommand implements Callable<Integer> {
-  @picocli.CommandLine.Mixin StorageFlags storage;
-
-  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
-
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -80,7 +76,7 @@ final class AddCommand implements Callable<Integer> {
     List<String> skipped = new ArrayList<>();
     long added = 0;
     Generation manifest;
-    try (Storage target = storage.openForWriting(archive, hdfs);
+    try (Storage target = flags.storage.openForWriting(archive, flags.hdfs);
         ArchiveWriter writer =
             flags.open(target, packFlags.apply(flags.builder()).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
@@ -91,7 +87,7 @@ final class AddCommand implements Callable<Integer> {
                 : null;
         if (path == null || Files.isDirectory(path)) {
           // A tree holding the archive itself leaves it out.
-          SourceTree tree = storage.sourceTree(location, archive);
+          SourceTree tree = flags.storage.sourceTree(location, archive);
           PackResult result = Packer.addTree(writer, tree, prefix, pack, progress);
           added += result.files();
           skipped.addAll(result.skipped());

@@ -21,10 +21,6 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf compact photos.hpf", "  hpf compact --reclaim photos.hpf"},
     mixinStandardHelpOptions = true)
 final class CompactCommand implements Callable<Integer> {
-  @picocli.CommandLine.Mixin StorageFlags storage;
-
-  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
-
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -37,7 +33,7 @@ final class CompactCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CompactionResult result;
-    try (Storage target = storage.openForWriting(archive, hdfs);
+    try (Storage target = flags.storage.openForWriting(archive, flags.hdfs);
         ArchiveWriter writer = flags.open(target, flags.builder().build(), spec)) {
       result = writer.compact(reclaim);
     }

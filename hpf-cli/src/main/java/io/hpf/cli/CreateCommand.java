@@ -64,7 +64,7 @@ final class CreateCommand implements Callable<Integer> {
   @Option(
       names = "--bucket-capacity",
       paramLabel = "RECORDS",
-      defaultValue = "65536",
+      defaultValue = "" + WriterOptions.DEFAULT_BUCKET_CAPACITY,
       description = "Most records in one index bucket file (default: ${DEFAULT-VALUE}).")
   int bucketCapacity;
 
@@ -78,7 +78,7 @@ final class CreateCommand implements Callable<Integer> {
   @Option(
       names = "--part-size",
       paramLabel = "MiB",
-      defaultValue = "1024",
+      defaultValue = "" + (WriterOptions.DEFAULT_MAX_PART_BYTES >> 20),
       description = "Start a new part file after this many MiB (default: ${DEFAULT-VALUE}).")
   long partSizeMiB;
 

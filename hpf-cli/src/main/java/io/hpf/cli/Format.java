@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.archive.EntryJson;
 import java.util.Locale;
 
 /** Human-readable numbers and JSON strings for command output. */
@@ -20,27 +21,9 @@ final class Format {
     return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
   }
 
-  /** A JSON string literal. */
+  /** A JSON string literal ({@link EntryJson#string}). */
   static String json(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
+    return EntryJson.string(s);
   }
 
   /**

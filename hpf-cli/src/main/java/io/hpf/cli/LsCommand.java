@@ -2,6 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
+import io.hpf.archive.EntryJson;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Locale;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  hpf ls photos.hpf",
       "  hpf ls -l photos.hpf 2024/01/",
-      "  hpf ls --json photos.hpf logs/ | jq .size"
+      "  hpf ls --json photos.hpf logs/ | jq .length"
     },
     mixinStandardHelpOptions = true)
 final class LsCommand implements Callable<Integer> {
@@ -78,26 +79,6 @@ final class LsCommand implements Callable<Integer> {
   }
 
   static String toJson(EntryInfo e) {
-    StringBuilder s = new StringBuilder("{\"name\":").append(Format.json(e.name()));
-    s.append(",\"size\":").append(e.rawLength());
-    s.append(",\"stored\":").append(e.storedLength());
-    s.append(",\"codec\":").append(Format.json(e.codec().displayName()));
-    s.append(",\"mtime\":").append(e.mtimeMillis());
-    s.append(",\"mode\":").append(e.mode());
-    s.append(",\"part\":").append(e.partId());
-    s.append(",\"offset\":").append(e.offset());
-    if (e.inGroup()) { // FORMAT.md "Group": the offset is the group's
-      s.append(",\"member\":").append(e.member()).append(",\"members\":").append(e.members());
-    }
-    s.append(",\"attributes\":{");
-    boolean first = true;
-    for (var a : new java.util.TreeMap<>(e.attributes()).entrySet()) {
-      s.append(first ? "" : ",")
-          .append(Format.json(a.getKey()))
-          .append(':')
-          .append(Format.json(a.getValue()));
-      first = false;
-    }
-    return s.append("}}").toString();
+    return EntryJson.row(new StringBuilder(), e, true).toString();
   }
 }

@@ -23,10 +23,6 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  hpf recover --break-lock photos.hpf"},
     mixinStandardHelpOptions = true)
 final class RecoverCommand implements Callable<Integer> {
-  @picocli.CommandLine.Mixin StorageFlags storage;
-
-  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
-
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -35,7 +31,7 @@ final class RecoverCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Storage target = storage.openForWriting(archive, hdfs);
+    try (Storage target = flags.storage.openForWriting(archive, flags.hdfs);
         ArchiveWriter writer = ArchiveWriter.open(target, flags.builder().build())) {
       RecoveryResult r = writer.recovery();
       if (!r.foundAnything()) {

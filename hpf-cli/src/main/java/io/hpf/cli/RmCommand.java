@@ -26,10 +26,6 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class RmCommand implements Callable<Integer> {
-  @picocli.CommandLine.Mixin StorageFlags storage;
-
-  @picocli.CommandLine.Mixin HdfsWriteFlags hdfs;
-
   @Spec CommandSpec spec;
   @Mixin WriterFlags flags;
 
@@ -55,7 +51,7 @@ final class RmCommand implements Callable<Integer> {
     }
     int count;
     Generation manifest;
-    try (Storage target = storage.openForWriting(archive, hdfs);
+    try (Storage target = flags.storage.openForWriting(archive, flags.hdfs);
         ArchiveWriter writer = flags.open(target, flags.builder().build(), spec)) {
       if (prefix != null) {
         count = writer.deletePrefix(prefix);

@@ -4,11 +4,20 @@ import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.WriterOptions;
 import io.hpf.store.Storage;
 import java.io.IOException;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-/** Options shared by the commands that change an archive (a picocli mixin). */
+/**
+ * Options shared by the commands that change an archive (a picocli mixin): where it is ({@link
+ * StorageFlags}), how HDFS stores what is written ({@link HdfsWriteFlags}) and the writer's own.
+ * Defaults are the core's constants.
+ */
 final class WriterFlags {
+  @Mixin StorageFlags storage;
+
+  @Mixin HdfsWriteFlags hdfs;
+
   @Option(
       names = "--break-lock",
       description = "Take over the lock of a writer that is gone (check it is, first).")
@@ -17,7 +26,7 @@ final class WriterFlags {
   @Option(
       names = "--max-segments",
       paramLabel = "N",
-      defaultValue = "8",
+      defaultValue = "" + WriterOptions.DEFAULT_MAX_SEGMENTS,
       description =
           "Compaction after a commit keeps at most N segments (default: ${DEFAULT-VALUE}).")
   int maxSegments;
@@ -25,7 +34,7 @@ final class WriterFlags {
   @Option(
       names = "--reclaim-ratio",
       paramLabel = "R",
-      defaultValue = "0.5",
+      defaultValue = "" + WriterOptions.DEFAULT_RECLAIM_RATIO,
       description =
           "Rewrite content when this share of part bytes is dead (default: ${DEFAULT-VALUE}).")
   double reclaimRatio;
@@ -33,7 +42,7 @@ final class WriterFlags {
   @Option(
       names = "--grace",
       paramLabel = "SECONDS",
-      defaultValue = "900",
+      defaultValue = "" + WriterOptions.DEFAULT_GRACE_PERIOD_MILLIS / 1000,
       description =
           "Keep files of older generations this long for open readers (default: ${DEFAULT-VALUE}).")
   long graceSeconds;

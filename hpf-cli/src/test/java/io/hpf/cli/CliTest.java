@@ -151,7 +151,7 @@ class CliTest {
     List<String> json = hpf("ls", "--json", archive, prefix).text().lines().toList();
     assertEquals(expected.size(), json.size());
     assertTrue(json.get(0).startsWith("{\"name\":"), json.get(0));
-    assertTrue(json.get(0).contains("\"size\":" + model.get(expected.get(0)).length));
+    assertTrue(json.get(0).contains("\"length\":" + model.get(expected.get(0)).length));
   }
 
   @Test

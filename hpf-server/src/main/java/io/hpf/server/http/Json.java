@@ -1,30 +1,16 @@
 package io.hpf.server.http;
 
-/** Writes JSON strings: the few responses the server makes need no library. */
+import io.hpf.archive.EntryJson;
+
+/**
+ * The server's JSON: strings and rows as every hpf tool writes them ({@link EntryJson}), errors.
+ */
 final class Json {
   private Json() {}
 
-  /** Appends {@code s} as a JSON string literal, quotes included. */
+  /** Appends {@code s} as a JSON string literal, quotes included ({@link EntryJson#string}). */
   static StringBuilder string(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-            out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"');
+    return EntryJson.string(out, s);
   }
 
   /** {@code {"error":message,"status":status}}. */

@@ -2,11 +2,10 @@ package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
+import io.hpf.archive.EntryJson;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.Iterator;
-import java.util.Map;
 
 /**
  * A listing as JSON: {@code GET /<archive>/[<dir>/]?prefix=&delimiter=/&after=&limit=}. Names under
@@ -85,26 +84,7 @@ final class ListingResponder {
   }
 
   private static void writeEntry(StringBuilder out, EntryInfo e) {
-    out.append("{\"name\":");
-    Json.string(out, e.name());
-    out.append(",\"length\":").append(e.rawLength());
-    out.append(",\"mtime\":").append(e.mtimeMillis());
-    out.append(",\"modified\":\"").append(Instant.ofEpochMilli(e.mtimeMillis())).append('"');
-    out.append(",\"mode\":").append(e.mode());
-    if (!e.attributes().isEmpty()) {
-      out.append(",\"attributes\":{");
-      boolean first = true;
-      for (Map.Entry<String, String> a : e.attributes().entrySet()) {
-        if (!first) {
-          out.append(',');
-        }
-        first = false;
-        Json.string(out, a.getKey()).append(':');
-        Json.string(out, a.getValue());
-      }
-      out.append('}');
-    }
-    out.append('}');
+    EntryJson.row(out, e, false);
   }
 
   /**
