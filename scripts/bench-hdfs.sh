@@ -7,23 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-corpora.sh
-(command -v mvn >/dev/null && command -v java >/dev/null) || ./scripts/install-build-tools.sh
-mvn -B -q -ntp package -Pquick
-./hpf --version >/dev/null # builds the launcher's jar now, not during a timed run
-export HPF_COMMIT LC_ALL=C.UTF-8
-HPF_COMMIT=$(git rev-parse --short HEAD)
+. scripts/lib.sh
+bench_build
 work=${1:-$(mktemp -d)}
 mkdir -p "$work" bench-results
-snapshot="$work/bench-jar"
-rm -rf "$snapshot" && mkdir -p "$snapshot"
-cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/
-home="$work/hdfs"
-./hpf hdfs stop --home "$home" >/dev/null 2>&1 || true
-rm -rf "$home"
-./hpf hdfs start --home "$home"
-trap './hpf hdfs stop --home "$home"' EXIT
-export HADOOP_CONF_DIR="$home/conf"
-uri=$(./hpf hdfs status --home "$home" --uri)
+bench_snapshot "$work/bench-jar"
+hdfs_up "$work/hdfs"
+uri=$hdfs_uri
 
 # Datasets: the first 10,000 kernel files in name order, and 100,000 generated log files.
 if [ ! -d "$work/kernel-10k" ]; then

@@ -6,12 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-corpora.sh
-(command -v mvn >/dev/null && command -v java >/dev/null) || ./scripts/install-build-tools.sh
-mvn -B -q -ntp package -Pquick
-export HPF_COMMIT LC_ALL=C.UTF-8
-HPF_COMMIT=$(git rev-parse --short HEAD)
-snapshot=$(mktemp -d)
-cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/  # a rebuild cannot disturb it
+. scripts/lib.sh
+bench_build
+bench_snapshot "$(mktemp -d)"
 jar="$snapshot/hpf-bench.jar"
 work=$(mktemp -d)
 mkdir -p bench-results

@@ -13,20 +13,11 @@ files=${1:-5000}
 repetitions=${2:-3}
 work=${3:-$(mktemp -d)}
 mode=${4:-}
-(command -v mvn >/dev/null && command -v java >/dev/null) || ./scripts/install-build-tools.sh
-mvn -B -q -ntp package -Pquick
-export HPF_COMMIT LC_ALL=C.UTF-8
-HPF_COMMIT=$(git rev-parse --short HEAD)
+. scripts/lib.sh
+bench_build
 mkdir -p "$work" bench-results
-snapshot="$work/bench-jar"
-rm -rf "$snapshot" && mkdir -p "$snapshot"
-cp -r hpf-bench/target/hpf-bench.jar hpf-bench/target/lib "$snapshot"/
-home="$work/hdfs"
-./hpf hdfs stop --home "$home" >/dev/null 2>&1 || true
-rm -rf "$home"
-./hpf hdfs start --home "$home"
-trap './hpf hdfs stop --home "$home"' EXIT
-export HADOOP_CONF_DIR="$home/conf"
-uri=$(./hpf hdfs status --home "$home" --uri)
+bench_snapshot "$work/bench-jar"
+hdfs_up "$work/hdfs"
+uri=$hdfs_uri
 java -Xmx3g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.mapreduce.MapReduceBenchmark \
   bench-results/mapreduce.jsonl "$uri" "$files" "$repetitions" $mode 2>"$work/mapreduce.log"

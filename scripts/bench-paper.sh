@@ -19,10 +19,8 @@ mkdir -p bench-results "$work"
 rm -f "bench-results/paper-$scale-file.jsonl" "bench-results/paper-$scale-hdfs.jsonl"
 ./hpf bench --suite paper --scale "$scale" --fs "file://$work/fs" --work "$work/staging" \
   --out "bench-results/paper-$scale-file.jsonl" >/dev/null
-home="$work/hdfs"
-./hpf hdfs start --home "$home"
-trap './hpf hdfs stop --home "$home"' EXIT
-export HADOOP_CONF_DIR="$home/conf"
-./hpf bench --suite paper --scale "$scale" --fs "$(./hpf hdfs status --home "$home" --uri)/b" \
+. scripts/lib.sh
+hdfs_up "$work/hdfs"
+./hpf bench --suite paper --scale "$scale" --fs "$hdfs_uri/b" \
   --work "$work/staging" --out "bench-results/paper-$scale-hdfs.jsonl" >/dev/null
 ./scripts/bench-report.py bench-results --plots docs/img

@@ -24,12 +24,9 @@ mvn -B -q -ntp dependency:build-classpath -pl hpf-spark -Dmdep.includeScope=test
 export HPF_COMMIT LC_ALL=C.UTF-8
 HPF_COMMIT=$(git rev-parse --short HEAD)
 mkdir -p "$work" bench-results
-home="$work/hdfs"
-./hpf hdfs stop --home "$home" >/dev/null 2>&1 || true
-rm -rf "$home"
-./hpf hdfs start --home "$home"
-trap './hpf hdfs stop --home "$home"' EXIT
-uri=$(./hpf hdfs status --home "$home" --uri)
+. scripts/lib.sh
+hdfs_up "$work/hdfs"
+uri=$hdfs_uri
 # shellcheck disable=SC2046
 java -Xmx4g $(cat build-tools/spark-jvm-options) \
   -Dlog4j2.configurationFile="$PWD/hpf-spark/src/main/resources/hpf-spark-log4j2.properties" \
