@@ -36,8 +36,10 @@ show_beside() {
 }
 trap 'kill "$beside_pid" 2>/dev/null || true' EXIT
 
-# The README's commands, run as written against the build (and a local HDFS of their own).
+# The README's commands, run as written against the build (and a local HDFS of their own); then
+# the binary distribution made from the build, unpacked and run with only Java.
 ./scripts/test-readme.sh
+./scripts/test-dist.sh
 
 pyspark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' hpf-spark/pom.xml)"
 venv="${HPF_VENV:-$HOME/.cache/hpf/venv-pyspark-$pyspark_version}"

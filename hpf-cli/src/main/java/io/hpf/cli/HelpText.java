@@ -10,29 +10,10 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  * How help reads. Commands write their descriptions as lines of source code; picocli wraps each
  * line again at its own width, which cut sentences in two. Here each paragraph (lines up to an
  * empty one) is joined before picocli wraps it, and the command list shows each command's first
- * sentence whole, with the commands the launcher runs as programs of their own (they are not
- * picocli commands, but they are hpf's, and help must not hide them).
+ * sentence whole.
  */
 final class HelpText {
   private HelpText() {}
-
-  /** The launcher's own commands, in the order help lists them, each with its first sentence. */
-  static final Map<String, String> LAUNCHER_COMMANDS =
-      orderedMap(
-          "serve",
-          "Answers HTTP for every archive under a directory: entries, listings, _mget, metrics"
-              + " (hpf serve --help).",
-          "mapreduce",
-          "Runs WordCount, Grep or Sort over archives with MapReduce, results into an archive"
-              + " (hpf mapreduce --help).",
-          "spark-pack",
-          "Packs a tree already on HDFS or any Hadoop file system with Spark, locally or on a"
-              + " cluster (hpf spark-pack --help).",
-          "classpath",
-          "Prints the jars a Hadoop client needs for hpf:// and hpf's formats (--spark: the one"
-              + " jar Spark needs).",
-          "bench",
-          "Runs the benchmarks (hpf bench --help).");
 
   /** Joins the description paragraphs of {@code cli} and its subcommands; lists every command. */
   static void tidy(CommandLine cli) {
@@ -82,7 +63,6 @@ final class HelpText {
                       ? "Shows the help of a command (hpf help COMMAND, or hpf COMMAND --help)."
                       : description.length == 0 ? "" : firstSentence(description[0]));
             });
-    rows.putAll(LAUNCHER_COMMANDS);
     int width = cli.getUsageHelpWidth();
     int column = 2 + rows.keySet().stream().mapToInt(String::length).max().orElse(0) + 2;
     StringBuilder out = new StringBuilder();
@@ -105,13 +85,5 @@ final class HelpText {
       line.append(word);
     }
     out.append(line).append('\n');
-  }
-
-  private static Map<String, String> orderedMap(String... keysAndValues) {
-    Map<String, String> map = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put(keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return java.util.Collections.unmodifiableMap(map);
   }
 }

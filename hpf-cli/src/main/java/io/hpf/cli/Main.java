@@ -55,8 +55,17 @@ public final class Main implements Runnable {
     COMMANDS.put("cache", CacheCommand.class);
     COMMANDS.put("hdfs", HdfsCommand.class);
     COMMANDS.put("fs", FsCommand.class);
+    COMMANDS.put("serve", ProgramCommand.Serve.class);
+    COMMANDS.put("mapreduce", ProgramCommand.MapReduce.class);
+    COMMANDS.put("spark-pack", ProgramCommand.SparkPack.class);
+    COMMANDS.put("bench", ProgramCommand.Bench.class);
+    COMMANDS.put("classpath", ClasspathCommand.class);
     COMMANDS.put("help", CommandLine.HelpCommand.class);
   }
+
+  /** Commands whose arguments, {@code --help} included, belong to another program. */
+  private static final java.util.Set<String> PASSED_ON =
+      java.util.Set.of("fs", "serve", "mapreduce", "spark-pack", "bench");
 
   public static final int EXIT_OK = 0;
   public static final int EXIT_FAILED = 1;
@@ -150,8 +159,8 @@ public final class Main implements Runnable {
     } else {
       COMMANDS.forEach(cli::addSubcommand);
     }
-    if (first.equals("fs")) { // the shell's own options and arguments, passed on unparsed
-      cli.getSubcommands().get("fs").setUnmatchedOptionsArePositionalParams(true);
+    if (PASSED_ON.contains(first)) { // the program's own options and arguments, unparsed
+      cli.getSubcommands().get(first).setUnmatchedOptionsArePositionalParams(true);
     }
     HelpText.tidy(cli);
     cli.setOut(out);

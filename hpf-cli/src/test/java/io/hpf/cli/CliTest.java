@@ -280,7 +280,16 @@ class CliTest {
     }
     List<String> names = rows.stream().map(r -> r.substring(0, r.indexOf(' '))).toList();
     for (String name :
-        List.of("create", "add", "rm", "cat", "serve", "mapreduce", "spark-pack", "classpath")) {
+        List.of(
+            "create",
+            "add",
+            "rm",
+            "cat",
+            "serve",
+            "mapreduce",
+            "spark-pack",
+            "bench",
+            "classpath")) {
       assertTrue(names.contains(name), name + " in " + names);
     }
     for (String row : rows) {
@@ -597,8 +606,19 @@ class CliTest {
   void helpShowsExamples() {
     for (String command :
         List.of(
-            "create", "ls", "cat", "get", "extract", "info", "verify", "add", "rm", "compact",
-            "recover", "log")) {
+            "create",
+            "ls",
+            "cat",
+            "get",
+            "extract",
+            "info",
+            "verify",
+            "add",
+            "rm",
+            "compact",
+            "recover",
+            "log",
+            "classpath")) {
       CliRun help = hpf(command, "--help");
       assertEquals(0, help.code());
       assertTrue(help.text().contains("Examples:"), command);
