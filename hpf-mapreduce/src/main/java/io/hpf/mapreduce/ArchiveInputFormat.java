@@ -2,6 +2,7 @@ package io.hpf.mapreduce;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
+import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.ArchiveScope;
 import io.hpf.hadoop.plan.EntryRun;
@@ -39,7 +40,7 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
    * an archive's selected entries make as many splits as the job runs map tasks at once ({@link
    * #mapSlots}), none under {@link #MIN_GOAL_BYTES}.
    */
-  public static final String SPLIT_SIZE = "hpf.split.size";
+  public static final String SPLIT_SIZE = EngineKeys.SPLIT_SIZE;
 
   /**
    * The smallest split a small input is cut into by default: smaller ones cost more than they save.
@@ -49,10 +50,10 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
   /**
    * A {@code --select} expression (docs/MAPREDUCE.md "Selecting entries"); default: every entry.
    */
-  public static final String SELECT = "hpf.select";
+  public static final String SELECT = EngineKeys.SELECT;
 
   /** A {@link Selector} class, instead of an expression. */
-  public static final String SELECT_CLASS = "hpf.select.class";
+  public static final String SELECT_CLASS = EngineKeys.SELECT_CLASS;
 
   public static void setSplitSize(Job job, long bytes) {
     job.getConfiguration().setLong(SPLIT_SIZE, bytes);

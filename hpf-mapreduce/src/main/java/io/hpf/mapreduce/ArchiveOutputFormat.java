@@ -1,5 +1,6 @@
 package io.hpf.mapreduce;
 
+import io.hpf.hadoop.EngineKeys;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
@@ -18,10 +19,10 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  */
 public abstract class ArchiveOutputFormat<K, V> extends OutputFormat<K, V> {
   /** The output archive's location (any Hadoop file system). */
-  public static final String ARCHIVE = "hpf.output.archive";
+  public static final String ARCHIVE = EngineKeys.OUTPUT_ARCHIVE;
 
   /** Replace entries the archive already has instead of failing the job. */
-  public static final String REPLACE = "hpf.output.replace";
+  public static final String REPLACE = EngineKeys.OUTPUT_REPLACE;
 
   public static void setOutputArchive(Job job, Path archive) throws IOException {
     job.getConfiguration()

@@ -4,6 +4,7 @@ import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.PackingRequest;
+import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
 import io.hpf.store.Storage;
@@ -17,23 +18,22 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  * attempt's writer closes; {@link ArchiveOutputCommitter} then takes it over.
  */
 final class AttemptArchive {
+  static final String CODEC = EngineKeys.OUTPUT_CODEC;
+  static final String LEVEL = EngineKeys.OUTPUT_LEVEL;
+  static final String SOLID = EngineKeys.OUTPUT_SOLID;
+
   /**
-   * The codec of output entries: none, lz4 or zstd; default: the archive's (for a new one zstd on
-   * HDFS and other remote file systems, lz4 on local disk; zstd if a level or solid packing is
-   * asked).
+   * What the job asks of packing ({@link EngineKeys#OUTPUT_CODEC}, {@link EngineKeys#OUTPUT_LEVEL}
+   * or its old name, {@link EngineKeys#OUTPUT_SOLID}).
    */
-  static final String CODEC = "hpf.output.codec";
-
-  /** The zstd level of output entries, 1 to 19; default: the archive's (3 for a new one). */
-  static final String ZSTD_LEVEL = "hpf.output.zstd.level";
-
-  /** true: pack for size, as {@code hpf create --solid}; default false. */
-  static final String SOLID = "hpf.output.solid";
-
-  /** What the job asks of packing ({@link #CODEC}, {@link #ZSTD_LEVEL}, {@link #SOLID}). */
   static PackingRequest packing(Configuration conf) {
-    return PackingRequest.parse(
-        conf.get(CODEC), conf.get(ZSTD_LEVEL), conf.get(SOLID), ZSTD_LEVEL, SOLID);
+    String level = conf.get(LEVEL);
+    String levelKey = LEVEL;
+    if (level == null && conf.get(EngineKeys.OUTPUT_LEVEL_OLD_NAME) != null) {
+      level = conf.get(EngineKeys.OUTPUT_LEVEL_OLD_NAME);
+      levelKey = EngineKeys.OUTPUT_LEVEL_OLD_NAME;
+    }
+    return PackingRequest.parse(conf.get(CODEC), level, conf.get(SOLID), levelKey, SOLID);
   }
 
   private final TaskAttemptContext context;

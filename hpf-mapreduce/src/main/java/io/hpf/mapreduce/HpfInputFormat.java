@@ -2,6 +2,7 @@ package io.hpf.mapreduce;
 
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PartCursor;
+import io.hpf.hadoop.EngineKeys;
 import java.io.IOException;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -16,7 +17,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  */
 public class HpfInputFormat extends ArchiveInputFormat<BytesWritable> {
   /** The largest entry read whole into a value. */
-  public static final String MAX_VALUE_BYTES = "hpf.input.max.value.bytes";
+  public static final String MAX_VALUE_BYTES = EngineKeys.MAX_VALUE_BYTES;
 
   @Override
   public RecordReader<EntryKey, BytesWritable> createRecordReader(

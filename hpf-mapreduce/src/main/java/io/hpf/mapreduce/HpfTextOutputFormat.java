@@ -1,5 +1,6 @@
 package io.hpf.mapreduce;
 
+import io.hpf.hadoop.EngineKeys;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,7 +25,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  */
 public class HpfTextOutputFormat<K, V> extends ArchiveOutputFormat<K, V> {
   /** A prefix for the entry names ("" by default; "wordcount/" puts them in a directory). */
-  public static final String NAME_PREFIX = "hpf.output.name.prefix";
+  public static final String NAME_PREFIX = EngineKeys.OUTPUT_NAME_PREFIX;
 
   private static final byte[] TAB = {'\t'};
   private static final byte[] NEWLINE = {'\n'};

@@ -195,7 +195,7 @@ class ArchiveOutputCommitterTest {
     }
     // A job that asks for a level (here through solid packing) makes it the archive's.
     conf.set(AttemptArchive.SOLID, "true");
-    conf.set(AttemptArchive.ZSTD_LEVEL, "7");
+    conf.set(AttemptArchive.LEVEL, "7");
     runOneTaskJob(
         conf, new JobID("level", 2), "small-1", "a small one", "small-2", "another small one");
     try (HadoopStorage s =
@@ -214,6 +214,20 @@ class ArchiveOutputCommitterTest {
             IllegalArgumentException.class,
             () -> committer(conf, refused).setupJob(new JobContextImpl(conf, refused)));
     assertEquals("solid packing and zstd levels need the zstd codec, not lz4", e.getMessage());
+  }
+
+  /** The level has one name everywhere now; a job setting its old name is still understood. */
+  @Test
+  void theLevelsOldNameIsStillRead() {
+    Configuration conf = new Configuration(false);
+    conf.set(io.hpf.hadoop.EngineKeys.OUTPUT_LEVEL_OLD_NAME, "5");
+    assertEquals(5, AttemptArchive.packing(conf).zstdLevel());
+    conf.set(AttemptArchive.LEVEL, "8");
+    assertEquals(8, AttemptArchive.packing(conf).zstdLevel(), "the new name wins");
+    conf.set(AttemptArchive.LEVEL, "0");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> AttemptArchive.packing(conf));
+    assertEquals("zstd level must be 1 to 19: 0", e.getMessage());
   }
 
   private static ArchiveOutputCommitter committer(Configuration conf, JobID job) throws Exception {

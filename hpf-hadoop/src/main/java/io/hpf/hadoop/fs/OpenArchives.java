@@ -2,6 +2,7 @@ package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.store.Storage;
 import java.io.Closeable;
@@ -20,7 +21,7 @@ import org.apache.hadoop.conf.Configuration;
  */
 final class OpenArchives implements Closeable {
   /** How often (ms) a call may look for a newer generation of an open archive. */
-  static final String REFRESH_INTERVAL_MS = "fs.hpf.refresh.interval.ms";
+  static final String REFRESH_INTERVAL_MS = EngineKeys.REFRESH_INTERVAL_MS;
 
   static final long DEFAULT_REFRESH_INTERVAL_MS = 1000;
 

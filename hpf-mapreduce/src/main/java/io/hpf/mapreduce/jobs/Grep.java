@@ -1,5 +1,6 @@
 package io.hpf.mapreduce.jobs;
 
+import io.hpf.hadoop.EngineKeys;
 import io.hpf.mapreduce.EntryKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 /** Grep: the lines that contain a match of a Java regular expression, as {@code name:line}. */
 public final class Grep {
   /** The pattern (a Java regular expression), searched in each line decoded as UTF-8. */
-  public static final String PATTERN = "hpf.grep.pattern";
+  public static final String PATTERN = EngineKeys.GREP_PATTERN;
 
   private Grep() {}
 

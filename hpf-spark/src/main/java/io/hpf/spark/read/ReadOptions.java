@@ -1,6 +1,7 @@
 package io.hpf.spark.read;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hpf.hadoop.EngineKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -29,10 +30,10 @@ public record ReadOptions(
     long maxEntryBytes,
     long driverLookupBytes,
     String select) {
-  public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
-  public static final String MAX_ENTRY_BYTES = "maxEntryBytes";
-  public static final String DRIVER_LOOKUP_BYTES = "driverLookupBytes";
-  public static final String SELECT = "select";
+  public static final String MAX_PARTITION_BYTES = EngineKeys.SPARK_MAX_PARTITION_BYTES;
+  public static final String MAX_ENTRY_BYTES = EngineKeys.SPARK_MAX_ENTRY_BYTES;
+  public static final String DRIVER_LOOKUP_BYTES = EngineKeys.SPARK_DRIVER_LOOKUP_BYTES;
+  public static final String SELECT = EngineKeys.SPARK_SELECT;
   public static final long DEFAULT_DRIVER_LOOKUP_BYTES = 64 << 20;
 
   /** The largest Java array, so the largest binary value. */

@@ -3,6 +3,7 @@ package io.hpf.spark.write;
 import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
+import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.stage.StagedImport;
 import java.io.Serializable;
 import java.util.Map;
@@ -23,10 +24,10 @@ public record WriteOptions(PackingRequest packing, boolean replace, ArchiveSetti
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  public static final String CODEC = "codec";
-  public static final String LEVEL = "level";
-  public static final String SOLID = "solid";
-  public static final String REPLACE = "replace";
+  public static final String CODEC = EngineKeys.SPARK_CODEC;
+  public static final String LEVEL = EngineKeys.SPARK_LEVEL;
+  public static final String SOLID = EngineKeys.SPARK_SOLID;
+  public static final String REPLACE = EngineKeys.SPARK_REPLACE;
 
   /** The options of a write; a level or solid packing without zstd fails the write now. */
   public static WriteOptions of(Map<String, String> options) {
