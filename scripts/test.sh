@@ -7,8 +7,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
+# How long each part took, printed at the end (Maven's reactor summary gives each module's).
+times=()
+timed() { # timed NAME COMMAND...: runs COMMAND, records its minutes and seconds under NAME
+  local name=$1 start=$SECONDS status=0
+  shift
+  "$@" || status=$?
+  times+=("$name $(((SECONDS - start) / 60))m$(((SECONDS - start) % 60))s")
+  return "$status"
+}
+suite_start=$SECONDS
 # Two modules at a time: their tests wait on HDFS and process start-up as much as they compute.
-mvn -B -ntp -T 2 verify "$@"
+timed "maven (every module; per module: the reactor summary above)" mvn -B -ntp -T 2 verify "$@"
 
 # The Python package's reader and the fuzzers run beside the README's commands and the PySpark
 # tests, which mostly wait on JVMs and daemons starting: the suite's budget is 8 minutes on 2
@@ -38,8 +48,8 @@ trap 'kill "$beside_pid" 2>/dev/null || true' EXIT
 
 # The README's commands, run as written against the build (and a local HDFS of their own); then
 # the binary distribution made from the build, unpacked and run with only Java.
-./scripts/test-readme.sh
-./scripts/test-dist.sh
+timed "README and guides" ./scripts/test-readme.sh
+timed "binary distribution" ./scripts/test-dist.sh
 
 pyspark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' hpf-spark/pom.xml)"
 venv="${HPF_VENV:-$HOME/.cache/hpf/venv-pyspark-$pyspark_version}"
@@ -53,10 +63,14 @@ fi
 select=(-m "not long")
 for arg in "$@"; do [ "$arg" = -Plong ] && select=(); done
 if "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
-  "$venv/bin/python" -m pytest -q -p no:cacheprovider "${select[@]}" hpf-spark/src/test/python
+  timed "PySpark" "$venv/bin/python" -m pytest -q -p no:cacheprovider "${select[@]}" \
+    hpf-spark/src/test/python
 else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi
 
-show_beside
+timed "waiting for the Python package's tests and the fuzzers" show_beside
 trap - EXIT
+echo "test.sh: times:"
+printf '  %s\n' "${times[@]}"
+echo "  all: $(((SECONDS - suite_start) / 60))m$(((SECONDS - suite_start) % 60))s"

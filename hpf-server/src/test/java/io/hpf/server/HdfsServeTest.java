@@ -14,8 +14,8 @@ import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.HdfsSettings;
 import io.hpf.hadoop.LocalHdfs;
 import io.hpf.server.client.HpfHttpClient;
-import io.hpf.server.testing.ModelArchives;
 import io.hpf.server.testing.TestServer;
+import io.hpf.testing.ModelArchive;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,8 +51,7 @@ class HdfsServeTest {
       HdfsSettings.applyFastClose(conf);
       conf.setInt("dfs.replication", 1);
       FileSystem fs = FileSystem.newInstance(uri, conf);
-      ModelArchives.Made made =
-          ModelArchives.write(temp.resolve("local/zstd.hpf"), Codec.ZSTD, 150, 9);
+      ModelArchive made = ModelArchive.write(temp.resolve("local/zstd.hpf"), Codec.ZSTD, 150, 9);
       fs.copyFromLocalFile(
           new org.apache.hadoop.fs.Path(temp.resolve("local/zstd.hpf").toUri()),
           new org.apache.hadoop.fs.Path(uri + "/data/set/zstd.hpf"));

@@ -10,9 +10,9 @@ import io.hpf.archive.Codec;
 import io.hpf.server.client.EntryStat;
 import io.hpf.server.client.HpfHttpClient;
 import io.hpf.server.client.ListPage;
-import io.hpf.server.testing.ModelArchives;
 import io.hpf.server.testing.TestServer;
 import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.ModelArchive;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerConformanceTest {
   @TempDir static Path root;
-  static final Map<Codec, ModelArchives.Made> MODELS = new EnumMap<>(Codec.class);
+  static final Map<Codec, ModelArchive> MODELS = new EnumMap<>(Codec.class);
   static HpfServer server;
   static HpfHttpClient client;
   static final HttpClient RAW = HttpClient.newHttpClient();
@@ -50,7 +50,7 @@ class ServerConformanceTest {
   static void start() throws Exception {
     for (Codec codec : Codec.values()) {
       Path dir = root.resolve("set/" + codec.name().toLowerCase(Locale.ROOT) + ".hpf");
-      MODELS.put(codec, ModelArchives.write(dir, codec, 300, 40 + codec.ordinal()));
+      MODELS.put(codec, ModelArchive.write(dir, codec, 300, 40 + codec.ordinal()));
     }
     server = TestServer.start(TestServer.options(root));
     client = HpfHttpClient.of(TestServer.base(server));
@@ -68,7 +68,7 @@ class ServerConformanceTest {
   @Test
   void everyEntryEqualsTheModelAndDeletedNamesAreGone() throws Exception {
     for (Codec codec : Codec.values()) {
-      ModelArchives.Made made = MODELS.get(codec);
+      ModelArchive made = MODELS.get(codec);
       for (Map.Entry<String, byte[]> e : made.live().entrySet()) {
         assertArrayEquals(e.getValue(), client.get(archive(codec), e.getKey()), e.getKey());
       }

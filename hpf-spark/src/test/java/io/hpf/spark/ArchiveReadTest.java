@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.ModelArchive;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
