@@ -400,49 +400,10 @@ public final class ArchiveVerifier {
           break;
         }
         position = entry.end();
-        EntryHeader h = entry.header();
         List<Row> rows = rowsOf(live, entry);
-        if (rows == null) {
-          String why = EntryNames.whyNotNormal(h.name());
-          if (why != null) {
-            problem(
-                name,
-                entry.offset(),
-                "entry name '" + EntryNames.shown(h.name()) + "' is not allowed: " + why);
-          }
-        } else {
-          for (Row r : rows) {
-            EntryInfo row = r.info();
-            if (!h.name().equals(row.name())) {
-              problem(
-                  name,
-                  entry.offset(),
-                  "catalog says '"
-                      + row.name()
-                      + "' is here, the entry header names '"
-                      + h.name()
-                      + "'");
-            } else if (h.rawLength() != row.rawLength()
-                || h.storedLength() != row.storedLength()
-                || h.codec() != row.codec()
-                || entry.length() != row.entryLength()
-                || entry.member() != row.member()
-                || entry.members() != row.members()) {
-              problem(
-                  name, entry.offset(), "entry '" + row.name() + "' differs from its catalog row");
-            }
-          }
-        }
+        checkAgainstRows(name, entry, rows);
         if (entry.inGroup() && entry.member() == entry.group().size() - 1) {
-          List<Row> missing = live.remove(entry.offset()); // rows naming no member of the group
-          for (Row r : missing == null ? List.<Row>of() : missing) {
-            problem(
-                name,
-                entry.offset(),
-                "catalog says '"
-                    + r.info().name()
-                    + "' is in the group here, which does not hold it");
-          }
+          checkGroupHoldsItsRows(name, entry, live.remove(entry.offset()));
         }
         try {
           scanner.reader().check(entry);
@@ -461,6 +422,50 @@ public final class ArchiveVerifier {
     }
     for (long offset : live.keySet()) {
       problem(name, offset, "a live entry is indexed here, but no entry starts at this offset");
+    }
+  }
+
+  /**
+   * An entry no live row names must have a name the format allows; one that live rows name must be
+   * what each row says (name, lengths, codec, place in its group).
+   */
+  private void checkAgainstRows(String name, PartEntry entry, List<Row> rows) {
+    EntryHeader h = entry.header();
+    if (rows == null) {
+      String why = EntryNames.whyNotNormal(h.name());
+      if (why != null) {
+        problem(
+            name,
+            entry.offset(),
+            "entry name '" + EntryNames.shown(h.name()) + "' is not allowed: " + why);
+      }
+      return;
+    }
+    for (Row r : rows) {
+      EntryInfo row = r.info();
+      if (!h.name().equals(row.name())) {
+        problem(
+            name,
+            entry.offset(),
+            "catalog says '" + row.name() + "' is here, the entry header names '" + h.name() + "'");
+      } else if (h.rawLength() != row.rawLength()
+          || h.storedLength() != row.storedLength()
+          || h.codec() != row.codec()
+          || entry.length() != row.entryLength()
+          || entry.member() != row.member()
+          || entry.members() != row.members()) {
+        problem(name, entry.offset(), "entry '" + row.name() + "' differs from its catalog row");
+      }
+    }
+  }
+
+  /** After a group's last member: rows still placed in the group name no member of it. */
+  private void checkGroupHoldsItsRows(String name, PartEntry entry, List<Row> missing) {
+    for (Row r : missing == null ? List.<Row>of() : missing) {
+      problem(
+          name,
+          entry.offset(),
+          "catalog says '" + r.info().name() + "' is in the group here, which does not hold it");
     }
   }
 }

@@ -173,6 +173,82 @@ public final class EntryCodec {
       String expectedName,
       byte[] expectedUtf8)
       throws CorruptArchiveException {
+    int headerLength = checkFraming(file, entryOffset, bytes, offset, available);
+    ByteReader h = new ByteReader(file, entryOffset + 8, bytes, offset + 8, headerLength - 12);
+    Codec codec = codec(h, file, entryOffset);
+    int flags = flags(h, file, entryOffset);
+    boolean group = flags == FormatConstants.ENTRY_FLAG_GROUP;
+    boolean chunked = flags == FormatConstants.ENTRY_FLAG_CHUNKED;
+    int nameLength = h.u16("name length");
+    int dictionaryId = h.u32("dictionary id");
+    long rawLength = h.u64("raw length");
+    long storedLength = h.u64("stored length");
+    long mtime = h.u64("mtime");
+    int mode = h.u32("mode");
+    int attributeCount = h.u16("attribute count");
+    int chunkShift = h.u16("chunk size");
+    checkChunkShift(file, entryOffset, chunked, chunkShift);
+    checkDictionary(file, entryOffset, dictionaryId, codec);
+    String name;
+    if (h.nextBytesEqual(nameLength, expectedUtf8)) {
+      h.skip(nameLength, "entry name");
+      name = expectedName;
+    } else {
+      name = h.text(nameLength, "entry name");
+    }
+    Map<String, String> attributes = attributes(h, attributeCount);
+    if (h.remaining() != 0) {
+      throw h.corrupt(h.remaining() + " unexpected bytes at the end of the entry header");
+    }
+    checkLengths(file, entryOffset, codec, chunked ? chunkShift : 0, rawLength, storedLength);
+    if (group) {
+      boolean named = nameLength != 0 || attributeCount != 0 || mtime != 0 || mode != 0;
+      checkGroup(file, entryOffset, named, rawLength, storedLength);
+    }
+    return new EntryHeader(
+        name,
+        codec,
+        dictionaryId,
+        rawLength,
+        storedLength,
+        mtime,
+        mode,
+        attributes,
+        headerLength,
+        group,
+        chunkShift);
+  }
+
+  /**
+   * A group's header names nothing and carries no metadata ({@code named}: a name, attributes, an
+   * mtime or a mode), and its content is at most 1 MiB raw and stored.
+   */
+  private static void checkGroup(
+      String file, long entryOffset, boolean named, long rawLength, long storedLength)
+      throws CorruptArchiveException {
+    if (named
+        || rawLength > FormatConstants.MAX_GROUP_RAW_BYTES
+        || storedLength > FormatConstants.MAX_GROUP_RAW_BYTES) {
+      throw new CorruptArchiveException(
+          file,
+          entryOffset,
+          "a group header with a name, metadata or over "
+              + FormatConstants.MAX_GROUP_RAW_BYTES
+              + " bytes (raw "
+              + rawLength
+              + ", stored "
+              + storedLength
+              + ")");
+    }
+  }
+
+  /**
+   * Checks the magic, the header length (bounded by what is available and by the format) and the
+   * header's CRC32C; returns the header length.
+   */
+  private static int checkFraming(
+      String file, long entryOffset, byte[] bytes, int offset, int available)
+      throws CorruptArchiveException {
     ByteReader in = new ByteReader(file, entryOffset, bytes, offset, available);
     if (in.u32("entry magic") != FormatConstants.ENTRY_MAGIC) {
       throw new CorruptArchiveException(file, entryOffset, "no entry here (bad entry magic)");
@@ -205,12 +281,22 @@ public final class EntryCodec {
               actualCrc,
               expectedCrc));
     }
-    ByteReader h = new ByteReader(file, entryOffset + 8, bytes, offset + 8, headerLength - 12);
+    return headerLength;
+  }
+
+  private static Codec codec(ByteReader h, String file, long entryOffset)
+      throws CorruptArchiveException {
     int codecId = h.u8("codec");
     Codec codec = Codec.byId(codecId);
     if (codec == null) {
       throw new CorruptArchiveException(file, entryOffset + 8, "unknown codec id " + codecId);
     }
+    return codec;
+  }
+
+  /** The flags: none, a group (bit 0) or chunks (bit 1), never both nor another bit. */
+  private static int flags(ByteReader h, String file, long entryOffset)
+      throws CorruptArchiveException {
     int flags = h.u8("flags");
     if ((flags & ~(FormatConstants.ENTRY_FLAG_GROUP | FormatConstants.ENTRY_FLAG_CHUNKED)) != 0
         || flags == (FormatConstants.ENTRY_FLAG_GROUP | FormatConstants.ENTRY_FLAG_CHUNKED)) {
@@ -219,16 +305,13 @@ public final class EntryCodec {
           entryOffset + 9,
           "entry flags " + flags + " (bit 0 for a group or bit 1 for chunks, not both)");
     }
-    boolean group = flags == FormatConstants.ENTRY_FLAG_GROUP;
-    boolean chunked = flags == FormatConstants.ENTRY_FLAG_CHUNKED;
-    int nameLength = h.u16("name length");
-    int dictionaryId = h.u32("dictionary id");
-    long rawLength = h.u64("raw length");
-    long storedLength = h.u64("stored length");
-    long mtime = h.u64("mtime");
-    int mode = h.u32("mode");
-    int attributeCount = h.u16("attribute count");
-    int chunkShift = h.u16("chunk size");
+    return flags;
+  }
+
+  /** The u16 at offset 46: log2 of the chunk size for chunked content, else reserved (0). */
+  private static void checkChunkShift(
+      String file, long entryOffset, boolean chunked, int chunkShift)
+      throws CorruptArchiveException {
     if (chunked
         ? chunkShift < FormatConstants.MIN_CHUNK_SHIFT
             || chunkShift > FormatConstants.MAX_CHUNK_SHIFT
@@ -240,6 +323,10 @@ public final class EntryCodec {
               ? "chunk size 2^" + chunkShift + " is outside 2^12 to 2^20"
               : "reserved field at entry header offset 46 is " + chunkShift + ", not 0");
     }
+  }
+
+  private static void checkDictionary(String file, long entryOffset, int dictionaryId, Codec codec)
+      throws CorruptArchiveException {
     if (dictionaryId != 0 && codec != Codec.ZSTD) {
       throw new CorruptArchiveException(
           file,
@@ -250,25 +337,31 @@ public final class EntryCodec {
               + codec.displayName()
               + " (only zstd entries name a dictionary)");
     }
-    String name;
-    if (h.nextBytesEqual(nameLength, expectedUtf8)) {
-      h.skip(nameLength, "entry name");
-      name = expectedName;
-    } else {
-      name = h.text(nameLength, "entry name");
-    }
-    Map<String, String> attributes =
-        attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
-    for (int i = 0; i < attributeCount; i++) {
+  }
+
+  /** The user attributes, each key once, in stored order. */
+  private static Map<String, String> attributes(ByteReader h, int count)
+      throws CorruptArchiveException {
+    Map<String, String> attributes = count == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
+    for (int i = 0; i < count; i++) {
       String key = h.text(h.u16("attribute key length"), "attribute key");
       if (attributes.put(key, h.text(h.count("attribute value length"), "attribute value"))
           != null) {
         throw h.corrupt("attribute key '" + key + "' twice (each key once)");
       }
     }
-    if (h.remaining() != 0) {
-      throw h.corrupt(h.remaining() + " unexpected bytes at the end of the entry header");
-    }
+    return attributes;
+  }
+
+  /**
+   * Lengths a codec can produce: not negative, stored within the format's bound, raw content stored
+   * as it is, LZ4 within its block bound, chunks each with a stored byte ({@code chunkShift} 0: one
+   * piece).
+   */
+  private static void checkLengths(
+      String file, long entryOffset, Codec codec, int chunkShift, long rawLength, long storedLength)
+      throws CorruptArchiveException {
+    boolean chunked = chunkShift != 0;
     if (rawLength < 0
         || storedLength < 0
         || storedLength > MAX_STORED_LENGTH
@@ -287,36 +380,6 @@ public final class EntryCodec {
               + codec
               + (chunked ? ", chunks of 2^" + chunkShift : ""));
     }
-    if (group
-        && (nameLength != 0
-            || attributeCount != 0
-            || mtime != 0
-            || mode != 0
-            || rawLength > FormatConstants.MAX_GROUP_RAW_BYTES
-            || storedLength > FormatConstants.MAX_GROUP_RAW_BYTES)) {
-      throw new CorruptArchiveException(
-          file,
-          entryOffset,
-          "a group header with a name, metadata or over "
-              + FormatConstants.MAX_GROUP_RAW_BYTES
-              + " bytes (raw "
-              + rawLength
-              + ", stored "
-              + storedLength
-              + ")");
-    }
-    return new EntryHeader(
-        name,
-        codec,
-        dictionaryId,
-        rawLength,
-        storedLength,
-        mtime,
-        mode,
-        attributes,
-        headerLength,
-        group,
-        chunkShift);
   }
 
   /**

@@ -159,8 +159,36 @@ public final class ManifestCodec {
             : null;
     long liveEntries = in.u64("live entries");
     long liveEntryBytes = in.u64("live entry bytes");
+    List<Manifest.DictionaryRef> dictionaries = dictionaries(in, placed);
+    List<Generation.Part> parts = parts(in);
+    List<Manifest.SegmentRef> segments = segments(in, placed);
+    for (Manifest.DictionaryRef d : dictionaries) {
+      checkPlacement(in, d, segments);
+    }
+    List<Generation.Change> history = history(in);
+    if (in.remaining() != 0) {
+      throw in.corrupt(in.remaining() + " unexpected bytes before the footer");
+    }
+    return new Manifest(
+        generation,
+        commitMillis,
+        operation,
+        bucketCapacity,
+        settings,
+        liveEntries,
+        liveEntryBytes,
+        dictionaries,
+        parts,
+        segments,
+        history,
+        checkMarks(in, marks, parts, segments));
+  }
+
+  /** The dictionaries, each id once; version 4 on says where each lies in a segment file. */
+  private static List<Manifest.DictionaryRef> dictionaries(ByteReader in, boolean placed)
+      throws CorruptArchiveException {
     List<Manifest.DictionaryRef> dictionaries = new ArrayList<>();
-    java.util.Set<Integer> ids = new java.util.HashSet<>(); // each id once, of each kind
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
     for (int i = in.count("dictionary count"); i > 0; i--) {
       int id = in.u32("dictionary id");
       if (!ids.add(id)) {
@@ -173,8 +201,13 @@ public final class ManifestCodec {
                   id, length, in.u32("dictionary segment"), in.u64("dictionary offset"))
               : Manifest.DictionaryRef.ownFile(id, length));
     }
+    return dictionaries;
+  }
+
+  /** The parts, each id once, each committed past its file header. */
+  private static List<Generation.Part> parts(ByteReader in) throws CorruptArchiveException {
     List<Generation.Part> parts = new ArrayList<>();
-    ids.clear();
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
     for (int i = in.count("part count"); i > 0; i--) {
       int partId = in.count("part id");
       if (!ids.add(partId)) {
@@ -186,9 +219,18 @@ public final class ManifestCodec {
       }
       parts.add(new Generation.Part(partId, length));
     }
+    return parts;
+  }
+
+  /**
+   * The segments, each id once, each with its directory; the directories' pointers are bounded
+   * together (FORMAT.md "Limits").
+   */
+  private static List<Manifest.SegmentRef> segments(ByteReader in, boolean placed)
+      throws CorruptArchiveException {
     List<Manifest.SegmentRef> segments = new ArrayList<>();
-    long[] pointers = {0}; // of every directory so far: their arrays are bounded together
-    ids.clear();
+    long[] pointers = {0}; // of every directory so far
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
     for (int i = in.count("segment count"); i > 0; i--) {
       int segmentId = in.count("segment id");
       if (!ids.add(segmentId)) {
@@ -209,9 +251,10 @@ public final class ManifestCodec {
       checkPlacement(in, segment);
       segments.add(segment);
     }
-    for (Manifest.DictionaryRef d : dictionaries) {
-      checkPlacement(in, d, segments);
-    }
+    return segments;
+  }
+
+  private static List<Generation.Change> history(ByteReader in) throws CorruptArchiveException {
     List<Generation.Change> history = new ArrayList<>();
     for (int i = in.count("history count"); i > 0; i--) {
       history.add(
@@ -221,22 +264,7 @@ public final class ManifestCodec {
               in.string16("history operation"),
               in.u64("history entries")));
     }
-    if (in.remaining() != 0) {
-      throw in.corrupt(in.remaining() + " unexpected bytes before the footer");
-    }
-    return new Manifest(
-        generation,
-        commitMillis,
-        operation,
-        bucketCapacity,
-        settings,
-        liveEntries,
-        liveEntryBytes,
-        dictionaries,
-        parts,
-        segments,
-        history,
-        checkMarks(in, marks, parts, segments));
+    return history;
   }
 
   /** The id marks, refused if the manifest names an id above them. */
