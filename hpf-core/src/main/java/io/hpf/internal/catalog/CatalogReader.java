@@ -81,51 +81,81 @@ public final class CatalogReader {
     }
     byte[] head = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);
     FileFraming.checkHeader(fileName, head, 0, head.length, FormatConstants.KIND_CATALOG);
-    long tailAt = length - tailBytes;
-    byte[] tail = file.readFully(tailAt, tailBytes);
-    if (ByteReader.getU32(tail, CatalogWriter.TRAILER_BYTES) != FormatConstants.FOOTER_MAGIC) {
-      throw new CorruptArchiveException(
-          fileName, tailAt + CatalogWriter.TRAILER_BYTES, "bad footer magic number");
-    }
-    ByteReader trailer = new ByteReader(fileName, tailAt, tail, 0, CatalogWriter.TRAILER_BYTES);
-    long indexOffset = trailer.u64("index offset");
-    int indexLength = trailer.count("index length");
-    int indexCrc = trailer.u32("index CRC");
-    long entries = trailer.u64("entry count");
-    int blockCount = trailer.count("block count");
-    if (trailer.u32("reserved") != 0) {
-      throw trailer.corrupt("reserved trailer field is not 0");
-    }
-    if (indexOffset < FormatConstants.FILE_HEADER_BYTES || indexOffset + indexLength != tailAt) {
+    Trailer trailer = Trailer.read(fileName, file, length - tailBytes, expectedEntries);
+    byte[] index = file.readFully(trailer.indexOffset(), trailer.indexLength());
+    int actualCrc = EntryCodec.crc32c(index, 0, index.length);
+    if (actualCrc != trailer.indexCrc()) {
       throw new CorruptArchiveException(
           fileName,
-          tailAt,
-          "index at " + indexOffset + " of " + indexLength + " bytes does not end at the trailer");
-    }
-    if (entries != expectedEntries) {
-      throw new CorruptArchiveException(
-          fileName,
-          tailAt + 16,
-          "catalog has " + entries + " rows, manifest says " + expectedEntries);
-    }
-    byte[] index = file.readFully(indexOffset, indexLength);
-    int actualCrc = EntryCodec.crc32c(index, 0, indexLength);
-    if (actualCrc != indexCrc) {
-      throw new CorruptArchiveException(
-          fileName,
-          indexOffset,
+          trailer.indexOffset(),
           String.format(
               Locale.ROOT,
               "block index checksum mismatch (CRC32C %08x, stored %08x)",
               actualCrc,
-              indexCrc));
+              trailer.indexCrc()));
     }
-    ByteReader in = new ByteReader(fileName, indexOffset, index);
+    return readIndex(
+        fileName, file, trailer, new ByteReader(fileName, trailer.indexOffset(), index));
+  }
+
+  /**
+   * The catalog's trailer (FORMAT.md "Catalog"), before the footer at {@code tailAt}: where its
+   * block index is, its CRC32C, and the counts it claims, checked against the file and the
+   * manifest.
+   */
+  private record Trailer(
+      long indexOffset, int indexLength, int indexCrc, long entries, int blockCount) {
+    static Trailer read(String fileName, ReadableFile file, long tailAt, long expectedEntries)
+        throws IOException {
+      byte[] tail =
+          file.readFully(tailAt, CatalogWriter.TRAILER_BYTES + FormatConstants.FOOTER_BYTES);
+      if (ByteReader.getU32(tail, CatalogWriter.TRAILER_BYTES) != FormatConstants.FOOTER_MAGIC) {
+        throw new CorruptArchiveException(
+            fileName, tailAt + CatalogWriter.TRAILER_BYTES, "bad footer magic number");
+      }
+      ByteReader in = new ByteReader(fileName, tailAt, tail, 0, CatalogWriter.TRAILER_BYTES);
+      Trailer trailer =
+          new Trailer(
+              in.u64("index offset"),
+              in.count("index length"),
+              in.u32("index CRC"),
+              in.u64("entry count"),
+              in.count("block count"));
+      if (in.u32("reserved") != 0) {
+        throw in.corrupt("reserved trailer field is not 0");
+      }
+      if (trailer.indexOffset < FormatConstants.FILE_HEADER_BYTES
+          || trailer.indexOffset + trailer.indexLength != tailAt) {
+        throw new CorruptArchiveException(
+            fileName,
+            tailAt,
+            "index at "
+                + trailer.indexOffset
+                + " of "
+                + trailer.indexLength
+                + " bytes does not end at the trailer");
+      }
+      if (trailer.entries != expectedEntries) {
+        throw new CorruptArchiveException(
+            fileName,
+            tailAt + 16,
+            "catalog has " + trailer.entries + " rows, manifest says " + expectedEntries);
+      }
+      return trailer;
+    }
+  }
+
+  /** Reads the checked block index: blocks one after the other, adding up to the trailer's. */
+  private static CatalogReader readIndex(
+      String fileName, ReadableFile file, Trailer trailer, ByteReader in)
+      throws CorruptArchiveException {
+    int blockCount = trailer.blockCount();
     if (in.count("block count") != blockCount) {
       throw in.corrupt("block count differs from the trailer's " + blockCount);
     }
     if (blockCount > in.remaining() / MIN_INDEX_ENTRY_BYTES) {
-      throw in.corrupt(blockCount + " blocks cannot fit an index of " + indexLength + " bytes");
+      throw in.corrupt(
+          blockCount + " blocks cannot fit an index of " + trailer.indexLength() + " bytes");
     }
     long[] offsets = new long[blockCount];
     int[] sizes = new int[blockCount];
@@ -144,11 +174,17 @@ public final class CatalogReader {
       expectedOffset += sizes[i];
       total += counts[i];
     }
-    if (expectedOffset != indexOffset || total != entries || in.remaining() != 0) {
+    if (expectedOffset != trailer.indexOffset()
+        || total != trailer.entries()
+        || in.remaining() != 0) {
       throw in.corrupt(
-          "blocks do not add up to the index (" + total + " rows, " + entries + " expected)");
+          "blocks do not add up to the index ("
+              + total
+              + " rows, "
+              + trailer.entries()
+              + " expected)");
     }
-    return new CatalogReader(fileName, file, entries, offsets, sizes, counts, names);
+    return new CatalogReader(fileName, file, trailer.entries(), offsets, sizes, counts, names);
   }
 
   public long entryCount() {

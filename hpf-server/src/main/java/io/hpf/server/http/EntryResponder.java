@@ -86,29 +86,9 @@ final class EntryResponder {
     }
     h.set(HttpHeaderNames.CONTENT_TYPE, ContentTypes.of(info.name()));
     long size = info.rawLength();
-    String ifRange = ex.request.headers().get(HttpHeaderNames.IF_RANGE);
-    ByteRange.Request asked =
-        ifRange != null && !ifRange.equals(etag)
-            ? new ByteRange.Whole()
-            : ByteRange.parse(ex.request.headers().get(HttpHeaderNames.RANGE), size);
-    ByteRange range;
-    if (asked instanceof ByteRange.Unsatisfiable) {
-      h.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
-      ex.send(
-          HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
-          "application/json",
-          RequestRouter.utf8(
-              Json.error(416, "range outside entry '" + name + "' of " + size + " bytes")),
-          head);
-      return;
-    } else if (asked instanceof ByteRange.Part part) {
-      range = part.range();
-      head.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
-      h.set(
-          HttpHeaderNames.CONTENT_RANGE,
-          "bytes " + range.start() + "-" + (range.start() + range.length() - 1) + "/" + size);
-    } else {
-      range = new ByteRange(0, size);
+    ByteRange range = range(ex, head, etag, name, size);
+    if (range == null) {
+      return; // answered: outside the entry
     }
     byte[] content = f.content();
     if (content != null) {
@@ -121,27 +101,73 @@ final class EntryResponder {
       ex.send(head.status(), null, Unpooled.EMPTY_BUFFER, head);
       return;
     }
-    if (local && info.codec() == Codec.NONE && !info.inGroup()) {
-      java.nio.file.Path partFile =
-          ((LocalStorage) reader.storage())
-              .directory()
-              .resolve(ArchiveFormat.partFileName(info.partId()));
-      if (verified.contains(partFile, info.offset())) {
-        sendFile(ex, head, partFile, f, range);
-        return;
-      }
-      if (size <= WHOLE_BYTES) {
-        reader.get(info); // reads and checks it once: later requests go out with sendfile
-        verified.add(partFile, info.offset());
-        sendFile(ex, head, partFile, f, range);
-        return;
-      }
+    if (local
+        && info.codec() == Codec.NONE
+        && !info.inGroup()
+        && sentFromFile(ex, head, f, range)) {
+      return;
     }
     if (!onWorker) {
       router.offload(ex, () -> stream(ex, head, reader, info, range, archive));
       return;
     }
     stream(ex, head, reader, info, range, archive);
+  }
+
+  /**
+   * The range asked for (If-Range honoured) with the response's status and Content-Range set; null
+   * when it lies outside the entry, answered 416 here.
+   */
+  private static ByteRange range(
+      Exchange ex, HttpResponse head, String etag, String name, long size) {
+    HttpHeaders h = head.headers();
+    String ifRange = ex.request.headers().get(HttpHeaderNames.IF_RANGE);
+    ByteRange.Request asked =
+        ifRange != null && !ifRange.equals(etag)
+            ? new ByteRange.Whole()
+            : ByteRange.parse(ex.request.headers().get(HttpHeaderNames.RANGE), size);
+    if (asked instanceof ByteRange.Unsatisfiable) {
+      h.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
+      ex.send(
+          HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+          "application/json",
+          RequestRouter.utf8(
+              Json.error(416, "range outside entry '" + name + "' of " + size + " bytes")),
+          head);
+      return null;
+    }
+    if (asked instanceof ByteRange.Part part) {
+      ByteRange range = part.range();
+      head.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
+      h.set(
+          HttpHeaderNames.CONTENT_RANGE,
+          "bytes " + range.start() + "-" + (range.start() + range.length() - 1) + "/" + size);
+      return range;
+    }
+    return new ByteRange(0, size);
+  }
+
+  /**
+   * Sends a raw entry of a local archive straight from its part file when it has been checked
+   * against its CRC32C once (checking it now if it is not large); false when it must be streamed.
+   */
+  private boolean sentFromFile(Exchange ex, HttpResponse head, FetchedEntry f, ByteRange range)
+      throws IOException {
+    ArchiveReader reader = ex.lease().reader();
+    EntryInfo info = f.info();
+    java.nio.file.Path partFile =
+        ((LocalStorage) reader.storage())
+            .directory()
+            .resolve(ArchiveFormat.partFileName(info.partId()));
+    if (!verified.contains(partFile, info.offset())) {
+      if (info.rawLength() > WHOLE_BYTES) {
+        return false;
+      }
+      reader.get(info); // reads and checks it once: later requests go out with sendfile
+      verified.add(partFile, info.offset());
+    }
+    sendFile(ex, head, partFile, f, range);
+    return true;
   }
 
   private void sendFile(
