@@ -103,18 +103,24 @@ public final class HpfServer implements Closeable {
     boss = new MultiThreadIoEventLoopGroup(1, handlers);
     int threads = o.ioThreads > 0 ? o.ioThreads : Runtime.getRuntime().availableProcessors();
     io = new MultiThreadIoEventLoopGroup(threads, handlers);
+    channel = bind(o, channelType);
+    announce(o, root.describe(), epoll);
+  }
+
+  /** Binds the listening socket; a port it cannot take is named in the error. */
+  private Channel bind(ServerOptions o, Class<? extends ServerChannel> channelType)
+      throws IOException, InterruptedException {
     try {
-      channel =
-          new ServerBootstrap()
-              .group(boss, io)
-              .channel(channelType)
-              .option(ChannelOption.SO_BACKLOG, 1024)
-              .option(ChannelOption.SO_REUSEADDR, true)
-              .childOption(ChannelOption.TCP_NODELAY, true)
-              .childHandler(new HttpServerInitializer(o, router, metrics))
-              .bind(new InetSocketAddress(o.bindAddress, o.port))
-              .sync()
-              .channel();
+      return new ServerBootstrap()
+          .group(boss, io)
+          .channel(channelType)
+          .option(ChannelOption.SO_BACKLOG, 1024)
+          .option(ChannelOption.SO_REUSEADDR, true)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new HttpServerInitializer(o, router, metrics))
+          .bind(new InetSocketAddress(o.bindAddress, o.port))
+          .sync()
+          .channel();
     } catch (Exception e) { // Netty throws the bind's checked exception without declaring it
       closeQuietly();
       if (e instanceof IOException) { // epoll says "bind(..) failed with error(-98): Address..."
@@ -136,11 +142,15 @@ public final class HpfServer implements Closeable {
       }
       throw new IOException(e.getMessage(), e);
     }
+  }
+
+  /** Says where it serves, and when it listens beyond this host, who may read. */
+  private void announce(ServerOptions o, String root, boolean epoll) {
     ServerLog.info(
         "serving "
             + directory.ids().size()
             + " archives under "
-            + root.describe()
+            + root
             + " on "
             + o.bindAddress
             + ":"
