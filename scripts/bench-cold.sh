@@ -29,5 +29,5 @@ mkdir -p "$data/kernel"
 (cd bench-data/linux-source-6.1 && find . -type f | sort | awk 'NR <= 2000' | tar -T - -cf -) \
   | tar -C "$data/kernel" -xf -
 java -Xmx4g -XX:+UseParallelGC -cp "$snapshot/hpf-bench.jar" io.hpf.bench.ColdGetBenchmark \
-  bench-results/cold-gets.jsonl "$work" "$rounds" "$gets" \
-  "$data/logs" "$data/text-30k" "$data/kernel"
+  --out bench-results/cold-gets.jsonl --work "$work" --rounds "$rounds" --gets "$gets" \
+  --tree "$data/logs" --tree "$data/text-30k" --tree "$data/kernel"

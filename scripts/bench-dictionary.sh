@@ -8,4 +8,5 @@ settings=${1:-"8,64,3;4,64,3;2,64,3;4,32,3;4,112,3;4,0,3;4,64,1;4,64,6"}
 source scripts/bench-java.sh
 python3 scripts/gen-logs.py 20000 "$data/logs"
 java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.DictionaryBenchmark \
-  bench-results/dictionary.jsonl "$settings" bench-data/linux-source-6.1 "$data/logs"
+  --out bench-results/dictionary.jsonl --settings "$settings" \
+  --tree bench-data/linux-source-6.1 --tree "$data/logs"

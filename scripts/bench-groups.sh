@@ -19,7 +19,8 @@ for max in 1024 512; do
     | tar --null -T - -cf -) | tar -C "$data/kernel-$max" -xf -
 done
 java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.GroupBenchmark \
-  bench-results/groups.jsonl "$work" "$settings" "$rounds" \
-  "$data/kernel-1024" "$data/logs" bench-data/linux-source-6.1
+  --out bench-results/groups.jsonl --work "$work" --settings "$settings" --rounds "$rounds" \
+  --tree "$data/kernel-1024" --tree "$data/logs" --tree bench-data/linux-source-6.1
 java -Xmx8g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.GroupBenchmark \
-  bench-results/groups.jsonl "$work" "$small" "$((rounds + 1))" "$data/kernel-1024" "$data/kernel-512"
+  --out bench-results/groups.jsonl --work "$work" --settings "$small" --rounds "$((rounds + 1))" \
+  --tree "$data/kernel-1024" --tree "$data/kernel-512"

@@ -25,7 +25,9 @@ fi
 
 rm -f bench-results/hdfs.jsonl
 java -Xmx2g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.HdfsBenchmark \
-  bench-results/hdfs.jsonl "$uri" ./hpf kernel-10k "$work/kernel-10k" 3 2000
+  --out bench-results/hdfs.jsonl --hdfs "$uri" --name kernel-10k --tree "$work/kernel-10k" \
+  --repetitions 3 --gets 2000
 java -Xmx2g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.HdfsBenchmark \
-  bench-results/hdfs.jsonl "$uri" ./hpf logs-100k "$work/logs-100k" 1 2000
+  --out bench-results/hdfs.jsonl --hdfs "$uri" --name logs-100k --tree "$work/logs-100k" \
+  --repetitions 1 --gets 2000
 ./scripts/bench-report.py

@@ -12,8 +12,8 @@ source scripts/bench-java.sh
 staged="$work/staged" # on disk, as the measured runs had them
 out="$work/out"
 mkdir -p "$out"
-java -cp "$snapshot/hpf-bench.jar" io.hpf.bench.paper.StageDatasets "$staged" bench \
-  bench-data/linux-source-6.1 hpf-logs kernel
+java -cp "$snapshot/hpf-bench.jar" io.hpf.bench.paper.StageDatasets --out "$staged" --scale bench \
+  --kernel bench-data/linux-source-6.1 --dataset hpf-logs --dataset kernel
 ./hpf --version >/dev/null # built outside the timings
 machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 jdk=$(java -version 2>&1 | head -1 | tr -d '"')

@@ -13,9 +13,11 @@ jar="$snapshot/hpf-bench.jar"
 work=$(mktemp -d)
 mkdir -p bench-results
 rm -f bench-results/{perfect-hash,warm-get,change,create}.jsonl
-java -Xmx4g -cp "$jar" io.hpf.bench.PerfectHashBenchmark bench-results/perfect-hash.jsonl 65536 1000000
-java -Xmx4g -cp "$jar" io.hpf.bench.GetBenchmark bench-results/warm-get.jsonl bench-data/linux-source-6.1 "$work/get" 50000 5
-java -Xmx6g -cp "$jar" io.hpf.bench.ChangeBenchmark bench-results/change.jsonl "$work/change" 10000 100000 1000000
+java -Xmx4g -cp "$jar" io.hpf.bench.PerfectHashBenchmark --out bench-results/perfect-hash.jsonl --keys 65536,1000000
+java -Xmx4g -cp "$jar" io.hpf.bench.GetBenchmark --out bench-results/warm-get.jsonl \
+  --source bench-data/linux-source-6.1 --work "$work/get" --files 50000 --rounds 5
+java -Xmx6g -cp "$jar" io.hpf.bench.ChangeBenchmark --out bench-results/change.jsonl --work "$work/change" \
+  --sizes 10000,100000,1000000
 rm -rf "$work"
 ./scripts/bench-create.sh 3
 ./scripts/bench-report.py

@@ -20,4 +20,5 @@ bench_snapshot "$work/bench-jar"
 hdfs_up "$work/hdfs"
 uri=$hdfs_uri
 java -Xmx3g -cp "$snapshot/hpf-bench.jar" io.hpf.bench.mapreduce.MapReduceBenchmark \
-  bench-results/mapreduce.jsonl "$uri" "$files" "$repetitions" $mode 2>"$work/mapreduce.log"
+  --out bench-results/mapreduce.jsonl --hdfs "$uri" --files "$files" --repetitions "$repetitions" \
+  --mode "${mode:-all}" 2>"$work/mapreduce.log"

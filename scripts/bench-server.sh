@@ -15,9 +15,13 @@
 # allows 20,000 open files per process, so the cache holds a sixth of 100k files). Each peer is
 # started afresh for each rep and warmed up by an unmeasured 10 s run. Then Zipf names (s = 1.1) over 1,000 archives of 100 entries
 # with --memory too small for all of them, against the same run with unlimited memory: req/s and
-# the hit rate of open readers. Results: bench-results/server-*/results.tsv.
+# the hit rate of open readers. Results: JSON lines in bench-results/server.jsonl (wrk's output in
+# bench-results/server-*/).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/scripts/lib.sh"
+BENCH_ARGS="$*"
+export HPF_COMMIT="${HPF_COMMIT:-$(cd "$here" && git rev-parse --short HEAD)}"
 files="${1:-100000}"
 seconds="${2:-30}"
 sizes="${3:-1024,32768}"
@@ -106,8 +110,8 @@ run_wrk() { # label url-base names-file prefix [seconds]
   errors="$(grep -E 'Non-2xx|Socket errors' "$out/$label.wrk" | tr '\n' ' ' || true)"
   # The server's CPU per request: steadier than req/s on a shared machine.
   cpu="$(python3 -c "print(round(($after-$before)/$hz*1e6/max(1,$rps*${5:-$seconds}),1))")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p50" "$p99" "$cpu" "${errors:-none}" |
-    tee -a "$out/results.tsv"
+  json_line "$results" benchmark server label "$label" req_per_s "$rps" p50 "$p50" p99 "$p99" \
+    cpu_us_per_req "$cpu" errors "${errors:-none}"
 }
 
 start_hpf() { # root extra-args...
@@ -170,7 +174,7 @@ warm() { # tree: into page cache
   find "$1" -type f -print0 | xargs -0 cat >/dev/null
 }
 
-printf 'label\treq/s\tp50\tp99\tcpu-us/req\terrors\n' | tee "$out/results.tsv"
+results="$here/bench-results/server.jsonl" # one JSON line a run, as every benchmark writes
 IFS=',' read -r -a size_list <<<"$sizes"
 for size in "${size_list[@]}"; do
   make_tree "$size"
@@ -243,8 +247,8 @@ for memory in 4m 64g; do
   rps="$(awk '/Requests\/sec/ {print $2}' "$out/zipf-$memory.wrk")"
   p99="$(awk '$1=="99%" {print $2}' "$out/zipf-$memory.wrk")"
   rate="$(python3 -c "print(round(($h1-$h0)/max(1,($h1-$h0)+($m1-$m0)),4))")"
-  printf 'zipf-memory-%s\t%s\thit-rate=%s\t%s\t-\tnone\n' "$memory" "$rps" "$rate" "$p99" |
-    tee -a "$out/results.tsv"
+  json_line "$results" benchmark server label "zipf-memory-$memory" req_per_s "$rps" \
+    reader_hit_rate "$rate" p99 "$p99"
   stop_hpf
 done
-echo "results: $out/results.tsv"
+echo "results: $results (wrk's own output: $out)"

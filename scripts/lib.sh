@@ -32,3 +32,29 @@ hdfs_up() {
   export HADOOP_CONF_DIR="$hdfs_home/conf"
   hdfs_uri=$(./hpf hdfs status --home "$hdfs_home" --uri)
 }
+
+# Appends one measurement to FILE as a JSON line, as the Java benchmarks write them: the given keys
+# and values (numbers stay numbers), then the machine, commit, command and time.
+#   json_line FILE key value [key value]...
+json_line() {
+  local file=$1
+  shift
+  python3 - "$file" "$0 ${BENCH_ARGS:-}" "$@" <<'PY' | tee -a "$file"
+import json, os, platform, subprocess, sys, datetime
+file, command, pairs = sys.argv[1], sys.argv[2], sys.argv[3:]
+def value(v):
+    try:
+        return int(v)
+    except ValueError:
+        try:
+            return float(v)
+        except ValueError:
+            return v
+line = {pairs[i]: value(pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)}
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
+commit = os.environ.get("HPF_COMMIT") or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
+line.update(command=command.strip(), machine=model, cores=os.cpu_count(), commit=commit,
+            time=datetime.datetime.now(datetime.timezone.utc).isoformat())
+print(json.dumps(line))
+PY
+}

@@ -48,13 +48,10 @@ public final class ChangeBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out =
-        new BenchOutput(Path.of(args[0]), "ChangeBenchmark " + String.join(" ", args));
-    Path work = Path.of(args[1]);
-    int[] sizes =
-        args.length > 2
-            ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
-            : new int[] {10_000, 100_000, 1_000_000};
+    BenchArgs flags = BenchArgs.parse("ChangeBenchmark", args, "out", "work", "sizes");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    Path work = flags.path("work");
+    int[] sizes = flags.integers("sizes", 10_000, 100_000, 1_000_000);
 
     // Warm-up: the JIT compiles the write path before anything is measured, so the first
     // system measured is not handicapped.

@@ -33,13 +33,14 @@ public final class ColdGetBenchmark {
   private ColdGetBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out =
-        new BenchOutput(Path.of(args[0]), "ColdGetBenchmark " + String.join(" ", args));
-    Path work = Path.of(args[1]);
-    int rounds = Integer.parseInt(args[2]);
-    int gets = Integer.parseInt(args[3]);
-    for (int d = 4; d < args.length; d++) {
-      Path tree = Path.of(args[d]);
+    BenchArgs flags =
+        BenchArgs.parse("ColdGetBenchmark", args, "out", "work", "rounds", "gets", "tree");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    Path work = flags.path("work");
+    int rounds = flags.integer("rounds");
+    int gets = flags.integer("gets");
+    for (String treeName : flags.all("tree")) {
+      Path tree = Path.of(treeName);
       List<SourceFile> files = LocalTrees.files(tree);
       List<String> names = files.stream().map(SourceFile::name).toList();
       Map<Codec, Path> archives = new LinkedHashMap<>();

@@ -30,10 +30,10 @@ public final class DictionaryBenchmark {
   private DictionaryBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out =
-        new BenchOutput(Path.of(args[0]), "DictionaryBenchmark " + String.join(" ", args));
-    for (int d = 2; d < args.length; d++) {
-      List<SourceFile> files = LocalTrees.files(Path.of(args[d]));
+    BenchArgs flags = BenchArgs.parse("DictionaryBenchmark", args, "out", "settings", "tree");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    for (String tree : flags.all("tree")) {
+      List<SourceFile> files = LocalTrees.files(Path.of(tree));
       List<byte[]> contents = new ArrayList<>();
       long raw = 0;
       for (SourceFile f : files) {
@@ -42,7 +42,7 @@ public final class DictionaryBenchmark {
         }
         raw += contents.get(contents.size() - 1).length;
       }
-      for (String setting : args[1].split(";")) {
+      for (String setting : flags.string("settings").split(";")) {
         String[] p = setting.split(",");
         int sampleBytes = Integer.parseInt(p[0]) << 20;
         int dictionaryBytes = Integer.parseInt(p[1]) << 10;
@@ -60,7 +60,7 @@ public final class DictionaryBenchmark {
         double compressSeconds = (System.nanoTime() - t0) / 1e9;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("benchmark", "dictionary");
-        m.put("tree", Path.of(args[d]).getFileName().toString());
+        m.put("tree", Path.of(tree).getFileName().toString());
         m.put("files", files.size());
         m.put("rawBytes", raw);
         m.put("sampleMiB", sampleBytes >> 20);

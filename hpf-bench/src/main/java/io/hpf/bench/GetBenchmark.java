@@ -63,11 +63,13 @@ public final class GetBenchmark {
       double indexBytesPerEntry) {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out = new BenchOutput(Path.of(args[0]), "GetBenchmark " + String.join(" ", args));
-    Path source = Path.of(args[1]);
-    Path work = Path.of(args[2]);
-    int maxFiles = args.length > 3 ? Integer.parseInt(args[3]) : 50_000;
-    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 5;
+    BenchArgs flags =
+        BenchArgs.parse("GetBenchmark", args, "out", "source", "work", "files", "rounds");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    Path source = flags.path("source");
+    Path work = flags.path("work");
+    int maxFiles = flags.integer("files", 50_000);
+    int rounds = flags.integer("rounds", 5);
 
     Path subset = work.resolve("subset");
     List<String> names = copySubset(source, subset, maxFiles);

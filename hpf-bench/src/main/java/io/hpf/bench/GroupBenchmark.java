@@ -36,12 +36,14 @@ public final class GroupBenchmark {
   private GroupBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out = new BenchOutput(Path.of(args[0]), "GroupBenchmark " + String.join(" ", args));
-    Path work = Path.of(args[1]);
-    String[] settings = args[2].split(";");
-    int rounds = Integer.parseInt(args[3]);
-    for (int d = 4; d < args.length; d++) {
-      Path tree = Path.of(args[d]);
+    BenchArgs flags =
+        BenchArgs.parse("GroupBenchmark", args, "out", "work", "settings", "rounds", "tree");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    Path work = flags.path("work");
+    String[] settings = flags.string("settings").split(";");
+    int rounds = flags.integer("rounds");
+    for (String treeName : flags.all("tree")) {
+      Path tree = Path.of(treeName);
       List<SourceFile> files = LocalTrees.files(tree);
       List<String> names = files.stream().map(SourceFile::name).toList();
       long rawBytes = files.stream().mapToLong(SourceFile::size).sum();

@@ -40,13 +40,24 @@ public final class HdfsBenchmark {
   private HdfsBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out = new BenchOutput(Path.of(args[0]), "HdfsBenchmark " + String.join(" ", args));
-    URI hdfs = URI.create(args[1]);
-    String launcher = args[2];
-    String name = args[3];
-    Path local = Path.of(args[4]);
-    int repetitions = Integer.parseInt(args[5]);
-    int gets = Integer.parseInt(args[6]);
+    BenchArgs flags =
+        BenchArgs.parse(
+            "HdfsBenchmark",
+            args,
+            "out",
+            "hdfs",
+            "launcher",
+            "name",
+            "tree",
+            "repetitions",
+            "gets");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    URI hdfs = URI.create(flags.string("hdfs"));
+    String launcher = flags.string("launcher", "./hpf");
+    String name = flags.string("name");
+    Path local = flags.path("tree");
+    int repetitions = flags.integer("repetitions");
+    int gets = flags.integer("gets");
     List<String> names = listNames(local);
     long bytes = 0;
     for (String n : names) {

@@ -1,7 +1,6 @@
 package io.hpf.bench;
 
 import io.hpf.internal.index.PerfectHash;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -15,12 +14,9 @@ public final class PerfectHashBenchmark {
   private PerfectHashBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out =
-        new BenchOutput(Path.of(args[0]), "PerfectHashBenchmark " + String.join(" ", args));
-    int[] sizes =
-        args.length > 1
-            ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
-            : new int[] {65_536, 1_000_000};
+    BenchArgs flags = BenchArgs.parse("PerfectHashBenchmark", args, "out", "keys");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    int[] sizes = flags.integers("keys", 65_536, 1_000_000);
     for (int n : sizes) {
       long[] keys = new long[n];
       SplittableRandom random = new SplittableRandom(n);

@@ -4,6 +4,7 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
+import io.hpf.bench.BenchArgs;
 import io.hpf.bench.BenchOutput;
 import io.hpf.bench.paper.Dataset;
 import io.hpf.bench.paper.Datasets;
@@ -19,7 +20,6 @@ import io.hpf.mapreduce.jobs.SfJobs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -63,11 +63,12 @@ public final class MapReduceBenchmark {
   private MapReduceBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    BenchOutput out =
-        new BenchOutput(Path.of(args[0]), "MapReduceBenchmark " + String.join(" ", args));
-    URI hdfs = URI.create(args[1]);
-    int files = Integer.parseInt(args[2]);
-    int repetitions = Integer.parseInt(args[3]);
+    BenchArgs flags =
+        BenchArgs.parse("MapReduceBenchmark", args, "out", "hdfs", "files", "repetitions", "mode");
+    BenchOutput out = new BenchOutput(flags.path("out"), flags.commandLine());
+    URI hdfs = URI.create(flags.string("hdfs"));
+    int files = flags.integer("files");
+    int repetitions = flags.integer("repetitions");
     // The cluster's settings (the fast close of small files among them).
     Configuration conf =
         SiteFiles.addFromEnvironment(new Configuration(), "core-site.xml", "hdfs-site.xml");
@@ -85,7 +86,7 @@ public final class MapReduceBenchmark {
     org.apache.hadoop.fs.Path plain = new org.apache.hadoop.fs.Path(base, "plain");
     org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(base, "text.hpf");
     org.apache.hadoop.fs.Path har = new org.apache.hadoop.fs.Path(base, "text.har");
-    boolean listOnly = args.length > 4 && args[4].equals("list");
+    boolean listOnly = flags.string("mode", "all").equals("list");
     int fileBytes = listOnly ? 1_000 : 30_000;
     if (listOnly) {
       base = fs.makeQualified(new org.apache.hadoop.fs.Path("/listbench-" + files));

@@ -15,10 +15,12 @@ public final class StageDatasets {
   private StageDatasets() {}
 
   public static void main(String[] args) throws Exception {
-    Path out = Path.of(args[0]);
-    Scale scale = Scale.valueOf(args[1].toUpperCase(Locale.ROOT));
-    List<String> wanted = List.of(args).subList(3, args.length);
-    for (Dataset dataset : Datasets.forScale(scale, Path.of(args[2]))) {
+    io.hpf.bench.BenchArgs flags =
+        io.hpf.bench.BenchArgs.parse("StageDatasets", args, "out", "scale", "kernel", "dataset");
+    Path out = flags.path("out");
+    Scale scale = Scale.valueOf(flags.string("scale").toUpperCase(Locale.ROOT));
+    List<String> wanted = flags.all("dataset");
+    for (Dataset dataset : Datasets.forScale(scale, flags.path("kernel"))) {
       if (!wanted.contains(dataset.name())) {
         continue;
       }
