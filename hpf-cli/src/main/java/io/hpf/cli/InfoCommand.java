@@ -92,7 +92,7 @@ final class InfoCommand implements Callable<Integer> {
           m.writerSettings() == null
               ? "not recorded (format version 4 or older; writers use their defaults)"
               : "new entries " + m.writerSettings().describe(),
-          m.bucketCapacity());
+          info.bucketCapacity());
       out.printf(
           Locale.ROOT,
           "files        %d: %d part (%s), %d bucket (%s), %d catalog (%s), %d dictionary (%s), 1 manifest%n",
@@ -101,14 +101,14 @@ final class InfoCommand implements Callable<Integer> {
           Format.bytes(info.partBytes()),
           info.buckets(),
           Format.bytes(info.indexBytes()),
-          m.segments().size(),
+          info.segments(),
           Format.bytes(info.catalogBytes()),
-          m.dictionaries().size(),
+          info.dictionaries(),
           Format.bytes(info.dictionaryBytes()));
       out.printf(
           Locale.ROOT,
           "index        %d segment(s), global depth %d, perfect hash %.2f bits/key%n",
-          m.segments().size(),
+          info.segments(),
           info.maxGlobalDepth(),
           info.perfectHashBitsPerKey());
       out.printf(Locale.ROOT, "namenode     %s%n", describe(archiveCost));
@@ -161,13 +161,13 @@ final class InfoCommand implements Callable<Integer> {
       s.append(",\"groupEntryMaxBytes\":").append(m.writerSettings().groupEntryMaxBytes());
       s.append(",\"zstdLevel\":").append(m.writerSettings().zstdLevel());
     }
-    s.append(",\"bucketCapacity\":").append(m.bucketCapacity());
+    s.append(",\"bucketCapacity\":").append(info.bucketCapacity());
     s.append(",\"contentBytes\":").append(info.contentBytes());
     s.append(",\"storedBytes\":").append(info.storedBytes());
     s.append(",\"files\":").append(info.files());
     s.append(",\"parts\":").append(m.parts().size());
     s.append(",\"partBytes\":").append(info.partBytes());
-    s.append(",\"segments\":").append(m.segments().size());
+    s.append(",\"segments\":").append(info.segments());
     s.append(",\"buckets\":").append(info.buckets());
     s.append(",\"indexBytes\":").append(info.indexBytes());
     s.append(",\"catalogBytes\":").append(info.catalogBytes());

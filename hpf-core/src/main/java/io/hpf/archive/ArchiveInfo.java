@@ -12,6 +12,10 @@ import java.util.Map;
  * A summary of an archive for people and tools: sizes by kind of file, compression, index shape.
  * Computing it reads the catalogs and the bucket headers, not the content.
  *
+ * @param manifest what the generation's manifest records
+ * @param bucketCapacity the most records in one bucket of new segments
+ * @param segments segments of the generation
+ * @param dictionaries zstd dictionaries the archive keeps
  * @param files files of the archive (what a file system such as HDFS holds objects for)
  * @param contentBytes entry content, uncompressed
  * @param storedBytes entry content as stored (members of a group: their shares of the group's)
@@ -25,7 +29,10 @@ import java.util.Map;
  * @param entriesByCodec how many entries each codec stores
  */
 public record ArchiveInfo(
-    Manifest manifest,
+    Generation manifest,
+    int bucketCapacity,
+    int segments,
+    int dictionaries,
     long files,
     long entries,
     long contentBytes,
@@ -74,6 +81,9 @@ public record ArchiveInfo(
     long files = 1L + io.hpf.internal.manifest.ArchiveFiles.expected(m).size(); // and the manifest
     return new ArchiveInfo(
         m,
+        m.bucketCapacity(),
+        m.segments().size(),
+        m.dictionaries().size(),
         files,
         entries,
         content,

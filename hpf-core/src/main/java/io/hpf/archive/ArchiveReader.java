@@ -127,7 +127,7 @@ public final class ArchiveReader implements Closeable {
   /** Entry metadata without reading the content, or null if there is no such entry. */
   public EntryInfo stat(String name) throws IOException {
     Found found = locate(name, false);
-    return found == null ? null : EntryInfo.of(found.entry(), found.partId());
+    return found == null ? null : found.entry().info(found.partId());
   }
 
   public boolean exists(String name) throws IOException {
@@ -175,7 +175,7 @@ public final class ArchiveReader implements Closeable {
           return found == null
               ? null
               : new FetchedEntry(
-                  EntryInfo.of(found.entry(), record.partId()), found.crc32c(), found.content());
+                  found.entry().info(record.partId()), found.crc32c(), found.content());
         });
   }
 
@@ -286,7 +286,7 @@ public final class ArchiveReader implements Closeable {
         rows,
         (row, part, entry) -> {
           try (InputStream content = part.openContent(entry)) {
-            visitor.visit(EntryInfo.of(entry, row.partId()), content);
+            visitor.visit(entry.info(row.partId()), content);
           }
         });
   }

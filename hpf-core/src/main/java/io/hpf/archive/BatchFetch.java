@@ -226,8 +226,7 @@ final class BatchFetch {
           part.findChecked(r.offset(), r.entryLength(), p.name(), p.nameUtf8(), whole, whole);
       FetchedEntry fetched =
           entry != null
-              ? new FetchedEntry(
-                  EntryInfo.of(entry.entry(), partId), entry.crc32c(), entry.content())
+              ? new FetchedEntry(entry.entry().info(partId), entry.crc32c(), entry.content())
               : reader.fetch(p.name(), whole); // another name with the same hash: search on
       found[p.index()] = withinBudget(fetched);
     }

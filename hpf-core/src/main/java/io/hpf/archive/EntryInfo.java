@@ -1,10 +1,8 @@
 package io.hpf.archive;
 
 import io.hpf.internal.format.Attributes;
-import io.hpf.internal.format.EntryHeader;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.FormatConstants;
-import io.hpf.internal.format.PartEntry;
 import java.util.Map;
 
 /**
@@ -120,26 +118,6 @@ public record EntryInfo(
    */
   private long share(long total) {
     return total / members + (member < total % members ? 1 : 0);
-  }
-
-  /** The catalog-style row of an entry found in part {@code partId}. */
-  public static EntryInfo of(PartEntry entry, int partId) {
-    EntryHeader h = entry.header();
-    return new EntryInfo(
-        h.name(),
-        false,
-        h.rawLength(),
-        h.storedLength(),
-        h.codec(),
-        h.dictionaryId(),
-        h.mtimeMillis(),
-        h.mode(),
-        h.attributes(),
-        partId,
-        entry.offset(),
-        entry.length(),
-        entry.member(),
-        entry.members());
   }
 
   /** This row with the entry in another part at the same offset (a part file moved in). */

@@ -49,7 +49,7 @@ public final class PartCursor implements Closeable {
       entry = group.member(member);
     }
     current = entry;
-    return EntryInfo.of(current, partId);
+    return current.info(partId);
   }
 
   /** The current entry's checked content, whole (up to 64 MiB; stream larger ones). */

@@ -63,6 +63,67 @@ class PackageRulesTest {
     assertEquals(List.of(), broken);
   }
 
+  /**
+   * What the API's public types show (methods, constructors, fields, their generic types) names no
+   * internal type: a library user, or an engine using {@code var}, never holds one.
+   */
+  @Test
+  void theApiShowsNoInternalType() throws Exception {
+    List<String> leaks = new ArrayList<>();
+    Path classes = Path.of(System.getProperty("user.dir"), "target", "classes");
+    for (String api : List.of("archive", "store", "pack", "select")) {
+      for (Path file : classFiles(classes.resolve("io/hpf").resolve(api))) {
+        String name =
+            classes.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+        Class<?> type = Class.forName(name, false, getClass().getClassLoader());
+        if (java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
+          leaks.addAll(internalTypesShownBy(type));
+        }
+      }
+    }
+    assertEquals(List.of(), leaks);
+  }
+
+  private static List<String> internalTypesShownBy(Class<?> type) {
+    List<String> shown = new ArrayList<>();
+    for (java.lang.reflect.Method m : type.getDeclaredMethods()) {
+      if (isVisible(m.getModifiers()) && !m.isSynthetic()) {
+        shown.add(m.getGenericReturnType().getTypeName());
+        for (java.lang.reflect.Type p : m.getGenericParameterTypes()) {
+          shown.add(p.getTypeName());
+        }
+      }
+    }
+    for (java.lang.reflect.Constructor<?> c : type.getDeclaredConstructors()) {
+      if (isVisible(c.getModifiers())) {
+        for (java.lang.reflect.Type p : c.getGenericParameterTypes()) {
+          shown.add(p.getTypeName());
+        }
+      }
+    }
+    for (java.lang.reflect.Field f : type.getDeclaredFields()) {
+      if (isVisible(f.getModifiers())) {
+        shown.add(f.getGenericType().getTypeName());
+      }
+    }
+    return shown.stream()
+        .filter(s -> s.contains("io.hpf.internal."))
+        .map(s -> type.getName() + " shows " + s)
+        .distinct()
+        .toList();
+  }
+
+  private static boolean isVisible(int modifiers) {
+    return java.lang.reflect.Modifier.isPublic(modifiers)
+        || java.lang.reflect.Modifier.isProtected(modifiers);
+  }
+
+  private static List<Path> classFiles(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(f -> f.toString().endsWith(".class")).sorted().toList();
+    }
+  }
+
   @Test
   void theStoreImportsNothingOfHpf() throws IOException {
     List<String> broken = new ArrayList<>();

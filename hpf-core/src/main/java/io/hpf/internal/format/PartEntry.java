@@ -1,5 +1,7 @@
 package io.hpf.internal.format;
 
+import io.hpf.archive.EntryInfo;
+
 /**
  * An entry found in a part file: where it starts and its checked header. Its content is read
  * through the {@link EntryReader} that found it. An entry inside a group (FORMAT.md "Group") is
@@ -34,5 +36,25 @@ public record PartEntry(long offset, EntryHeader header, EntryGroup group, int m
   /** The offset just past the entry (or its group). */
   public long end() {
     return offset + length();
+  }
+
+  /** The catalog-style row of this entry, found in part {@code partId}. */
+  public EntryInfo info(int partId) {
+    EntryHeader h = header;
+    return new EntryInfo(
+        h.name(),
+        false,
+        h.rawLength(),
+        h.storedLength(),
+        h.codec(),
+        h.dictionaryId(),
+        h.mtimeMillis(),
+        h.mode(),
+        h.attributes(),
+        partId,
+        offset,
+        length(),
+        member,
+        members());
   }
 }

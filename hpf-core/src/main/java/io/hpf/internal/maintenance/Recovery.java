@@ -136,7 +136,7 @@ public final class Recovery {
           return end;
         }
         scanner.reader().check(entry);
-        rows.add(EntryInfo.of(entry, partId));
+        rows.add(entry.info(partId));
         end = entry.end();
       } catch (CorruptArchiveException | java.io.EOFException e) {
         return end; // cut short by the crash, or damaged: the tail from here is dropped
