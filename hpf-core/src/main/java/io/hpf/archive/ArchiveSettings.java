@@ -1,5 +1,11 @@
 package io.hpf.archive;
 
+import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.store.Storage;
+import io.hpf.store.StoredFile;
+import java.io.IOException;
+import java.util.List;
+
 /**
  * How an archive's writers store new entries, kept in its manifest (FORMAT.md "Manifest", version
  * 5; the zstd level since version 6) so that every later writer stores them the same way unless
@@ -78,5 +84,32 @@ public record ArchiveSettings(Codec codec, int groupBytes, int groupEntryMaxByte
         + (groupBytes == 0
             ? ", no groups"
             : ", groups of " + groupBytes + " bytes of entries up to " + groupEntryMaxBytes);
+  }
+
+  /** The default groups and zstd level with {@code codec}. */
+  static ArchiveSettings defaultsWith(Codec codec) {
+    return new ArchiveSettings(
+        codec, WriterOptions.DEFAULT_GROUP_BYTES, WriterOptions.DEFAULT_GROUP_ENTRY_MAX_BYTES);
+  }
+
+  /**
+   * What the writers of the archive of {@code manifest} store new entries with when nothing says
+   * otherwise: its manifest's settings, or for one that records none (versions 1 to 4) what those
+   * versions' writers did: zstd, the default groups and level.
+   */
+  public static ArchiveSettings recordedIn(Generation manifest) {
+    ArchiveSettings recorded = manifest.writerSettings();
+    return recorded != null ? recorded : defaultsWith(Codec.ZSTD);
+  }
+
+  /**
+   * What the writers of the archive in {@code storage} store new entries with ({@link #recordedIn}
+   * its newest manifest), or null when it has no committed manifest yet.
+   */
+  public static ArchiveSettings recordedIn(Storage storage) throws IOException {
+    List<StoredFile> files = storage.list();
+    return ManifestStore.newestGeneration(files) < 0
+        ? null
+        : recordedIn(ManifestStore.readNewest(storage, files));
   }
 }

@@ -1,73 +1,224 @@
 package io.hpf.archive;
 
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.Storage;
-import java.io.IOException;
 import java.util.List;
 
 /**
- * Settings of an {@link ArchiveWriter}, validated once. Immutable; build with {@link #builder()}.
- * Those an archive keeps in its manifest (codec, groups, bucket capacity) default to the archive's
- * own; a writer's {@link ArchiveWriter#options()} are resolved against its archive ({@link
- * #resolve}).
- *
- * @param codec how entry content is compressed (entries that do not shrink are stored raw), or null
- *     (the default) for the archive's: {@link #defaultCodec} of its storage for a new archive (zstd
- *     if a zstd level is asked), zstd for one whose manifest records no codec (versions 1 to 4 were
- *     written with zstd)
- * @param dictionary a zstd dictionary to store and use when creating, or null
- * @param bucketCapacity the most records in one bucket file (65536 records are 2 MiB), or {@link
- *     #ARCHIVE_SETTING} (the default) for the archive's own (its manifest's; {@value
- *     #DEFAULT_BUCKET_CAPACITY} for a new archive)
- * @param maxPartBytes a part file is closed and another started once it passes this size
- * @param streamThresholdBytes sources larger than this are streamed and stored uncompressed instead
- *     of being held in memory
- * @param replace an added name that exists replaces the entry; without it that is an error
- * @param breakLock take over the writer lock of a writer that is gone (never automatic)
- * @param maxSegments the tiered compaction after each commit keeps at most this many segments
- * @param reclaimRatio after a commit, content is rewritten when dead bytes pass this share of the
- *     part bytes (0 to 1; above 1 never)
- * @param gracePeriodMillis files a commit made unreferenced are deleted only this long after, so
- *     that readers of older generations keep reading
- * @param autoCompact run the tiered compaction policy after each commit
- * @param blockAlignment keep entries no larger than a block from straddling a block boundary of
- *     their part file, by padding before them (FORMAT.md "Part file"): {@link
- *     #ALIGN_TO_STORAGE_BLOCKS} (the default) uses the storage's block size (an HDFS block; local
- *     disk has none), 0 never pads, a positive value is the block size to align to
- * @param groupBytes small entries are stored together in groups (FORMAT.md "Group") of about this
- *     many raw bytes, compressed as one; 0 stores every entry on its own; {@link #ARCHIVE_GROUPS}
- *     (the default) the archive's. Only with a codec: stored raw, a group would save nothing but
- *     headers and cost a lookup in the group
- * @param groupEntryMaxBytes entries whose content is at most this long go into groups ({@link
- *     #ARCHIVE_GROUPS} with {@code groupBytes})
- * @param zstdLevel the zstd level of new entries (1 to 19), or {@link #ARCHIVE_SETTING} (the
- *     default) for the archive's (3 for a new archive and for one whose manifest records none)
+ * How an {@link ArchiveWriter} writes, validated once, in three parts, each with its defaults
+ * beside its fields: {@link Asked} — what this writer asks of the settings the archive records in
+ * its manifest (codec, groups, zstd level, bucket capacity; null keeps the archive's own); {@link
+ * Session} — this writing session's (part size, streaming threshold, replacing, the lock, block
+ * alignment); {@link Maintenance} — what the writer does after each commit (compaction policy,
+ * grace period). Immutable; build with {@link #builder()}. A writer's {@link
+ * ArchiveWriter#options()} are resolved against its archive ({@link #resolve}): no setting is left
+ * to the archive in them.
  */
-public record WriterOptions(
-    Codec codec,
-    byte[] dictionary,
-    int bucketCapacity,
-    long maxPartBytes,
-    long streamThresholdBytes,
-    boolean replace,
-    boolean breakLock,
-    int maxSegments,
-    double reclaimRatio,
-    long gracePeriodMillis,
-    boolean autoCompact,
-    long blockAlignment,
-    int groupBytes,
-    int groupEntryMaxBytes,
-    int zstdLevel) {
+public final class WriterOptions {
+  /**
+   * What this writer asks of the settings the archive records (FORMAT.md "Manifest"); null keeps
+   * the archive's (for a new archive: {@link #defaultCodec} of its storage, zstd if a zstd level is
+   * asked; groups of {@value #DEFAULT_GROUP_BYTES} bytes of entries up to {@value
+   * #DEFAULT_GROUP_ENTRY_MAX_BYTES}; level {@value ArchiveSettings#DEFAULT_ZSTD_LEVEL}; {@value
+   * #DEFAULT_BUCKET_CAPACITY} records a bucket).
+   *
+   * @param codec how entry content is compressed (entries that do not shrink are stored raw)
+   * @param zstdLevel the zstd level of new entries, 1 to 19
+   * @param groupBytes small entries are stored together in groups (FORMAT.md "Group") of about this
+   *     many raw bytes, compressed as one; 0 stores every entry on its own. Only with a codec:
+   *     stored raw, a group would save nothing but headers and cost a lookup in the group
+   * @param groupEntryMaxBytes entries whose content is at most this long go into groups (given with
+   *     {@code groupBytes})
+   * @param bucketCapacity the most records in one bucket of new segments (65536 records are 2 MiB)
+   * @param dictionary a zstd dictionary to store and use when creating, or null for none
+   */
+  public record Asked(
+      Codec codec,
+      Integer zstdLevel,
+      Integer groupBytes,
+      Integer groupEntryMaxBytes,
+      Integer bucketCapacity,
+      byte[] dictionary) {
+    public Asked {
+      if (codec != null) {
+        checkDictionary(dictionary, codec);
+      }
+      if (bucketCapacity != null && bucketCapacity < 1) {
+        throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
+      }
+      if ((groupBytes == null) != (groupEntryMaxBytes == null)) {
+        throw new IllegalArgumentException("group size and group entry size go together");
+      }
+      if (groupBytes != null) {
+        ArchiveSettings.checkGroups(groupBytes, groupEntryMaxBytes);
+      }
+      if (zstdLevel != null) {
+        ArchiveSettings.checkZstdLevel(zstdLevel);
+      }
+      dictionary = dictionary == null ? null : dictionary.clone();
+    }
+  }
 
-  /** {@link #blockAlignment()}: align to the block size the storage reports for each part file. */
+  /**
+   * This writing session's settings.
+   *
+   * @param maxPartBytes a part file is closed and another started once it passes this size (default
+   *     {@value #DEFAULT_MAX_PART_BYTES})
+   * @param streamThresholdBytes sources larger than this are streamed and stored uncompressed
+   *     instead of being held in memory (default {@value #DEFAULT_STREAM_THRESHOLD_BYTES}, less
+   *     than 2 GiB)
+   * @param replace an added name that exists replaces the entry; without it (the default) that is
+   *     an error
+   * @param breakLock take over the writer lock of a writer that is gone (never automatic)
+   * @param blockAlignment keep entries no larger than a block from straddling a block boundary of
+   *     their part file, by padding before them (FORMAT.md "Part file"): {@link
+   *     #ALIGN_TO_STORAGE_BLOCKS} (the default) uses the storage's block size (an HDFS block; local
+   *     disk has none), 0 never pads, a positive value is the block size to align to
+   */
+  public record Session(
+      long maxPartBytes,
+      long streamThresholdBytes,
+      boolean replace,
+      boolean breakLock,
+      long blockAlignment) {
+    public Session {
+      if (maxPartBytes < 1
+          || streamThresholdBytes < 0
+          || streamThresholdBytes > Integer.MAX_VALUE - 64) {
+        throw new IllegalArgumentException(
+            "part size and stream threshold must be positive, threshold < 2 GiB");
+      }
+      if (blockAlignment < ALIGN_TO_STORAGE_BLOCKS) {
+        throw new IllegalArgumentException(
+            "block alignment must be -1, 0 or a size: " + blockAlignment);
+      }
+    }
+  }
+
+  /**
+   * What the writer does after each commit.
+   *
+   * @param autoCompact run the size-tiered compaction policy (default true)
+   * @param maxSegments the policy keeps at most this many segments (default {@value
+   *     #DEFAULT_MAX_SEGMENTS})
+   * @param reclaimRatio content is rewritten when dead bytes pass this share of the part bytes (0
+   *     to 1; above 1 never; default {@value #DEFAULT_RECLAIM_RATIO})
+   * @param gracePeriodMillis files a commit made unreferenced are deleted only this long after, so
+   *     that readers of older generations keep reading (default 15 minutes)
+   */
+  public record Maintenance(
+      boolean autoCompact, int maxSegments, double reclaimRatio, long gracePeriodMillis) {
+    public Maintenance {
+      if (maxSegments < 1 || reclaimRatio < 0 || gracePeriodMillis < 0) {
+        throw new IllegalArgumentException(
+            "max segments must be at least 1, reclaim ratio and grace period not negative");
+      }
+    }
+  }
+
+  private final Asked asked;
+  private final Session session;
+  private final Maintenance maintenance;
+
+  public WriterOptions(Asked asked, Session session, Maintenance maintenance) {
+    this.asked = java.util.Objects.requireNonNull(asked);
+    this.session = java.util.Objects.requireNonNull(session);
+    this.maintenance = java.util.Objects.requireNonNull(maintenance);
+  }
+
+  public Asked asked() {
+    return asked;
+  }
+
+  public Session session() {
+    return session;
+  }
+
+  public Maintenance maintenance() {
+    return maintenance;
+  }
+
+  // The settings one by one, as the write path reads them; the archive's (null in Asked) are known
+  // only once the options are resolved: before, their int accessors throw.
+
+  /** The codec; null (the archive's) only before resolution. */
+  public Codec codec() {
+    return asked.codec();
+  }
+
+  public int zstdLevel() {
+    return resolvedInt(asked.zstdLevel(), "zstd level");
+  }
+
+  public int groupBytes() {
+    return resolvedInt(asked.groupBytes(), "group size");
+  }
+
+  public int groupEntryMaxBytes() {
+    return resolvedInt(asked.groupEntryMaxBytes(), "group entry size");
+  }
+
+  public int bucketCapacity() {
+    return resolvedInt(asked.bucketCapacity(), "bucket capacity");
+  }
+
+  public byte[] dictionary() {
+    return asked.dictionary() == null ? null : asked.dictionary().clone();
+  }
+
+  public long maxPartBytes() {
+    return session.maxPartBytes();
+  }
+
+  public long streamThresholdBytes() {
+    return session.streamThresholdBytes();
+  }
+
+  public boolean replace() {
+    return session.replace();
+  }
+
+  public boolean breakLock() {
+    return session.breakLock();
+  }
+
+  public long blockAlignment() {
+    return session.blockAlignment();
+  }
+
+  public boolean autoCompact() {
+    return maintenance.autoCompact();
+  }
+
+  public int maxSegments() {
+    return maintenance.maxSegments();
+  }
+
+  public double reclaimRatio() {
+    return maintenance.reclaimRatio();
+  }
+
+  public long gracePeriodMillis() {
+    return maintenance.gracePeriodMillis();
+  }
+
+  private static int resolvedInt(Integer value, String what) {
+    if (value == null) {
+      throw new IllegalStateException(what + " is the archive's until the options are resolved");
+    }
+    return value;
+  }
+
+  /** {@link Session#blockAlignment()}: align to the block size the storage reports for a part. */
   public static final long ALIGN_TO_STORAGE_BLOCKS = -1;
 
-  /** A setting the archive keeps in its manifest: use the archive's. */
+  /**
+   * For the builder's {@code int} setters ({@link Builder#bucketCapacity}, {@link
+   * Builder#zstdLevel}): keep the archive's own, as null does in {@link Asked}.
+   */
   public static final int ARCHIVE_SETTING = 0;
 
-  /** {@link #groupBytes()}: the archive's groups. */
+  /** For {@link Builder#groups}: keep the archive's groups. */
   public static final int ARCHIVE_GROUPS = -1;
 
   /**
@@ -127,58 +278,29 @@ public record WriterOptions(
   public static final int SOLID_GROUP_BYTES = 256 << 10;
   public static final int SOLID_GROUP_ENTRY_MAX_BYTES = 64 << 10;
 
-  public WriterOptions {
-    if (codec != null) {
-      checkDictionary(dictionary, codec);
-    }
-    if (bucketCapacity < 0) {
-      throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
-    }
-    if (maxPartBytes < 1
-        || streamThresholdBytes < 0
-        || streamThresholdBytes > Integer.MAX_VALUE - 64) {
-      throw new IllegalArgumentException(
-          "part size and stream threshold must be positive, threshold < 2 GiB");
-    }
-    if (maxSegments < 1 || reclaimRatio < 0 || gracePeriodMillis < 0) {
-      throw new IllegalArgumentException(
-          "max segments must be at least 1, reclaim ratio and grace period not negative");
-    }
-    if (blockAlignment < ALIGN_TO_STORAGE_BLOCKS) {
-      throw new IllegalArgumentException(
-          "block alignment must be -1, 0 or a size: " + blockAlignment);
-    }
-    if (groupBytes != ARCHIVE_GROUPS || groupEntryMaxBytes != ARCHIVE_GROUPS) {
-      ArchiveSettings.checkGroups(groupBytes, groupEntryMaxBytes);
-    }
-    if (zstdLevel != ARCHIVE_SETTING) {
-      ArchiveSettings.checkZstdLevel(zstdLevel);
-    }
-    dictionary = dictionary == null ? null : dictionary.clone();
-  }
-
   /** Whether entries of {@code length} bytes go into groups. REQUIRES: resolved options. */
   public boolean groups(int length) {
-    return groupBytes > 0 && codec != Codec.NONE && length <= groupEntryMaxBytes;
+    return groupBytes() > 0 && codec() != Codec.NONE && length <= groupEntryMaxBytes();
   }
 
   /**
    * These options with the archive's settings where they leave them to the archive: those of {@code
-   * base}'s manifest ({@link #settingsOf}), or for a new archive ({@code base} null) the defaults
-   * of its {@code storage}. Each setting these options change from the archive's is added to {@code
-   * changes}, one line for the user.
+   * base}'s manifest ({@link ArchiveSettings#recordedIn}), or for a new archive ({@code base} null)
+   * the defaults of its {@code storage}. Each setting these options change from the archive's is
+   * added to {@code changes}, one line for the user.
    */
   WriterOptions resolve(Manifest base, Storage storage, List<String> changes) {
     ArchiveSettings archive = base == null ? null : base.writerSettings();
-    ArchiveSettings from = base != null ? settingsOf(base) : newArchiveSettings(storage);
+    ArchiveSettings from =
+        base != null ? ArchiveSettings.recordedIn(base) : newArchiveSettings(storage);
     ArchiveSettings resolved =
         new ArchiveSettings(
-            codec == null ? from.codec() : codec,
-            groupBytes == ARCHIVE_GROUPS ? from.groupBytes() : groupBytes,
-            groupBytes == ARCHIVE_GROUPS ? from.groupEntryMaxBytes() : groupEntryMaxBytes,
-            zstdLevel == ARCHIVE_SETTING ? from.zstdLevel() : zstdLevel);
-    checkDictionary(dictionary, resolved.codec());
-    if (zstdLevel != ARCHIVE_SETTING && codec == null && resolved.codec() != Codec.ZSTD) {
+            asked.codec() == null ? from.codec() : asked.codec(),
+            asked.groupBytes() == null ? from.groupBytes() : asked.groupBytes(),
+            asked.groupBytes() == null ? from.groupEntryMaxBytes() : asked.groupEntryMaxBytes(),
+            asked.zstdLevel() == null ? from.zstdLevel() : asked.zstdLevel());
+    checkDictionary(asked.dictionary(), resolved.codec());
+    if (asked.zstdLevel() != null && asked.codec() == null && resolved.codec() != Codec.ZSTD) {
       // A level asked of an archive whose writers use another codec would change nothing. (With
       // a codec given too, the level was checked with it: PackingRequest, or resolved options.)
       throw new IllegalArgumentException(
@@ -191,17 +313,18 @@ public record WriterOptions(
       changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");
     }
     int archiveCapacity = base == null ? DEFAULT_BUCKET_CAPACITY : base.bucketCapacity();
-    int capacity = bucketCapacity == ARCHIVE_SETTING ? archiveCapacity : bucketCapacity;
+    int capacity = asked.bucketCapacity() == null ? archiveCapacity : asked.bucketCapacity();
     if (base != null && capacity != archiveCapacity) {
       changes.add("bucket capacity " + archiveCapacity + " -> " + capacity + " for new segments");
     }
     return with(
-        resolved.codec(),
-        dictionary,
-        capacity,
-        resolved.groupBytes(),
-        resolved.groupEntryMaxBytes(),
-        resolved.zstdLevel());
+        new Asked(
+            resolved.codec(),
+            resolved.zstdLevel(),
+            resolved.groupBytes(),
+            resolved.groupEntryMaxBytes(),
+            capacity,
+            asked.dictionary()));
   }
 
   /** These options as a writer of a new archive on {@code storage} resolves them. */
@@ -214,33 +337,8 @@ public record WriterOptions(
    * asked, there being no codec of the archive's to keep), the default groups and level.
    */
   private ArchiveSettings newArchiveSettings(Storage storage) {
-    return defaultsWith(zstdLevel != ARCHIVE_SETTING ? Codec.ZSTD : defaultCodec(storage));
-  }
-
-  /** The default groups and zstd level with {@code codec}. */
-  private static ArchiveSettings defaultsWith(Codec codec) {
-    return new ArchiveSettings(codec, DEFAULT_GROUP_BYTES, DEFAULT_GROUP_ENTRY_MAX_BYTES);
-  }
-
-  /**
-   * What the writers of the archive of {@code manifest} store new entries with when nothing says
-   * otherwise: its manifest's settings, or for one that records none (versions 1 to 4) what those
-   * versions' writers did: zstd, the default groups and level.
-   */
-  public static ArchiveSettings settingsOf(Generation manifest) {
-    ArchiveSettings recorded = manifest.writerSettings();
-    return recorded != null ? recorded : defaultsWith(Codec.ZSTD);
-  }
-
-  /**
-   * What the writers of the archive in {@code storage} store new entries with ({@link #settingsOf}
-   * its newest manifest), or null when it has no committed manifest yet.
-   */
-  public static ArchiveSettings settingsOf(Storage storage) throws IOException {
-    List<io.hpf.store.StoredFile> files = storage.list();
-    return ManifestStore.newestGeneration(files) < 0
-        ? null
-        : settingsOf(ManifestStore.readNewest(storage, files));
+    return ArchiveSettings.defaultsWith(
+        asked.zstdLevel() != null ? Codec.ZSTD : defaultCodec(storage));
   }
 
   private static void checkDictionary(byte[] dictionary, Codec codec) {
@@ -252,43 +350,23 @@ public record WriterOptions(
 
   /** The settings a manifest records of these options. REQUIRES: resolved options. */
   public ArchiveSettings settings() {
-    return new ArchiveSettings(codec, groupBytes, groupEntryMaxBytes, zstdLevel);
-  }
-
-  @Override
-  public byte[] dictionary() {
-    return dictionary == null ? null : dictionary.clone();
+    return new ArchiveSettings(codec(), groupBytes(), groupEntryMaxBytes(), zstdLevel());
   }
 
   /** The same options with another dictionary. */
   public WriterOptions withDictionary(byte[] value) {
-    return with(codec, value, bucketCapacity, groupBytes, groupEntryMaxBytes, zstdLevel);
+    return with(
+        new Asked(
+            asked.codec(),
+            asked.zstdLevel(),
+            asked.groupBytes(),
+            asked.groupEntryMaxBytes(),
+            asked.bucketCapacity(),
+            value));
   }
 
-  /** The same options but for these. */
-  private WriterOptions with(
-      Codec codec,
-      byte[] dictionary,
-      int bucketCapacity,
-      int groupBytes,
-      int groupEntryMaxBytes,
-      int zstdLevel) {
-    return new WriterOptions(
-        codec,
-        dictionary,
-        bucketCapacity,
-        maxPartBytes,
-        streamThresholdBytes,
-        replace,
-        breakLock,
-        maxSegments,
-        reclaimRatio,
-        gracePeriodMillis,
-        autoCompact,
-        blockAlignment,
-        groupBytes,
-        groupEntryMaxBytes,
-        zstdLevel);
+  private WriterOptions with(Asked changed) {
+    return new WriterOptions(changed, session, maintenance);
   }
 
   public static Builder builder() {
@@ -405,22 +483,17 @@ public record WriterOptions(
     }
 
     public WriterOptions build() {
+      boolean archiveGroups = groupBytes == ARCHIVE_GROUPS && groupEntryMaxBytes == ARCHIVE_GROUPS;
       return new WriterOptions(
-          codec,
-          dictionary,
-          bucketCapacity,
-          maxPartBytes,
-          streamThresholdBytes,
-          replace,
-          breakLock,
-          maxSegments,
-          reclaimRatio,
-          gracePeriodMillis,
-          autoCompact,
-          blockAlignment,
-          groupBytes,
-          groupEntryMaxBytes,
-          zstdLevel);
+          new Asked(
+              codec,
+              zstdLevel == ARCHIVE_SETTING ? null : zstdLevel,
+              archiveGroups ? null : groupBytes,
+              archiveGroups ? null : groupEntryMaxBytes,
+              bucketCapacity == ARCHIVE_SETTING ? null : bucketCapacity,
+              dictionary),
+          new Session(maxPartBytes, streamThresholdBytes, replace, breakLock, blockAlignment),
+          new Maintenance(autoCompact, maxSegments, reclaimRatio, gracePeriodMillis));
     }
   }
 }

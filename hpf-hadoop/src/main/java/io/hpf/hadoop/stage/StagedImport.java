@@ -58,12 +58,12 @@ public final class StagedImport {
   }
 
   /**
-   * The archive's writer settings ({@link WriterOptions#settingsOf} its newest manifest), or null
+   * The archive's writer settings ({@link ArchiveSettings#recordedIn} its newest manifest), or null
    * for a new archive.
    */
   public ArchiveSettings archiveSettings() throws IOException {
     try (Storage storage = HadoopArchives.open(archive, conf)) {
-      return WriterOptions.settingsOf(storage);
+      return ArchiveSettings.recordedIn(storage);
     } catch (java.io.FileNotFoundException e) {
       return null; // not made yet: a new archive
     }
