@@ -111,7 +111,7 @@ def listing(archive):
     run = hpf("ls", "--json", archive)
     assert run.returncode == 0, run.stderr
     rows = [json.loads(line) for line in run.stdout.splitlines()]
-    return {r["name"]: (r["size"], r["mode"], r["mtime"]) for r in rows}
+    return {r["name"]: (r["length"], r["mode"], r["mtime"]) for r in rows}
 
 
 def test_spark_pack_on_a_cluster_makes_the_archive_create_makes(cluster, tmp_path):
