@@ -65,60 +65,66 @@ final class InfoCommand implements Callable<Integer> {
               + costJson(plainCost)
               + "}");
     } else {
-      var m = info.manifest();
-      out.printf(Locale.ROOT, "archive      %s%n", archive);
-      out.printf(
-          Locale.ROOT,
-          "generation   %d, committed %s (%s)%n",
-          m.generation(),
-          Instant.ofEpochMilli(m.commitMillis()),
-          m.operation());
-      out.printf(Locale.ROOT, "entries      %d%n", info.entries());
-      out.printf(
-          Locale.ROOT,
-          "content      %s, stored %s (%.1f%%)%n",
-          Format.bytes(info.contentBytes()),
-          Format.bytes(info.storedBytes()),
-          percent(info.storedBytes(), info.contentBytes()));
-      out.printf(
-          Locale.ROOT,
-          "codecs       %s%n",
-          info.entriesByCodec().entrySet().stream()
-              .map(e -> e.getKey().displayName() + " " + e.getValue())
-              .collect(java.util.stream.Collectors.joining(", ")));
-      out.printf(
-          Locale.ROOT,
-          "settings     %s, buckets of %d records%n",
-          m.writerSettings() == null
-              ? "not recorded (format version 4 or older; writers use their defaults)"
-              : "new entries " + m.writerSettings().describe(),
-          info.bucketCapacity());
-      out.printf(
-          Locale.ROOT,
-          "files        %d: %d part (%s), %d bucket (%s), %d catalog (%s), %d dictionary (%s), 1 manifest%n",
-          info.files(),
-          m.parts().size(),
-          Format.bytes(info.partBytes()),
-          info.buckets(),
-          Format.bytes(info.indexBytes()),
-          info.segments(),
-          Format.bytes(info.catalogBytes()),
-          info.dictionaries(),
-          Format.bytes(info.dictionaryBytes()));
-      out.printf(
-          Locale.ROOT,
-          "index        %d segment(s), global depth %d, perfect hash %.2f bits/key%n",
-          info.segments(),
-          info.maxGlobalDepth(),
-          info.perfectHashBitsPerKey());
-      out.printf(Locale.ROOT, "namenode     %s%n", describe(archiveCost));
-      out.printf(
-          Locale.ROOT,
-          "  as files   %s: %s%n",
-          describe(plainCost),
-          "the archive: " + Format.objectRatio(plainCost.objects(), archiveCost.objects()));
+      printText(out, info, archiveCost, plainCost);
     }
     return Main.EXIT_OK;
+  }
+
+  /** The summary for people, a line a topic. */
+  private void printText(
+      PrintWriter out, ArchiveInfo info, NameNodeCost archiveCost, NameNodeCost plainCost) {
+    var m = info.manifest();
+    out.printf(Locale.ROOT, "archive      %s%n", archive);
+    out.printf(
+        Locale.ROOT,
+        "generation   %d, committed %s (%s)%n",
+        m.generation(),
+        Instant.ofEpochMilli(m.commitMillis()),
+        m.operation());
+    out.printf(Locale.ROOT, "entries      %d%n", info.entries());
+    out.printf(
+        Locale.ROOT,
+        "content      %s, stored %s (%.1f%%)%n",
+        Format.bytes(info.contentBytes()),
+        Format.bytes(info.storedBytes()),
+        percent(info.storedBytes(), info.contentBytes()));
+    out.printf(
+        Locale.ROOT,
+        "codecs       %s%n",
+        info.entriesByCodec().entrySet().stream()
+            .map(e -> e.getKey().displayName() + " " + e.getValue())
+            .collect(java.util.stream.Collectors.joining(", ")));
+    out.printf(
+        Locale.ROOT,
+        "settings     %s, buckets of %d records%n",
+        m.writerSettings() == null
+            ? "not recorded (format version 4 or older; writers use their defaults)"
+            : "new entries " + m.writerSettings().describe(),
+        info.bucketCapacity());
+    out.printf(
+        Locale.ROOT,
+        "files        %d: %d part (%s), %d bucket (%s), %d catalog (%s), %d dictionary (%s), 1 manifest%n",
+        info.files(),
+        m.parts().size(),
+        Format.bytes(info.partBytes()),
+        info.buckets(),
+        Format.bytes(info.indexBytes()),
+        info.segments(),
+        Format.bytes(info.catalogBytes()),
+        info.dictionaries(),
+        Format.bytes(info.dictionaryBytes()));
+    out.printf(
+        Locale.ROOT,
+        "index        %d segment(s), global depth %d, perfect hash %.2f bits/key%n",
+        info.segments(),
+        info.maxGlobalDepth(),
+        info.perfectHashBitsPerKey());
+    out.printf(Locale.ROOT, "namenode     %s%n", describe(archiveCost));
+    out.printf(
+        Locale.ROOT,
+        "  as files   %s: %s%n",
+        describe(plainCost),
+        "the archive: " + Format.objectRatio(plainCost.objects(), archiveCost.objects()));
   }
 
   /** "12 objects (10 files, 1 dir, 1 blocks), ~1.8 KiB of heap". */

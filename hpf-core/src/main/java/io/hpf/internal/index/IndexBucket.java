@@ -56,31 +56,7 @@ public final class IndexBucket {
       String fileName, ReadableFile file, BucketDescriptor descriptor, SlotHash slotHash)
       throws IOException {
     int metaLength = descriptor.metaLength();
-    long expectedLength =
-        (long) metaLength
-            + (long) descriptor.keyCount() * FormatConstants.RECORD_BYTES
-            + FormatConstants.FOOTER_BYTES;
-    if (expectedLength != descriptor.fileLength()) {
-      throw new CorruptArchiveException(
-          fileName,
-          0,
-          "manifest gives length "
-              + descriptor.fileLength()
-              + " but "
-              + descriptor.keyCount()
-              + " records need "
-              + expectedLength);
-    }
-    long actualLength = file.length();
-    if (actualLength != expectedLength) {
-      throw new CorruptArchiveException(
-          fileName,
-          Math.min(actualLength, expectedLength),
-          "file is " + actualLength + " bytes, expected " + expectedLength);
-    }
-    if (metaLength < FormatConstants.FILE_HEADER_BYTES + 24) {
-      throw new CorruptArchiveException(fileName, 0, "meta length " + metaLength + " too small");
-    }
+    checkLengths(fileName, file, descriptor);
     byte[] meta = file.readFully(0, metaLength);
     FileFraming.checkHeader(fileName, meta, 0, meta.length, FormatConstants.KIND_BUCKET);
     int start = FormatConstants.FILE_HEADER_BYTES;
@@ -130,6 +106,37 @@ public final class IndexBucket {
     }
     byte[] slotFingerprints = in.bytes(keyCount, "slot fingerprints");
     return new IndexBucket(fileName, file, descriptor, seed, hash, slotFingerprints, slotHash);
+  }
+
+  /** The bucket file's length: as the manifest gives it, as its records need, as it is. */
+  private static void checkLengths(String fileName, ReadableFile file, BucketDescriptor descriptor)
+      throws IOException {
+    int metaLength = descriptor.metaLength();
+    long expectedLength =
+        (long) metaLength
+            + (long) descriptor.keyCount() * FormatConstants.RECORD_BYTES
+            + FormatConstants.FOOTER_BYTES;
+    if (expectedLength != descriptor.fileLength()) {
+      throw new CorruptArchiveException(
+          fileName,
+          0,
+          "manifest gives length "
+              + descriptor.fileLength()
+              + " but "
+              + descriptor.keyCount()
+              + " records need "
+              + expectedLength);
+    }
+    long actualLength = file.length();
+    if (actualLength != expectedLength) {
+      throw new CorruptArchiveException(
+          fileName,
+          Math.min(actualLength, expectedLength),
+          "file is " + actualLength + " bytes, expected " + expectedLength);
+    }
+    if (metaLength < FormatConstants.FILE_HEADER_BYTES + 24) {
+      throw new CorruptArchiveException(fileName, 0, "meta length " + metaLength + " too small");
+    }
   }
 
   public BucketDescriptor descriptor() {

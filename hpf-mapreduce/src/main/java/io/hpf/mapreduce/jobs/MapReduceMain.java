@@ -1,5 +1,6 @@
 package io.hpf.mapreduce.jobs;
 
+import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.SiteFiles;
 import io.hpf.select.SelectorSyntaxException;
 import java.io.PrintStream;
@@ -92,34 +93,13 @@ public final class MapReduceMain {
   /** Runs a command line; returns the exit code (0 done, 1 the job failed, 2 usage). */
   static int run(String[] args, PrintStream out, PrintStream err) {
     Configuration conf = configuration();
-    List<String> positional = new ArrayList<>();
-    String select = null;
-    long splitBytes = 0;
-    boolean reduce = false;
     try {
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        if (a.equals("-h") || a.equals("--help")) {
-          out.println(USAGE);
-          return 0;
-        } else if (a.equals("--select")) {
-          select = value(args, ++i, a);
-        } else if (a.equals("--split-size")) {
-          splitBytes = megabytes(value(args, ++i, a));
-        } else if (a.equals("--reduce")) {
-          reduce = true;
-        } else if (a.equals("--replace")) {
-          conf.setBoolean("hpf.output.replace", true);
-        } else if (a.equals("-D")) {
-          define(conf, value(args, ++i, a));
-        } else if (a.startsWith("-D") && a.length() > 2) {
-          define(conf, a.substring(2));
-        } else if (a.startsWith("-") && a.length() > 1) {
-          throw new IllegalArgumentException("unknown option " + a);
-        } else {
-          positional.add(a);
-        }
+      Asked asked = Asked.parse(args, conf);
+      if (asked.help()) {
+        out.println(USAGE);
+        return 0;
       }
+      List<String> positional = new ArrayList<>(asked.words());
       if (positional.isEmpty()) {
         throw new IllegalArgumentException("which job? wordcount, grep or sort");
       }
@@ -131,8 +111,8 @@ public final class MapReduceMain {
       }
       Path output = new Path(positional.remove(positional.size() - 1));
       List<Path> inputs = positional.stream().map(Path::new).toList();
-      Job job = SfJobs.build(kind, conf, inputs, output, pattern, reduce);
-      SfJobs.select(job, select, splitBytes);
+      Job job = SfJobs.build(kind, conf, inputs, output, pattern, asked.reduce());
+      SfJobs.select(job, asked.select(), asked.splitBytes());
       long start = System.nanoTime();
       boolean ok = job.waitForCompletion(false);
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -164,6 +144,41 @@ public final class MapReduceMain {
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       err.println("hpf mapreduce: " + message.lines().findFirst().orElse(""));
       return 1;
+    }
+  }
+
+  /** What a command line asks: the job's words (job, pattern, archives) and its options. */
+  private record Asked(
+      List<String> words, String select, long splitBytes, boolean reduce, boolean help) {
+    /** Parses {@code args}; -D settings and --replace go into {@code conf}. */
+    static Asked parse(String[] args, Configuration conf) {
+      List<String> words = new ArrayList<>();
+      String select = null;
+      long splitBytes = 0;
+      boolean reduce = false;
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (a.equals("-h") || a.equals("--help")) {
+          return new Asked(words, select, splitBytes, reduce, true);
+        } else if (a.equals("--select")) {
+          select = value(args, ++i, a);
+        } else if (a.equals("--split-size")) {
+          splitBytes = megabytes(value(args, ++i, a));
+        } else if (a.equals("--reduce")) {
+          reduce = true;
+        } else if (a.equals("--replace")) {
+          conf.setBoolean(EngineKeys.OUTPUT_REPLACE, true);
+        } else if (a.equals("-D")) {
+          define(conf, value(args, ++i, a));
+        } else if (a.startsWith("-D") && a.length() > 2) {
+          define(conf, a.substring(2));
+        } else if (a.startsWith("-") && a.length() > 1) {
+          throw new IllegalArgumentException("unknown option " + a);
+        } else {
+          words.add(a);
+        }
+      }
+      return new Asked(words, select, splitBytes, reduce, false);
     }
   }
 
