@@ -67,36 +67,8 @@ final class ExtractCommand implements Callable<Integer> {
     int skipped;
     try (ArchiveReader reader = ArchiveReader.open(storage.open(archive));
         Progress progress = new Progress(spec.commandLine().getErr(), "extracting")) {
-      List<EntryInfo> rows = new ArrayList<>();
       List<String> refused = new ArrayList<>();
-      for (EntryInfo row : reader.entriesInPartOrder()) {
-        String why = target.refusal(row.name());
-        if (why == null) {
-          rows.add(row);
-        } else {
-          refused.add("'" + ArchiveFormat.shown(row.name()) + "' (" + why + ")");
-        }
-      }
-      // An entry that is also a directory of others (d/x beside d/x/y: writers refuse it, older
-      // archives may hold it) cannot be both on disk.
-      java.util.Set<String> directories =
-          ExtractTarget.parents(rows.stream().map(EntryInfo::name).toList());
-      rows.removeIf(
-          row ->
-              directories.contains(row.name())
-                  && refused.add("'" + row.name() + "' (it is also a directory of other entries)"));
-      if (!refused.isEmpty() && !skipUnsafe) {
-        throw new IOException(
-            archive
-                + ": refusing to extract "
-                + refused.size()
-                + " unsafe names, such as "
-                + String.join(", ", refused.subList(0, Math.min(NAMES_SHOWN, refused.size())))
-                + "; nothing was written (--skip-unsafe extracts the rest)");
-      }
-      for (String name : refused) {
-        spec.commandLine().getErr().println("hpf: skipped unsafe name " + name);
-      }
+      List<EntryInfo> rows = safeRows(reader, target, refused);
       skipped = refused.size();
       target.makeDirectories(rows.stream().map(EntryInfo::name).toList());
       long total = rows.size();
@@ -134,6 +106,45 @@ final class ExtractCommand implements Callable<Integer> {
                       : "; " + damaged.size() + " damaged entries not written"));
     }
     return skipped > 0 ? Main.EXIT_FAILED : Main.EXIT_OK;
+  }
+
+  /**
+   * The entries in part order whose names are safe to write under the target; the others are added
+   * to {@code refused}, told as skipped with --skip-unsafe, else refused before anything is
+   * written.
+   */
+  private List<EntryInfo> safeRows(ArchiveReader reader, ExtractTarget target, List<String> refused)
+      throws IOException {
+    List<EntryInfo> rows = new ArrayList<>();
+    for (EntryInfo row : reader.entriesInPartOrder()) {
+      String why = target.refusal(row.name());
+      if (why == null) {
+        rows.add(row);
+      } else {
+        refused.add("'" + ArchiveFormat.shown(row.name()) + "' (" + why + ")");
+      }
+    }
+    // An entry that is also a directory of others (d/x beside d/x/y: writers refuse it, older
+    // archives may hold it) cannot be both on disk.
+    java.util.Set<String> directories =
+        ExtractTarget.parents(rows.stream().map(EntryInfo::name).toList());
+    rows.removeIf(
+        row ->
+            directories.contains(row.name())
+                && refused.add("'" + row.name() + "' (it is also a directory of other entries)"));
+    if (!refused.isEmpty() && !skipUnsafe) {
+      throw new IOException(
+          archive
+              + ": refusing to extract "
+              + refused.size()
+              + " unsafe names, such as "
+              + String.join(", ", refused.subList(0, Math.min(NAMES_SHOWN, refused.size())))
+              + "; nothing was written (--skip-unsafe extracts the rest)");
+    }
+    for (String name : refused) {
+      spec.commandLine().getErr().println("hpf: skipped unsafe name " + name);
+    }
+    return rows;
   }
 
   /**
