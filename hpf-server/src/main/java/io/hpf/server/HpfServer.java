@@ -65,13 +65,11 @@ public final class HpfServer implements Closeable {
           new StorageLocator(o.hadoopProperties, HadoopStorageOptions.DEFAULTS).fileSystem(o.root);
       root = new HadoopArchiveRoot(fileSystem, new Path(URI.create(o.root)));
     }
-    directory = new ArchiveDirectory(root, o.allow, o.rescanMillis * 1_000_000L, System::nanoTime);
+    directory = new ArchiveDirectory(root, o.allow, o.rescanMillis * 1_000_000L, o.nanoClock);
     SlidingTopK hotArchives =
-        new SlidingTopK(
-            o.windowMillis * 1_000_000L, o.windowSlices, o.hotCounters, System::nanoTime);
+        new SlidingTopK(o.windowMillis * 1_000_000L, o.windowSlices, o.hotCounters, o.nanoClock);
     SlidingTopK hotPrefixes =
-        new SlidingTopK(
-            o.windowMillis * 1_000_000L, o.windowSlices, o.hotCounters, System::nanoTime);
+        new SlidingTopK(o.windowMillis * 1_000_000L, o.windowSlices, o.hotCounters, o.nanoClock);
     pool =
         new ReaderPool(
             directory,
@@ -81,7 +79,7 @@ public final class HpfServer implements Closeable {
             o.memoryBytes,
             o.idleReaderMillis * 1_000_000L,
             o.replicateMin,
-            System::nanoTime);
+            o.nanoClock);
     workers =
         new ThreadPoolExecutor(
             o.workerThreads,

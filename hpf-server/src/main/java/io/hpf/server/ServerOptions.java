@@ -77,4 +77,10 @@ public final class ServerOptions {
 
   /** Hadoop settings (-D) for roots on Hadoop file systems. */
   public Map<String, String> hadoopProperties = new LinkedHashMap<>();
+
+  /**
+   * The clock (ns) of everything the server times itself: rescans, the hot set's window and its
+   * recomputation, idle readers, repeated warnings. Tests give one they move; not a command flag.
+   */
+  public java.util.function.LongSupplier nanoClock = System::nanoTime;
 }

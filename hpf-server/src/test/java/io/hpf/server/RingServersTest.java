@@ -51,10 +51,15 @@ class RingServersTest {
     }
   }
 
+  /** The servers' clock: moved by the tests, never by time passing. */
+  private final java.util.concurrent.atomic.AtomicLong nanos =
+      new java.util.concurrent.atomic.AtomicLong(1_000_000_000_000L);
+
   List<HpfServer> startRing(Ring ring, boolean proxy, long replicateMin) throws Exception {
     List<HpfServer> servers = new ArrayList<>();
     for (RingMember m : ring.members()) {
       ServerOptions o = TestServer.options(root);
+      o.nanoClock = nanos::get;
       o.port = Integer.parseInt(m.address().substring(m.address().indexOf(':') + 1));
       o.ring = ring;
       o.selfId = m.id();
@@ -143,7 +148,7 @@ class RingServersTest {
           for (int i = 0; i < 25; i++) {
             assertEquals(200, http.get("/" + a + "/x.txt").status());
           }
-          Thread.sleep(150); // the hot set is recomputed at most ten times a second
+          nanos.addAndGet(150_000_000L); // the hot set is recomputed at most ten times a second
           assertEquals(200, http.get("/" + a + "/x.txt").status());
           assertTrue(otherServer.readers().isOpen(a), a + " not replicated to " + other.id());
           assertNotEquals(ring.owner(a), other);

@@ -40,8 +40,7 @@ public final class RequestRouter {
   private final ServerMetrics metrics;
 
   /** A failed read of the same entry, said once a minute (a client may retry it endlessly). */
-  private final RepeatedWarnings repeatedWarnings =
-      new RepeatedWarnings(60_000_000_000L, System::nanoTime);
+  private final RepeatedWarnings repeatedWarnings;
 
   private final SlidingTopK hotArchives;
   private final SlidingTopK hotPrefixes;
@@ -67,6 +66,7 @@ public final class RequestRouter {
       SlidingTopK hotArchives,
       SlidingTopK hotPrefixes,
       ExecutorService workers) {
+    this.repeatedWarnings = new RepeatedWarnings(60_000_000_000L, options.nanoClock);
     this.options = options;
     this.directory = directory;
     this.pool = pool;
