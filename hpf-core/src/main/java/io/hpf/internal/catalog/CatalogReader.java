@@ -18,7 +18,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
@@ -84,16 +83,8 @@ public final class CatalogReader {
     Trailer trailer = Trailer.read(fileName, file, length - tailBytes, expectedEntries);
     byte[] index = file.readFully(trailer.indexOffset(), trailer.indexLength());
     int actualCrc = EntryCodec.crc32c(index, 0, index.length);
-    if (actualCrc != trailer.indexCrc()) {
-      throw new CorruptArchiveException(
-          fileName,
-          trailer.indexOffset(),
-          String.format(
-              Locale.ROOT,
-              "block index checksum mismatch (CRC32C %08x, stored %08x)",
-              actualCrc,
-              trailer.indexCrc()));
-    }
+    FileFraming.checkCrc(
+        fileName, trailer.indexOffset(), "block index", actualCrc, trailer.indexCrc());
     return readIndex(
         fileName, file, trailer, new ByteReader(fileName, trailer.indexOffset(), index));
   }
@@ -109,10 +100,8 @@ public final class CatalogReader {
         throws IOException {
       byte[] tail =
           file.readFully(tailAt, CatalogWriter.TRAILER_BYTES + FormatConstants.FOOTER_BYTES);
-      if (ByteReader.getU32(tail, CatalogWriter.TRAILER_BYTES) != FormatConstants.FOOTER_MAGIC) {
-        throw new CorruptArchiveException(
-            fileName, tailAt + CatalogWriter.TRAILER_BYTES, "bad footer magic number");
-      }
+      FileFraming.checkFooterMagic(
+          fileName, tail, CatalogWriter.TRAILER_BYTES, tailAt + CatalogWriter.TRAILER_BYTES);
       ByteReader in = new ByteReader(fileName, tailAt, tail, 0, CatalogWriter.TRAILER_BYTES);
       Trailer trailer =
           new Trailer(
@@ -249,13 +238,7 @@ public final class CatalogReader {
           fileName, at, "block does not decompress: " + e.getMessage(), e);
     }
     int actual = EntryCodec.crc32c(raw, 0, raw.length);
-    if (actual != crc) {
-      throw new CorruptArchiveException(
-          fileName,
-          at,
-          String.format(
-              Locale.ROOT, "block checksum mismatch (CRC32C %08x, stored %08x)", actual, crc));
-    }
+    FileFraming.checkCrc(fileName, at, "block", actual, crc);
     return decodeRows(raw, at, blockEntries[block]);
   }
 

@@ -32,9 +32,7 @@ public final class ChecksummedOutput {
 
   /** Writes the footer (magic and CRC32C of everything before it). */
   public void writeFooter() throws IOException {
-    ByteWriter footer = new ByteWriter(FormatConstants.FOOTER_BYTES);
-    footer.u32(FormatConstants.FOOTER_MAGIC);
-    footer.u32((int) crc.getValue());
-    out.write(footer.array(), 0, footer.size());
+    byte[] footer = FileFraming.footer((int) crc.getValue());
+    out.write(footer, 0, footer.length);
   }
 }

@@ -129,18 +129,19 @@ final class ChunkedContent {
       throw corrupt(storedAt, "chunk " + i + " does not decompress: " + e.getMessage());
     }
     int actual = EntryCodec.crc32c(content, 0, content.length);
-    if (actual != crc) {
-      throw corrupt(
-          storedAt,
-          String.format(
-              java.util.Locale.ROOT,
-              "chunk %d (raw bytes %d to %d): checksum mismatch (CRC32C %08x, stored %08x)",
-              i,
-              rawStart,
-              rawStart + raw,
-              actual,
-              crc));
-    }
+    FileFraming.checkCrc(
+        path,
+        entryOffset + storedAt,
+        ContentCheck.label(header)
+            + ": chunk "
+            + i
+            + " (raw bytes "
+            + rawStart
+            + " to "
+            + (rawStart + raw)
+            + "):",
+        actual,
+        crc);
     return content;
   }
 

@@ -2,7 +2,6 @@ package io.hpf.internal.format;
 
 import io.hpf.archive.CorruptArchiveException;
 import java.io.IOException;
-import java.util.Locale;
 
 /**
  * How every reader of entry content decodes it and checks it against its CRC32C, and says so when
@@ -56,16 +55,6 @@ final class ContentCheck {
 
   static void checkCrc(String path, long offset, String label, int actual, int expected)
       throws CorruptArchiveException {
-    if (actual != expected) {
-      throw new CorruptArchiveException(
-          path,
-          offset,
-          String.format(
-              Locale.ROOT,
-              "%s: content checksum mismatch (CRC32C %08x, stored %08x)",
-              label,
-              actual,
-              expected));
-    }
+    FileFraming.checkCrc(path, offset, label + ": content", actual, expected);
   }
 }

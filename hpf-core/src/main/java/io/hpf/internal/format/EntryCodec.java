@@ -5,7 +5,6 @@ import io.hpf.archive.CorruptArchiveException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
@@ -271,16 +270,7 @@ public final class EntryCodec {
     }
     int expectedCrc = ByteReader.getU32(bytes, offset + headerLength - 4);
     int actualCrc = crc32c(bytes, offset, headerLength - 4);
-    if (actualCrc != expectedCrc) {
-      throw new CorruptArchiveException(
-          file,
-          entryOffset,
-          String.format(
-              Locale.ROOT,
-              "entry header checksum mismatch (CRC32C %08x, stored %08x)",
-              actualCrc,
-              expectedCrc));
-    }
+    FileFraming.checkCrc(file, entryOffset, "entry header", actualCrc, expectedCrc);
     return headerLength;
   }
 

@@ -91,8 +91,47 @@ public final class FileFraming {
   public static void writeFooter(ByteWriter out) {
     CRC32C crc = new CRC32C();
     crc.update(out.array(), 0, out.size());
-    out.u32(FormatConstants.FOOTER_MAGIC);
-    out.u32((int) crc.getValue());
+    out.bytes(footer((int) crc.getValue()));
+  }
+
+  /**
+   * The footer of a file whose bytes before it have the CRC32C {@code crc}: the one way every
+   * writer ends a file (FORMAT.md "Files").
+   */
+  public static byte[] footer(int crc) {
+    ByteWriter footer = new ByteWriter(FormatConstants.FOOTER_BYTES);
+    footer.u32(FormatConstants.FOOTER_MAGIC).u32(crc);
+    return footer.toByteArray();
+  }
+
+  /**
+   * Throws unless a checksum holds, in the one form every checksum error takes: "{@code what}
+   * checksum mismatch (CRC32C actual, stored expected)", at {@code offset} of {@code file}.
+   */
+  public static void checkCrc(String file, long offset, String what, int actual, int stored)
+      throws CorruptArchiveException {
+    if (actual != stored) {
+      throw new CorruptArchiveException(
+          file,
+          offset,
+          String.format(
+              java.util.Locale.ROOT,
+              "%s checksum mismatch (CRC32C %08x, stored %08x)",
+              what,
+              actual,
+              stored));
+    }
+  }
+
+  /**
+   * Checks the magic of the footer held at {@code bytes[at]}, which lies at {@code fileOffset} of
+   * {@code file}, for a reader that checks the CRC32C later (or by parts, as a catalog's blocks).
+   */
+  public static void checkFooterMagic(String file, byte[] bytes, int at, long fileOffset)
+      throws CorruptArchiveException {
+    if (ByteReader.getU32(bytes, at) != FormatConstants.FOOTER_MAGIC) {
+      throw new CorruptArchiveException(file, fileOffset, "bad footer magic number");
+    }
   }
 
   /**

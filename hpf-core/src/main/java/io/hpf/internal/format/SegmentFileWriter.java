@@ -70,9 +70,8 @@ public final class SegmentFileWriter implements Closeable {
 
   /** Writes the footer, makes the file durable and returns its length. */
   public long finish() throws IOException {
-    ByteWriter footer = new ByteWriter(FormatConstants.FOOTER_BYTES);
-    footer.u32(FormatConstants.FOOTER_MAGIC).u32((int) crc.getValue());
-    file.write(footer.array(), 0, footer.size());
+    byte[] footer = FileFraming.footer((int) crc.getValue());
+    file.write(footer, 0, footer.length);
     file.sync();
     return file.position();
   }

@@ -7,7 +7,6 @@ import io.hpf.internal.format.FileFraming;
 import io.hpf.internal.format.FormatConstants;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
-import java.util.Locale;
 
 /**
  * An open bucket file: its perfect hash in memory, its records read one at a time by position.
@@ -62,16 +61,7 @@ public final class IndexBucket {
     int start = FormatConstants.FILE_HEADER_BYTES;
     int storedCrc = ByteReader.getU32(meta, metaLength - 4);
     int actualCrc = EntryCodec.crc32c(meta, start, metaLength - 4 - start);
-    if (storedCrc != actualCrc) {
-      throw new CorruptArchiveException(
-          fileName,
-          metaLength - 4,
-          String.format(
-              Locale.ROOT,
-              "bucket meta checksum mismatch (CRC32C %08x, stored %08x)",
-              actualCrc,
-              storedCrc));
-    }
+    FileFraming.checkCrc(fileName, metaLength - 4, "bucket meta", actualCrc, storedCrc);
     ByteReader in = new ByteReader(fileName, start, meta, start, metaLength - 4 - start);
     int keyCount = in.count("key count");
     int recordBytes = in.count("record size");

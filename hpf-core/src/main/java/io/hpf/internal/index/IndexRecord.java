@@ -4,8 +4,8 @@ import io.hpf.archive.CorruptArchiveException;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.EntryCodec;
+import io.hpf.internal.format.FileFraming;
 import io.hpf.internal.format.FormatConstants;
-import java.util.Locale;
 
 /**
  * One fixed-size record of a bucket file (FORMAT.md "Index record"): where an entry is, or a
@@ -32,16 +32,7 @@ public record IndexRecord(long fingerprint, int partId, long offset, long entryL
       throws CorruptArchiveException {
     int expected = ByteReader.getU32(bytes, at + 28);
     int actual = EntryCodec.crc32c(bytes, at, 28);
-    if (expected != actual) {
-      throw new CorruptArchiveException(
-          file,
-          fileOffset,
-          String.format(
-              Locale.ROOT,
-              "index record checksum mismatch (CRC32C %08x, stored %08x)",
-              actual,
-              expected));
-    }
+    FileFraming.checkCrc(file, fileOffset, "index record", actual, expected);
     long fingerprint = ByteReader.getU64(bytes, at);
     long offset = ByteReader.getU64(bytes, at + 8);
     long entryLength = ByteReader.getU64(bytes, at + 16);
