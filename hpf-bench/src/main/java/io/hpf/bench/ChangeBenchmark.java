@@ -6,7 +6,7 @@ import io.hpf.archive.Codec;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.WriterOptions;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,7 +5,6 @@ import io.hpf.archive.Codec;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.pack.LocalSourceTree;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceFile;
 import io.hpf.store.LocalStorage;
@@ -52,7 +51,7 @@ public final class ColdGetBenchmark {
               LocalSourceTree.of(tree),
               target,
               WriterOptions.builder().codec(codec).build(),
-              new PackOptions(Runtime.getRuntime().availableProcessors(), false, false, true),
+              new Packer.Options(Runtime.getRuntime().availableProcessors(), false, false, true),
               ProgressListener.NONE);
         }
         archives.put(codec, archive);

@@ -1,9 +1,9 @@
 package io.hpf.bench;
 
-import io.hpf.store.FileUse;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
+import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 

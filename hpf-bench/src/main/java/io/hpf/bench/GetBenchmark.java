@@ -8,7 +8,6 @@ import io.hpf.archive.Codec;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.pack.DictionaryTrainer;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
@@ -284,7 +283,7 @@ public final class GetBenchmark {
         subset,
         LocalStorage.createDirectories(archive),
         WriterOptions.builder().codec(codec).build(),
-        PackOptions.defaults(),
+        Packer.Options.defaults(),
         ProgressListener.NONE);
   }
 

@@ -5,11 +5,10 @@ import io.hpf.archive.Codec;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.pack.LocalSourceTree;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceFile;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +65,7 @@ public final class GroupBenchmark {
                 LocalSourceTree.of(tree),
                 target,
                 options,
-                PackOptions.defaults(),
+                Packer.Options.defaults(),
                 ProgressListener.NONE);
           }
           double packSeconds = (System.nanoTime() - t0) / 1e9;

@@ -1,7 +1,7 @@
 package io.hpf.bench;
 
 import io.hpf.pack.LocalSourceTree;
-import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
 import io.hpf.pack.SourceFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +19,7 @@ public final class LocalTrees {
   public static List<SourceFile> files(Path tree) throws IOException {
     List<SourceFile> files = new ArrayList<>();
     LocalSourceTree.of(tree)
-        .walk("", PackOptions.defaults(), new ArrayList<>(), files::add, () -> false);
+        .walk("", Packer.Options.defaults(), new ArrayList<>(), files::add, () -> false);
     files.sort(Comparator.comparing(SourceFile::name));
     return files;
   }

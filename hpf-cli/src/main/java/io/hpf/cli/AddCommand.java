@@ -4,10 +4,9 @@ import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.Generation;
 import io.hpf.pack.LocalSourceTree;
-import io.hpf.pack.PackOptions;
-import io.hpf.pack.PackResult;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceTree;
+import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +71,7 @@ final class AddCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     long start = System.nanoTime();
-    PackOptions pack = packFlags.options(false);
+    Packer.Options pack = packFlags.options(false);
     List<String> skipped = new ArrayList<>();
     long added = 0;
     Generation manifest;
@@ -81,14 +80,11 @@ final class AddCommand implements Callable<Integer> {
             flags.open(target, packFlags.apply(flags.builder()).replace(replace).build(), spec);
         Progress progress = new Progress(spec.commandLine().getErr(), "adding")) {
       for (String location : paths) {
-        Path path =
-            io.hpf.store.Locations.isLocal(location)
-                ? io.hpf.store.Locations.localPath(location)
-                : null;
+        Path path = LocalStorage.isLocal(location) ? LocalStorage.localPath(location) : null;
         if (path == null || Files.isDirectory(path)) {
           // A tree holding the archive itself leaves it out.
           SourceTree tree = flags.storage.sourceTree(location, archive);
-          PackResult result = Packer.addTree(writer, tree, prefix, pack, progress);
+          Packer.Result result = Packer.addTree(writer, tree, prefix, pack, progress);
           added += result.files();
           skipped.addAll(result.skipped());
         } else if (Files.isRegularFile(path)) {

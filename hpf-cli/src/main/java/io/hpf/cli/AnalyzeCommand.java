@@ -2,6 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.hadoop.DirectoryAnalysis;
 import io.hpf.hadoop.NameNodeCost;
+import io.hpf.store.LocalStorage;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.Locale;
@@ -53,8 +54,8 @@ final class AnalyzeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     URI uri =
-        io.hpf.store.Locations.isLocal(directory)
-            ? io.hpf.store.Locations.localPath(directory).toAbsolutePath().toUri()
+        LocalStorage.isLocal(directory)
+            ? LocalStorage.localPath(directory).toAbsolutePath().toUri()
             : URI.create(directory);
     DirectoryAnalysis a;
     try (FileSystem fs = FileSystem.newInstance(uri, storage.locator().configuration())) {

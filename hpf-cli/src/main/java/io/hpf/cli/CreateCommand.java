@@ -2,9 +2,9 @@ package io.hpf.cli;
 
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.StorageLocator;
-import io.hpf.pack.PackResult;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceTree;
+import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
@@ -98,11 +98,10 @@ final class CreateCommand implements Callable<Integer> {
             .bucketCapacity(bucketCapacity)
             .maxPartBytes(partSizeMiB << 20)
             .build();
-    Path localTarget =
-        io.hpf.store.Locations.isLocal(archive) ? io.hpf.store.Locations.localPath(archive) : null;
+    Path localTarget = LocalStorage.isLocal(archive) ? LocalStorage.localPath(archive) : null;
     boolean existed = localTarget == null || Files.exists(localTarget);
     long start = System.nanoTime();
-    PackResult result;
+    Packer.Result result;
     try (Storage target = locator.createArchive(archive);
         Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
       result = Packer.pack(tree, target, options, pack.options(!noDictionary), progress);

@@ -4,7 +4,7 @@ import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
 import io.hpf.archive.WriterOptions;
-import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -110,8 +110,8 @@ final class PackFlags {
   }
 
   /** The pack options; {@code trainDictionary} only where a new dictionary can be stored. */
-  PackOptions options(boolean trainDictionary) {
-    return new PackOptions(
+  Packer.Options options(boolean trainDictionary) {
+    return new Packer.Options(
         threads == null ? Runtime.getRuntime().availableProcessors() : threads,
         followSymlinks,
         skipUnreadable,

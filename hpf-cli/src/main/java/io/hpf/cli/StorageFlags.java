@@ -4,7 +4,6 @@ import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.pack.SourceTree;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.Locations;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -42,8 +41,8 @@ final class StorageFlags {
 
   Storage open(String archive) throws IOException {
     // Local disk without a StorageLocator: a local command loads no Hadoop class.
-    return Locations.isLocal(archive)
-        ? LocalStorage.open(Locations.localPath(archive))
+    return LocalStorage.isLocal(archive)
+        ? LocalStorage.open(LocalStorage.localPath(archive))
         : locator().openArchiveToRead(archive);
   }
 

@@ -5,7 +5,7 @@ import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.FormatConstants;
 import io.hpf.internal.format.NameHash;
 import io.hpf.internal.manifest.ManifestStore;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.List;
 

@@ -10,7 +10,7 @@ import io.hpf.internal.write.CommitPlan;
 import io.hpf.internal.write.ImportMarker;
 import io.hpf.internal.write.PartWriter;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

@@ -10,7 +10,7 @@ import io.hpf.internal.read.OpenGeneration;
 import io.hpf.internal.write.ArchiveLock;
 import io.hpf.internal.write.ImportMarker;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -108,7 +108,7 @@ public final class LocalSourceTree implements SourceTree {
   @Override
   public void walk(
       String prefix,
-      PackOptions options,
+      Packer.Options options,
       List<String> skipped,
       Consumer<SourceFile> sink,
       BooleanSupplier stop)

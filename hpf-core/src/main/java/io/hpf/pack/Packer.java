@@ -30,21 +30,21 @@ public final class Packer {
   private Packer() {}
 
   /** Packs a local directory. */
-  public static PackResult pack(
+  public static Packer.Result pack(
       Path sourceDir,
       Storage target,
       WriterOptions writerOptions,
-      PackOptions options,
+      Packer.Options options,
       ProgressListener progress)
       throws IOException {
     return pack(LocalSourceTree.of(sourceDir), target, writerOptions, options, progress);
   }
 
-  public static PackResult pack(
+  public static Packer.Result pack(
       SourceTree sourceDir,
       Storage target,
       WriterOptions writerOptions,
-      PackOptions options,
+      Packer.Options options,
       ProgressListener progress)
       throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
@@ -67,7 +67,7 @@ public final class Packer {
     try (ArchiveWriter writer = ArchiveWriter.create(target, effective)) {
       long bytes = feedWorkers(writer, sourceDir, "", listed, options, skipped, progress);
       Generation manifest = writer.commit();
-      return new PackResult(manifest, manifest.liveEntries(), bytes, skipped);
+      return new Packer.Result(manifest, manifest.liveEntries(), bytes, skipped);
     }
   }
 
@@ -75,28 +75,28 @@ public final class Packer {
    * Adds a local tree to an open writer, without committing: entry names are {@code prefix}
    * followed by the paths relative to {@code sourceDir}. Returns the files added and skipped.
    */
-  public static PackResult addTree(
+  public static Packer.Result addTree(
       ArchiveWriter writer,
       Path sourceDir,
       String prefix,
-      PackOptions options,
+      Packer.Options options,
       ProgressListener progress)
       throws IOException {
     return addTree(writer, LocalSourceTree.of(sourceDir), prefix, options, progress);
   }
 
-  /** Like {@link #addTree(ArchiveWriter, Path, String, PackOptions, ProgressListener)}. */
-  public static PackResult addTree(
+  /** Like {@link #addTree(ArchiveWriter, Path, String, Packer.Options, ProgressListener)}. */
+  public static Packer.Result addTree(
       ArchiveWriter writer,
       SourceTree sourceDir,
       String prefix,
-      PackOptions options,
+      Packer.Options options,
       ProgressListener progress)
       throws IOException {
     List<String> skipped = Collections.synchronizedList(new ArrayList<>());
     long before = writer.pendingEntries();
     long bytes = feedWorkers(writer, sourceDir, prefix, null, options, skipped, progress);
-    return new PackResult(writer.manifest(), writer.pendingEntries() - before, bytes, skipped);
+    return new Packer.Result(writer.manifest(), writer.pendingEntries() - before, bytes, skipped);
   }
 
   /** Lists (or replays {@code listed}) on this thread while workers pack; returns bytes listed. */
@@ -105,7 +105,7 @@ public final class Packer {
       SourceTree sourceDir,
       String prefix,
       List<SourceFile> listed,
-      PackOptions options,
+      Packer.Options options,
       List<String> skipped,
       ProgressListener progress)
       throws IOException {
@@ -221,7 +221,7 @@ public final class Packer {
 
     void work(
         ArchiveWriter writer,
-        PackOptions options,
+        Packer.Options options,
         List<String> skipped,
         ProgressListener progress) {
       // Each worker takes exactly one END, so a worker that failed keeps taking (and skipping)
@@ -300,7 +300,7 @@ public final class Packer {
    * reading the source are told apart from errors writing the archive, which always fail.
    */
   private static boolean addOne(
-      ArchiveWriter writer, SourceFile s, PackOptions options, List<String> skipped)
+      ArchiveWriter writer, SourceFile s, Packer.Options options, List<String> skipped)
       throws IOException {
     EntryMetadata meta = new EntryMetadata(s.mtimeMillis(), s.mode(), java.util.Map.of());
     byte[] content = null;
@@ -338,5 +338,44 @@ public final class Packer {
       }
     }
     return true;
+  }
+
+  /**
+   * How {@link Packer} reads a source directory.
+   *
+   * @param threads worker threads reading, compressing and appending (each fills its own part)
+   * @param followSymlinks follow symbolic links (a loop is an error); otherwise they are skipped
+   *     and listed
+   * @param skipUnreadable skip files that cannot be read (listed in the result) instead of failing
+   * @param trainDictionary with zstd, train a dictionary on a sample of the files
+   */
+  public record Options(
+      int threads, boolean followSymlinks, boolean skipUnreadable, boolean trainDictionary) {
+
+    public Options {
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be at least 1: " + threads);
+      }
+    }
+
+    /** Defaults: one thread per core, symlinks skipped, unreadable files fail, dictionary on. */
+    public static Options defaults() {
+      return new Options(Runtime.getRuntime().availableProcessors(), false, false, true);
+    }
+  }
+
+  /**
+   * What {@link Packer} did.
+   *
+   * @param manifest the committed manifest
+   * @param files entries written
+   * @param bytes their content bytes
+   * @param skipped sources not packed, each "path: reason" (symlinks, unreadable with the flag,
+   *     special files)
+   */
+  public record Result(Generation manifest, long files, long bytes, List<String> skipped) {
+    public Result {
+      skipped = List.copyOf(skipped);
+    }
   }
 }

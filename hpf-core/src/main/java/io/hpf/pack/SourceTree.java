@@ -22,7 +22,7 @@ public interface SourceTree {
    */
   void walk(
       String prefix,
-      PackOptions options,
+      Packer.Options options,
       List<String> skipped,
       Consumer<SourceFile> sink,
       BooleanSupplier stop)

@@ -102,7 +102,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public void moveIn(String subdirectory, String name, String to) throws IOException {
-    Path source = directory.resolve(Locations.checkRelative(subdirectory)).resolve(name);
+    Path source = directory.resolve(Storage.checkRelative(subdirectory)).resolve(name);
     resolve(name); // a plain name
     Path target = resolve(to);
     if (Files.exists(target)) {
@@ -215,5 +215,24 @@ public final class LocalStorage implements Storage {
     public void close() throws IOException {
       channel.close();
     }
+  }
+
+  private static final java.util.regex.Pattern SCHEME =
+      java.util.regex.Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
+
+  /**
+   * Whether a location a user gives (an archive, a source) is on local disk, read with {@code
+   * java.nio}: no URI scheme, or {@code file:}. Anything else is for a Hadoop file system; deciding
+   * here, without Hadoop, a command on local disk never loads Hadoop's classes.
+   */
+  public static boolean isLocal(String location) {
+    return !SCHEME.matcher(location).matches() || location.startsWith("file:");
+  }
+
+  /** A local location as a path. REQUIRES: {@link #isLocal}. */
+  public static Path localPath(String location) {
+    return location.startsWith("file:")
+        ? Path.of(java.net.URI.create(location))
+        : Path.of(location);
   }
 }

@@ -106,4 +106,46 @@ public interface Storage extends Closeable {
 
   /** A human-readable location of a file, for error messages ("/data/photos.hpf/part-1"). */
   String describe(String name);
+
+  /**
+   * A relative path of plain components ("a/b/c"), unchanged: what {@link #moveIn} takes.
+   *
+   * @throws IllegalArgumentException if it is absolute, empty or has an empty, "." or ".."
+   *     component
+   */
+  static String checkRelative(String path) {
+    for (String component : path.split("/", -1)) {
+      if (component.isEmpty() || component.equals(".") || component.equals("..")) {
+        throw new IllegalArgumentException("not a relative path of plain names: '" + path + "'");
+      }
+    }
+    return path;
+  }
+
+  /**
+   * What a file is opened for, so that storage picks how to read it without guessing from its name
+   * (as parquet's {@code HadoopInputFile.fromStatus} is told what it needs instead of asking).
+   */
+  enum FileUse {
+    /** Read once, whole or nearly (a lock, a part being recovered or verified). */
+    ONCE,
+    /**
+     * Small and immutable, read again and again by lookups and by every reader that opens the
+     * archive (manifests, segment files with their buckets, catalogs and dictionaries): worth
+     * keeping pages.
+     */
+    INDEX,
+    /** Large, read at random by entry (part files). */
+    CONTENT
+  }
+
+  /**
+   * A file of a storage directory, its length in bytes and, where the listing tells, its version
+   * (as {@link Storage#version} gives it; null where the listing does not tell).
+   */
+  record StoredFile(String name, long lengthBytes, Object version) {
+    public StoredFile(String name, long lengthBytes) {
+      this(name, lengthBytes, null);
+    }
+  }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hpf.store.LocalStorage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
 import java.io.FileNotFoundException;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.hpf.internal.format.FileNames;
-import io.hpf.store.FileUse;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.ReadableFile;
+import io.hpf.store.Storage.FileUse;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.FaultyStorage;
 import io.hpf.testing.TestArchives;

@@ -8,7 +8,7 @@ import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;

@@ -9,7 +9,7 @@ import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.Section;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.read.SharedGenerations;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.FaultyStorage;
 import io.hpf.testing.TestArchives;

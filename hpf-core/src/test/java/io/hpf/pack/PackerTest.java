@@ -38,12 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
 class PackerTest {
   @TempDir Path temp;
 
-  private static PackOptions options(boolean follow, boolean skipUnreadable) {
-    return new PackOptions(2, follow, skipUnreadable, true);
+  private static Packer.Options options(boolean follow, boolean skipUnreadable) {
+    return new Packer.Options(2, follow, skipUnreadable, true);
   }
 
   /** Packs {@code source} as a new archive with the default writer options. */
-  private static PackResult pack(Path source, LocalStorage target, PackOptions options)
+  private static Packer.Result pack(Path source, LocalStorage target, Packer.Options options)
       throws IOException {
     return Packer.pack(
         source, target, WriterOptions.builder().build(), options, ProgressListener.NONE);
@@ -64,7 +64,7 @@ class PackerTest {
     Path source = temp.resolve("src");
     TreeMap<String, byte[]> model = writeTree(source, 300, 7);
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("out.hpf"));
-    PackResult result = pack(source, target, options(false, false));
+    Packer.Result result = pack(source, target, options(false, false));
     assertEquals(Codec.LZ4, result.manifest().writerSettings().codec());
     assertEquals(List.of(), ((Manifest) result.manifest()).dictionaries());
     try (ArchiveReader reader = ArchiveReader.open(target)) {
@@ -88,7 +88,7 @@ class PackerTest {
         java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
     AtomicLong lastDone = new AtomicLong();
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("out.hpf"));
-    PackResult result =
+    Packer.Result result =
         Packer.pack(
             source,
             target,
@@ -116,7 +116,7 @@ class PackerTest {
   void emptyDirectoryMakesAnEmptyArchive() throws Exception {
     Path source = Files.createDirectories(temp.resolve("empty"));
     LocalStorage target = LocalStorage.createDirectories(temp.resolve("e.hpf"));
-    PackResult result = pack(source, target, options(false, false));
+    Packer.Result result = pack(source, target, options(false, false));
     assertEquals(0, result.files());
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       assertEquals(0, reader.entryCount());
@@ -135,7 +135,7 @@ class PackerTest {
     Files.createSymbolicLink(source.resolve("link-to-dir"), source.resolve("real"));
 
     LocalStorage skip = LocalStorage.createDirectories(temp.resolve("skip.hpf"));
-    PackResult skipped = pack(source, skip, options(false, false));
+    Packer.Result skipped = pack(source, skip, options(false, false));
     assertEquals(1, skipped.files());
     assertEquals(2, skipped.skipped().size(), skipped.skipped().toString());
 
@@ -159,7 +159,7 @@ class PackerTest {
   }
 
   /** Packs and expects the failure, which it returns for its message to be checked. */
-  private static IOException packFails(Path source, LocalStorage target, PackOptions options) {
+  private static IOException packFails(Path source, LocalStorage target, Packer.Options options) {
     return assertThrows(IOException.class, () -> pack(source, target, options));
   }
 
@@ -193,7 +193,7 @@ class PackerTest {
         LocalStorage.open(failing.directory()).list().isEmpty(), "failed create leaves nothing");
 
     LocalStorage skipping = LocalStorage.createDirectories(temp.resolve("skip.hpf"));
-    PackResult result = pack(source, skipping, options(isRoot(), true));
+    Packer.Result result = pack(source, skipping, options(isRoot(), true));
     assertEquals(1, result.files());
     assertTrue(
         result.skipped().stream().anyMatch(s -> s.contains("secret")), result.skipped().toString());
@@ -222,7 +222,7 @@ class PackerTest {
                       source,
                       target,
                       WriterOptions.builder().codec(Codec.NONE).build(),
-                      new PackOptions(4, isRoot(), false, false),
+                      new Packer.Options(4, isRoot(), false, false),
                       ProgressListener.NONE));
       assertTrue(e.getMessage().contains("f150-unreadable"), e.getMessage());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.store.Storage.FileUse;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.nio.file.FileAlreadyExistsException;

@@ -2,11 +2,11 @@ package io.hpf.testing;
 
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.FileUse;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;

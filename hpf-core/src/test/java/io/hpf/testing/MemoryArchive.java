@@ -1,10 +1,10 @@
 package io.hpf.testing;
 
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.FileUse;
+import io.hpf.store.Storage.StoredFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

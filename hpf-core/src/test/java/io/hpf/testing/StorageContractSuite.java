@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.FileUse;
+import io.hpf.store.Storage.StoredFile;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.hpf.hadoop;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Iterator;

@@ -1,6 +1,6 @@
 package io.hpf.hadoop;
 
-import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
 import io.hpf.pack.SourceFile;
 import io.hpf.pack.SourceTree;
 import java.io.FileNotFoundException;
@@ -87,7 +87,7 @@ public final class HadoopSourceTree implements SourceTree {
   @Override
   public void walk(
       String prefix,
-      PackOptions options,
+      Packer.Options options,
       List<String> skipped,
       Consumer<SourceFile> sink,
       BooleanSupplier stop)

@@ -1,11 +1,10 @@
 package io.hpf.hadoop;
 
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
-import io.hpf.store.Locations;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.FileUse;
+import io.hpf.store.Storage.StoredFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -296,7 +295,7 @@ public final class HadoopStorage implements Storage {
   @Override
   public void moveIn(String subdirectory, String name, String to) throws IOException {
     resolve(name); // a plain name
-    Path source = new Path(new Path(directory, Locations.checkRelative(subdirectory)), name);
+    Path source = new Path(new Path(directory, Storage.checkRelative(subdirectory)), name);
     Path target = resolve(to);
     forget(to);
     if (fs.rename(source, target)) {

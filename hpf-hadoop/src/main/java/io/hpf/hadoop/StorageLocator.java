@@ -3,7 +3,6 @@ package io.hpf.hadoop;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.SourceTree;
 import io.hpf.store.LocalStorage;
-import io.hpf.store.Locations;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.net.URI;
@@ -61,8 +60,8 @@ public final class StorageLocator {
 
   /** An existing archive. */
   public Storage openArchive(String location) throws IOException {
-    if (Locations.isLocal(location)) {
-      return LocalStorage.open(Locations.localPath(location));
+    if (LocalStorage.isLocal(location)) {
+      return LocalStorage.open(LocalStorage.localPath(location));
     }
     FileSystem fs = fileSystem(location);
     try {
@@ -75,8 +74,8 @@ public final class StorageLocator {
 
   /** An existing archive, to read: nothing is asked of its file system before the first listing. */
   public Storage openArchiveToRead(String location) throws IOException {
-    if (Locations.isLocal(location)) {
-      return LocalStorage.open(Locations.localPath(location));
+    if (LocalStorage.isLocal(location)) {
+      return LocalStorage.open(LocalStorage.localPath(location));
     }
     FileSystem fs = fileSystem(location);
     return HadoopStorage.openToRead(fs, new Path(URI.create(location)), options, true);
@@ -84,8 +83,8 @@ public final class StorageLocator {
 
   /** An archive directory to create (made if missing). */
   public Storage createArchive(String location) throws IOException {
-    if (Locations.isLocal(location)) {
-      return LocalStorage.createDirectories(Locations.localPath(location));
+    if (LocalStorage.isLocal(location)) {
+      return LocalStorage.createDirectories(LocalStorage.localPath(location));
     }
     FileSystem fs = fileSystem(location);
     try {
@@ -109,10 +108,12 @@ public final class StorageLocator {
    * inside the directory, it is left out of the tree, so that an archive never packs itself.
    */
   public SourceTree sourceTree(String location, String archive) throws IOException {
-    if (Locations.isLocal(location)) {
+    if (LocalStorage.isLocal(location)) {
       return LocalSourceTree.of(
-          Locations.localPath(location),
-          archive != null && Locations.isLocal(archive) ? Locations.localPath(archive) : null);
+          LocalStorage.localPath(location),
+          archive != null && LocalStorage.isLocal(archive)
+              ? LocalStorage.localPath(archive)
+              : null);
     }
     FileSystem fs;
     try {
@@ -121,7 +122,7 @@ public final class StorageLocator {
       throw noFileSystem(location, e);
     }
     Path archivePath =
-        archive == null || Locations.isLocal(archive) ? null : new Path(URI.create(archive));
+        archive == null || LocalStorage.isLocal(archive) ? null : new Path(URI.create(archive));
     return HadoopSourceTree.of(fs, new Path(URI.create(location)), archivePath);
   }
 }

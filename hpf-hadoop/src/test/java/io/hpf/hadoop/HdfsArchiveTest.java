@@ -16,7 +16,6 @@ import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
@@ -291,7 +290,7 @@ class HdfsArchiveTest {
         HadoopSourceTree.of(fs, incoming),
         target,
         WriterOptions.builder().build(),
-        new PackOptions(2, false, false, true),
+        new Packer.Options(2, false, false, true),
         ProgressListener.NONE);
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       assertMatchesModel(reader, model);

@@ -11,7 +11,7 @@ import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.http.HttpServerInitializer;
 import io.hpf.server.http.RequestRouter;
 import io.hpf.server.metrics.ServerMetrics;
-import io.hpf.store.Locations;
+import io.hpf.store.LocalStorage;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -57,8 +57,8 @@ public final class HpfServer implements Closeable {
 
   private HpfServer(ServerOptions o) throws IOException, InterruptedException {
     ArchiveRoot root;
-    if (Locations.isLocal(o.root)) {
-      root = new LocalArchiveRoot(Locations.localPath(o.root));
+    if (LocalStorage.isLocal(o.root)) {
+      root = new LocalArchiveRoot(LocalStorage.localPath(o.root));
       fileSystem = null;
     } else {
       fileSystem =

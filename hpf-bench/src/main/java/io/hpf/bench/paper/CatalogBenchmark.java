@@ -6,9 +6,9 @@ import io.hpf.bench.BenchOutput;
 import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.catalog.CatalogWriter;
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
+import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -46,7 +46,7 @@ final class CatalogBenchmark {
       length = writer.finish();
     }
     record(out, fs, rows, "write", rows, System.nanoTime() - start);
-    try (ReadableFile input = storage.openRead(file, io.hpf.store.FileUse.INDEX)) {
+    try (ReadableFile input = storage.openRead(file, io.hpf.store.Storage.FileUse.INDEX)) {
       CatalogReader reader = CatalogReader.open(file, input, length, rows);
       start = System.nanoTime();
       long seen = 0;

@@ -4,7 +4,6 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryNotFoundException;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -67,7 +66,7 @@ final class HpfSystem implements BenchSystem {
           staged,
           storage,
           packing.options(),
-          new PackOptions(Runtime.getRuntime().availableProcessors(), false, false, true),
+          new Packer.Options(Runtime.getRuntime().availableProcessors(), false, false, true),
           ProgressListener.NONE);
     }
   }

@@ -6,7 +6,7 @@ import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.internal.write.ArchiveLock;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -4,9 +4,9 @@ import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.FormatConstants;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.io.FileSlice;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
+import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
 
 /**

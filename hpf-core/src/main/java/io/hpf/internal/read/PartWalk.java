@@ -6,9 +6,9 @@ import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.PartEntry;
 import io.hpf.internal.io.ReadAheadFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
+import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
 import java.util.List;
 

@@ -6,9 +6,9 @@ import io.hpf.internal.index.IndexRecord;
 import io.hpf.internal.index.SegmentDirectory;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.Section;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
+import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 

@@ -2,9 +2,9 @@ package io.hpf.internal.write;
 
 import io.hpf.archive.ArchiveLockedException;
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
+import io.hpf.store.Storage.FileUse;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

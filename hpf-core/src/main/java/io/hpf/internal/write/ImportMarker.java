@@ -2,10 +2,10 @@ package io.hpf.internal.write;
 
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.AppendableFile;
-import io.hpf.store.FileUse;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
-import io.hpf.store.StoredFile;
+import io.hpf.store.Storage.FileUse;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -5,7 +5,6 @@ import io.hpf.archive.PackingRequest;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceFile;
 import io.hpf.pack.SourceTree;
@@ -63,7 +62,7 @@ final class PackTask implements Function<PackGroup, String> {
           writer,
           new GroupTree(group.files(), conf),
           "",
-          new PackOptions(threads, false, false, false),
+          new Packer.Options(threads, false, false, false),
           ProgressListener.NONE);
       writer.commit();
     } catch (IOException | RuntimeException e) {
@@ -84,7 +83,7 @@ final class PackTask implements Function<PackGroup, String> {
     @Override
     public void walk(
         String prefix,
-        PackOptions options,
+        Packer.Options options,
         List<String> skipped,
         Consumer<SourceFile> sink,
         BooleanSupplier stop) {

@@ -2,7 +2,7 @@ package io.hpf.spark.pack;
 
 import io.hpf.hadoop.HadoopSourceTree;
 import io.hpf.pack.LocalSourceTree;
-import io.hpf.pack.PackOptions;
+import io.hpf.pack.Packer;
 import io.hpf.spark.HadoopConf;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ final class TreeLister {
     LocalSourceTree.of(dir)
         .walk(
             "",
-            new PackOptions(1, false, false, false),
+            new Packer.Options(1, false, false, false),
             skipped,
             f ->
                 files.add(

@@ -7,7 +7,6 @@ import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopSourceTree;
 import io.hpf.hadoop.HdfsSettings;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.spark.pack.SparkPack;
 import io.hpf.spark.pack.SparkPackOptions;
@@ -174,7 +173,7 @@ public final class SparkBenchmark {
           HadoopSourceTree.of(fs, plain),
           storage,
           WriterOptions.builder().codec(Codec.ZSTD).build(),
-          new PackOptions(2, false, false, true),
+          new Packer.Options(2, false, false, true),
           ProgressListener.NONE);
     }
     double createSeconds = (java.lang.System.nanoTime() - start) / 1e9;

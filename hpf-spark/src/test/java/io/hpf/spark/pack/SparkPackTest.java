@@ -14,7 +14,6 @@ import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopSourceTree;
-import io.hpf.pack.PackOptions;
 import io.hpf.pack.Packer;
 import io.hpf.spark.SharedHdfs;
 import io.hpf.spark.SharedSpark;
@@ -104,7 +103,7 @@ class SparkPackTest {
           HadoopSourceTree.of(fs, tree),
           storage,
           WriterOptions.builder().codec(Codec.ZSTD).build(),
-          PackOptions.defaults(),
+          Packer.Options.defaults(),
           ProgressListener.NONE);
     }
     Path packed = SharedHdfs.freshPath("packed.hpf");
