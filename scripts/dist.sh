@@ -24,7 +24,10 @@ for module in hpf-cli hpf-server hpf-mapreduce; do
 done
 cp -r README.md docs "$stage/"
 tar -C target/dist -czf "target/$name.tar.gz" "$name"
-pyvenv="$(./scripts/python-venv.sh)"
+# The test venv's pip builds the wheel; the venv is made first if missing, and never changed here
+# (tests may be using it).
+pyvenv="${HPF_PY_VENV:-$HOME/.cache/hpf/venv-python}"
+[ -x "$pyvenv/bin/pip" ] || pyvenv="$(./scripts/python-venv.sh)"
 rm -f target/hpf_archive-*.whl
 "$pyvenv/bin/pip" wheel -q --no-deps --no-build-isolation -w target ./python >/dev/null
 rm -rf python/build

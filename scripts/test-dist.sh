@@ -39,7 +39,7 @@ if run spark-pack tree b.hpf 2>"$scratch/spark.err"; then
 fi
 grep -q 'spark-submit --class io.hpf.spark.pack.SparkPackMain' "$scratch/spark.err"
 # The wheel, installed with pip into a venv of its own (its dependencies from the test venv's).
-pyvenv="$(cd "$repo" && ./scripts/python-venv.sh)"
+pyvenv="${HPF_PY_VENV:-$HOME/.cache/hpf/venv-python}" # made by dist.sh if missing; not changed
 "$pyvenv/bin/python" -m venv --system-site-packages "$scratch/venv"
 "$scratch/venv/bin/pip" install -q --no-deps --no-index "$wheel"
 PYTHONPATH="$(ls -d "$pyvenv"/lib/python3*/site-packages)" "$scratch/venv/bin/python" -m hpf_archive \

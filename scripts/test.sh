@@ -44,12 +44,14 @@ show_beside() {
   cat "$beside"
   return "$status"
 }
-trap 'kill "$beside_pid" 2>/dev/null || true' EXIT
+trap 'kill "$beside_pid" ${dist_pid:-} 2>/dev/null || true' EXIT
 
 # The README's commands, run as written against the build (and a local HDFS of their own); then
 # the binary distribution made from the build, unpacked and run with only Java.
 timed "README and guides" ./scripts/test-readme.sh
-timed "binary distribution" ./scripts/test-dist.sh
+# The distribution (mostly packing a tarball and starting JVMs) runs beside the PySpark tests.
+./scripts/test-dist.sh >target/test-dist.log 2>&1 &
+dist_pid=$!
 
 pyspark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' hpf-spark/pom.xml)"
 venv="${HPF_VENV:-$HOME/.cache/hpf/venv-pyspark-$pyspark_version}"
@@ -69,6 +71,13 @@ else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi
 
+show_dist() {
+  local status=0
+  wait "$dist_pid" || status=$?
+  cat target/test-dist.log
+  return "$status"
+}
+timed "waiting for the binary distribution's test" show_dist
 timed "waiting for the Python package's tests and the fuzzers" show_beside
 trap - EXIT
 echo "test.sh: times:"
