@@ -266,51 +266,7 @@ public final class CatalogReader {
       if ((flags & CatalogWriter.FLAG_DELETED) != 0) {
         rows.add(EntryInfo.tombstone(text));
       } else {
-        long rawLength = in.varLong("raw length");
-        long storedLength = in.varLong("stored length");
-        int codecId = in.u8("codec");
-        Codec codec = Codec.byId(codecId);
-        if (codec == null) {
-          throw in.corrupt("unknown codec id " + codecId);
-        }
-        int dictionaryId = (int) in.varLong("dictionary id");
-        long mtime = in.zigZag("mtime");
-        int mode = (int) in.varLong("mode");
-        int partId = (int) in.varLong("part id");
-        long offset = in.varLong("offset");
-        long entryLength = in.varLong("entry length");
-        int member = 0;
-        int members = 0;
-        if (flags == CatalogWriter.FLAG_IN_GROUP) {
-          member = in.varInt("member index");
-          members = in.varInt("group members");
-          if (member >= members) {
-            throw in.corrupt("member " + member + " of a group of " + members);
-          }
-        }
-        int attributeCount = in.varInt("attribute count");
-        Map<String, String> attributes =
-            attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
-        for (int a = 0; a < attributeCount; a++) {
-          String key = in.text(in.varInt("key length"), "attribute key");
-          attributes.put(key, in.text(in.varInt("value length"), "attribute value"));
-        }
-        rows.add(
-            new EntryInfo(
-                text,
-                false,
-                rawLength,
-                storedLength,
-                codec,
-                dictionaryId,
-                mtime,
-                mode,
-                attributes,
-                partId,
-                offset,
-                entryLength,
-                member,
-                members));
+        rows.add(readRow(in, text, flags));
       }
       previous = name;
     }
@@ -318,6 +274,55 @@ public final class CatalogReader {
       throw in.corrupt(in.remaining() + " bytes left after the block's " + count + " rows");
     }
     return rows;
+  }
+
+  /** The rest of a live row, after its name and flags (FORMAT.md "Catalog"). */
+  private static EntryInfo readRow(ByteReader in, String text, int flags)
+      throws CorruptArchiveException {
+    long rawLength = in.varLong("raw length");
+    long storedLength = in.varLong("stored length");
+    int codecId = in.u8("codec");
+    Codec codec = Codec.byId(codecId);
+    if (codec == null) {
+      throw in.corrupt("unknown codec id " + codecId);
+    }
+    int dictionaryId = (int) in.varLong("dictionary id");
+    long mtime = in.zigZag("mtime");
+    int mode = (int) in.varLong("mode");
+    int partId = (int) in.varLong("part id");
+    long offset = in.varLong("offset");
+    long entryLength = in.varLong("entry length");
+    int member = 0;
+    int members = 0;
+    if (flags == CatalogWriter.FLAG_IN_GROUP) {
+      member = in.varInt("member index");
+      members = in.varInt("group members");
+      if (member >= members) {
+        throw in.corrupt("member " + member + " of a group of " + members);
+      }
+    }
+    int attributeCount = in.varInt("attribute count");
+    Map<String, String> attributes =
+        attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
+    for (int a = 0; a < attributeCount; a++) {
+      String key = in.text(in.varInt("key length"), "attribute key");
+      attributes.put(key, in.text(in.varInt("value length"), "attribute value"));
+    }
+    return new EntryInfo(
+        text,
+        false,
+        rawLength,
+        storedLength,
+        codec,
+        dictionaryId,
+        mtime,
+        mode,
+        attributes,
+        partId,
+        offset,
+        entryLength,
+        member,
+        members);
   }
 
   /** The row of a name, or null. One block read. */

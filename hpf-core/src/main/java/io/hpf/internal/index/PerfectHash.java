@@ -198,27 +198,8 @@ public final class PerfectHash {
     for (int i = 0; i < n; i++) {
       byBucket[fill[bucketOfKey[i]]++] = keys[i];
     }
-    // Equal keys always share a bucket; find them before a search that could never end.
-    for (int b = 0; b < m; b++) {
-      Arrays.sort(byBucket, start[b], start[b + 1]);
-      for (int i = start[b] + 1; i < start[b + 1]; i++) {
-        if (byBucket[i] == byBucket[i - 1]) {
-          throw new DuplicateKeyException(byBucket[i]);
-        }
-      }
-    }
-    // Buckets largest first (counting sort by size, descending).
-    int[] sizeStart = new int[maxSize + 2];
-    for (int b = 0; b < m; b++) {
-      sizeStart[maxSize - (start[b + 1] - start[b]) + 1]++;
-    }
-    for (int s = 1; s < sizeStart.length; s++) {
-      sizeStart[s] += sizeStart[s - 1];
-    }
-    int[] order = new int[m];
-    for (int b = 0; b < m; b++) {
-      order[sizeStart[maxSize - (start[b + 1] - start[b])]++] = b;
-    }
+    checkDistinct(byBucket, start, m);
+    int[] order = largestFirst(start, m, maxSize);
 
     long[] taken = new long[(tableSize + 63) >>> 6];
     int[] pilots = new int[m];
@@ -232,6 +213,43 @@ public final class PerfectHash {
       pilots[b] = searchPilot(byBucket, from, size, tableSize, taken, positions);
     }
 
+    return encode(n, tableSize, m, pilots, remap(taken, n, tableSize));
+  }
+
+  /** Equal keys always share a bucket: found here, before a pilot search that could never end. */
+  private static void checkDistinct(long[] byBucket, int[] start, int m)
+      throws DuplicateKeyException {
+    for (int b = 0; b < m; b++) {
+      Arrays.sort(byBucket, start[b], start[b + 1]);
+      for (int i = start[b] + 1; i < start[b + 1]; i++) {
+        if (byBucket[i] == byBucket[i - 1]) {
+          throw new DuplicateKeyException(byBucket[i]);
+        }
+      }
+    }
+  }
+
+  /** The buckets largest first (a counting sort by size, descending). */
+  private static int[] largestFirst(int[] start, int m, int maxSize) {
+    int[] sizeStart = new int[maxSize + 2];
+    for (int b = 0; b < m; b++) {
+      sizeStart[maxSize - (start[b + 1] - start[b]) + 1]++;
+    }
+    for (int s = 1; s < sizeStart.length; s++) {
+      sizeStart[s] += sizeStart[s - 1];
+    }
+    int[] order = new int[m];
+    for (int b = 0; b < m; b++) {
+      order[sizeStart[maxSize - (start[b + 1] - start[b])]++] = b;
+    }
+    return order;
+  }
+
+  /**
+   * Where each taken position past {@code n} moves: to the free positions below {@code n}, in order
+   * (PTHash's remapping, which makes the function minimal).
+   */
+  private static int[] remap(long[] taken, int n, int tableSize) {
     int[] remap = new int[tableSize - n];
     int freeSlot = 0;
     for (int pos = n; pos < tableSize; pos++) {
@@ -242,7 +260,7 @@ public final class PerfectHash {
         remap[pos - n] = freeSlot++;
       }
     }
-    return encode(n, tableSize, m, pilots, remap);
+    return remap;
   }
 
   private static int searchPilot(
@@ -341,16 +359,12 @@ public final class PerfectHash {
   }
 
   /** Reads and validates the layout, so that no query can index out of bounds. */
-  public static PerfectHash readFrom(ByteReader in) throws CorruptArchiveException {
-    long at = in.fileOffset();
-    int n = in.count("perfect hash key count");
-    int tableSize = in.count("perfect hash table size");
-    int m = in.count("perfect hash bucket count");
-    int encoding = in.u8("perfect hash encoding");
-    int pilotBits = in.u8("pilot bits");
-    int remapBits = in.u8("remap bits");
-    int reserved = in.u8("reserved");
-    // FORMAT.md "Perfect hash": the bounds a reader checks before it sizes anything by them.
+  /**
+   * FORMAT.md "Perfect hash": the bounds a reader checks of a header before it sizes anything by
+   * them — empty, or keys, table and buckets in proportion, fields within their widths.
+   */
+  private static boolean shapeOk(
+      int n, int tableSize, int m, int encoding, int pilotBits, int remapBits, int reserved) {
     boolean empty =
         n == 0
             && tableSize == 0
@@ -366,8 +380,21 @@ public final class PerfectHash {
             && m <= n
             && pilotBits <= 32
             && remapBits <= 32;
-    boolean shapeOk = reserved == 0 && (empty || sized);
-    if (!shapeOk || (encoding != ENCODING_COMPACT && encoding != ENCODING_DICTIONARY)) {
+    return reserved == 0
+        && (empty || sized)
+        && (encoding == ENCODING_COMPACT || encoding == ENCODING_DICTIONARY);
+  }
+
+  public static PerfectHash readFrom(ByteReader in) throws CorruptArchiveException {
+    long at = in.fileOffset();
+    int n = in.count("perfect hash key count");
+    int tableSize = in.count("perfect hash table size");
+    int m = in.count("perfect hash bucket count");
+    int encoding = in.u8("perfect hash encoding");
+    int pilotBits = in.u8("pilot bits");
+    int remapBits = in.u8("remap bits");
+    int reserved = in.u8("reserved");
+    if (!shapeOk(n, tableSize, m, encoding, pilotBits, remapBits, reserved)) {
       throw new CorruptArchiveException(
           in.file(),
           at,
