@@ -64,26 +64,35 @@ final class AnalyzeCommand implements Callable<Integer> {
     NameNodeCost after = a.afterPacking();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.printf(
-          Locale.ROOT,
-          "{\"root\":%s,\"files\":%d,\"directories\":%d,\"blocks\":%d,\"bytes\":%d,"
-              + "\"smallFiles\":%d,\"smallBytes\":%d,\"smallBelowBytes\":%d,"
-              + "\"objects\":%d,\"heapBytes\":%d,\"objectsAfterPacking\":%d,"
-              + "\"heapBytesAfterPacking\":%d}%n",
-          Format.json(a.root().toString()),
-          a.current().files(),
-          a.current().directories(),
-          a.current().blocks(),
-          a.bytes(),
-          a.smallFiles(),
-          a.smallBytes(),
-          a.smallThresholdBytes(),
-          a.current().objects(),
-          a.current().heapBytes(),
-          after.objects(),
-          after.heapBytes());
-      return Main.EXIT_OK;
+      printJson(out, a, after);
+    } else {
+      printText(out, a, after);
     }
+    return Main.EXIT_OK;
+  }
+
+  private static void printJson(PrintWriter out, DirectoryAnalysis a, NameNodeCost after) {
+    out.printf(
+        Locale.ROOT,
+        "{\"root\":%s,\"files\":%d,\"directories\":%d,\"blocks\":%d,\"bytes\":%d,"
+            + "\"smallFiles\":%d,\"smallBytes\":%d,\"smallBelowBytes\":%d,"
+            + "\"objects\":%d,\"heapBytes\":%d,\"objectsAfterPacking\":%d,"
+            + "\"heapBytesAfterPacking\":%d}%n",
+        Format.json(a.root().toString()),
+        a.current().files(),
+        a.current().directories(),
+        a.current().blocks(),
+        a.bytes(),
+        a.smallFiles(),
+        a.smallBytes(),
+        a.smallThresholdBytes(),
+        a.current().objects(),
+        a.current().heapBytes(),
+        after.objects(),
+        after.heapBytes());
+  }
+
+  private static void printText(PrintWriter out, DirectoryAnalysis a, NameNodeCost after) {
     out.printf(Locale.ROOT, "directory    %s%n", a.root());
     out.printf(
         Locale.ROOT,
@@ -121,6 +130,5 @@ final class AnalyzeCommand implements Callable<Integer> {
         after.objects(),
         Format.bytes(after.heapBytes()),
         Format.objectRatio(a.current().objects(), after.objects()));
-    return Main.EXIT_OK;
   }
 }

@@ -118,61 +118,78 @@ public final class LocalSourceTree implements SourceTree {
             ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
             : EnumSet.noneOf(FileVisitOption.class);
     Files.walkFileTree(
-        root,
-        visit,
-        Integer.MAX_VALUE,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-            if (dir.equals(excluded)) {
-              skipped.add(dir + ": the archive being written (not packed)");
-              return FileVisitResult.SKIP_SUBTREE;
-            }
-            return FileVisitResult.CONTINUE;
-          }
+        root, visit, Integer.MAX_VALUE, new Walker(prefix, options, skipped, sink, stop));
+  }
 
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            if (attrs.isSymbolicLink()) {
-              skipped.add(file + ": symbolic link (use --follow-symlinks to follow)");
-            } else if (!attrs.isRegularFile()) {
-              skipped.add(file + ": not a regular file");
-            } else {
-              String name;
-              try {
-                name = prefix + entryName(root, file);
-              } catch (IOException e) {
-                if (!options.skipUnreadable()) {
-                  throw e;
-                }
-                skipped.add(e.getMessage());
-                return FileVisitResult.CONTINUE;
-              }
-              sink.accept(
-                  new LocalFile(
-                      name,
-                      file,
-                      attrs.size(),
-                      attrs.lastModifiedTime().toMillis(),
-                      modeOf(file, attrs, options.followSymlinks())));
-            }
-            return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-          }
+  /** What the walk does at each file and directory: sinks regular files, lists what it skips. */
+  private final class Walker extends SimpleFileVisitor<Path> {
+    private final String prefix;
+    private final Packer.Options options;
+    private final List<String> skipped;
+    private final Consumer<SourceFile> sink;
+    private final BooleanSupplier stop;
 
-          @Override
-          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-            if (e instanceof FileSystemLoopException) {
-              throw new IOException(file + ": symbolic link loop", e);
-            }
-            if (options.skipUnreadable()) {
-              skipped.add(file + ": cannot read (" + e.getClass().getSimpleName() + ")");
-              return FileVisitResult.CONTINUE;
-            }
-            throw new IOException(
-                file + ": cannot read; use --skip-unreadable to skip such files", e);
+    Walker(
+        String prefix,
+        Packer.Options options,
+        List<String> skipped,
+        Consumer<SourceFile> sink,
+        BooleanSupplier stop) {
+      this.prefix = prefix;
+      this.options = options;
+      this.skipped = skipped;
+      this.sink = sink;
+      this.stop = stop;
+    }
+
+    @Override
+    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+      if (dir.equals(excluded)) {
+        skipped.add(dir + ": the archive being written (not packed)");
+        return FileVisitResult.SKIP_SUBTREE;
+      }
+      return FileVisitResult.CONTINUE;
+    }
+
+    @Override
+    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+      if (attrs.isSymbolicLink()) {
+        skipped.add(file + ": symbolic link (use --follow-symlinks to follow)");
+      } else if (!attrs.isRegularFile()) {
+        skipped.add(file + ": not a regular file");
+      } else {
+        String name;
+        try {
+          name = prefix + entryName(root, file);
+        } catch (IOException e) {
+          if (!options.skipUnreadable()) {
+            throw e;
           }
-        });
+          skipped.add(e.getMessage());
+          return FileVisitResult.CONTINUE;
+        }
+        sink.accept(
+            new LocalFile(
+                name,
+                file,
+                attrs.size(),
+                attrs.lastModifiedTime().toMillis(),
+                modeOf(file, attrs, options.followSymlinks())));
+      }
+      return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+    }
+
+    @Override
+    public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+      if (e instanceof FileSystemLoopException) {
+        throw new IOException(file + ": symbolic link loop", e);
+      }
+      if (options.skipUnreadable()) {
+        skipped.add(file + ": cannot read (" + Packer.whyUnreadable(e) + ")");
+        return FileVisitResult.CONTINUE;
+      }
+      throw new IOException(file + ": cannot read; use --skip-unreadable to skip such files", e);
+    }
   }
 
   /** The entry name of a source file; a name that did not decode as UTF-8 is an error. */

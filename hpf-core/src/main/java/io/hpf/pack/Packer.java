@@ -318,10 +318,7 @@ public final class Packer {
         stream = s.open();
       }
     } catch (IOException e) {
-      String why =
-          e instanceof AccessDeniedException
-              ? "permission denied"
-              : e instanceof NoSuchFileException ? "vanished while packing" : e.toString();
+      String why = whyUnreadable(e);
       if (options.skipUnreadable()) {
         skipped.add(s.describe() + ": cannot read (" + why + ")");
         return false;
@@ -338,6 +335,17 @@ public final class Packer {
       }
     }
     return true;
+  }
+
+  /** Why a source could not be read, in words (never a class name). */
+  static String whyUnreadable(IOException e) {
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof NoSuchFileException) {
+      return "vanished while packing";
+    }
+    return e.getMessage() == null ? "an I/O error" : e.getMessage();
   }
 
   /**
