@@ -268,26 +268,8 @@ public final class ArchiveVerifier {
   /** Every row is found through the index where the row says, and no record is left over. */
   private void checkIndex(SegmentReader segment, List<EntryInfo> rows) throws IOException {
     SegmentDirectory dir = segment.directory();
-    long records = 0;
-    List<IndexBucket> buckets = new ArrayList<>();
-    for (int i = 0; i < dir.buckets().size(); i++) {
-      try {
-        IndexBucket bucket = segment.bucket(i);
-        buckets.add(bucket);
-        records += bucket.keyCount();
-        for (int slot = 0; slot < bucket.keyCount(); slot++) {
-          IndexRecord record = bucket.recordAt(slot); // checks the record's CRC
-          if (!bucket.slotFingerprintMatches(slot, record)) {
-            problem(
-                Section.bucket(segment.ref(), dir.buckets().get(i)),
-                "slot " + slot + ": in-memory fingerprint differs from its record");
-          }
-        }
-      } catch (CorruptArchiveException e) {
-        problem(e);
-        buckets.add(null);
-      }
-    }
+    List<IndexBucket> buckets = readBuckets(segment);
+    long records = buckets.stream().mapToLong(b -> b == null ? 0 : b.keyCount()).sum();
     // A bucket that could not be read was reported; its records are not counted, so the totals
     // would differ for that reason alone.
     if (!buckets.contains(null) && records != rows.size()) {
@@ -331,6 +313,34 @@ public final class ArchiveVerifier {
         problem(e);
       }
     }
+  }
+
+  /**
+   * The segment's buckets, each record checked against its CRC and its slot's fingerprint; null for
+   * a bucket that could not be read (reported).
+   */
+  private List<IndexBucket> readBuckets(SegmentReader segment) throws IOException {
+    SegmentDirectory dir = segment.directory();
+    List<IndexBucket> buckets = new ArrayList<>();
+    for (int i = 0; i < dir.buckets().size(); i++) {
+      IndexBucket bucket;
+      try {
+        bucket = segment.bucket(i);
+        for (int slot = 0; slot < bucket.keyCount(); slot++) {
+          IndexRecord record = bucket.recordAt(slot); // checks the record's CRC
+          if (!bucket.slotFingerprintMatches(slot, record)) {
+            problem(
+                Section.bucket(segment.ref(), dir.buckets().get(i)),
+                "slot " + slot + ": in-memory fingerprint differs from its record");
+          }
+        }
+      } catch (CorruptArchiveException e) {
+        problem(e);
+        bucket = null; // one entry per bucket, so that rows find theirs by index
+      }
+      buckets.add(bucket);
+    }
+    return buckets;
   }
 
   /**

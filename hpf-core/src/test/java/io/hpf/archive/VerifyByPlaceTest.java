@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,5 +130,49 @@ class VerifyByPlaceTest {
 
   private static void addPlain(CraftedArchive crafted, String name) throws Exception {
     crafted.addPlain(name, ("content of " + name).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A damaged index record is reported once, in its bucket: the buckets after it are still matched
+   * with their own rows (a damaged record once shifted every later bucket by one, so that their
+   * rows were reported as not indexed).
+   */
+  @Test
+  void aDamagedIndexRecordIsReportedInItsBucketAlone() throws Exception {
+    java.util.TreeMap<String, byte[]> model = io.hpf.testing.ArchiveModel.random(3000, 7);
+    LocalStorage storage =
+        io.hpf.testing.TestArchives.write(
+            temp.resolve("buckets.hpf"),
+            model,
+            WriterOptions.builder().bucketCapacity(256).build(),
+            1);
+    io.hpf.internal.manifest.Manifest.SegmentRef segment;
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      segment = ((io.hpf.internal.manifest.Manifest) reader.manifest()).segments().get(0);
+    }
+    List<io.hpf.internal.index.BucketDescriptor> buckets = segment.directory().buckets();
+    assertTrue(buckets.size() >= 4, "several buckets: " + buckets.size());
+    io.hpf.internal.index.BucketDescriptor first = buckets.get(0);
+    io.hpf.internal.manifest.Section section =
+        io.hpf.internal.manifest.Section.bucket(segment, first);
+    Path file = temp.resolve("buckets.hpf").resolve(section.fileName());
+    long recordAt = section.offset() + first.metaLength(); // the bucket's first record
+    try (java.nio.channels.FileChannel ch =
+        java.nio.channels.FileChannel.open(
+            file, java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.READ)) {
+      java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(1);
+      ch.read(one, recordAt + 9);
+      one.put(0, (byte) (one.get(0) ^ 0x40)).rewind();
+      ch.write(one, recordAt + 9);
+    }
+    VerifyReport report =
+        ArchiveVerifier.verify(
+            LocalStorage.open(temp.resolve("buckets.hpf")), ProgressListener.NONE);
+    List<String> problems = report.problems().stream().map(Object::toString).toList();
+    // The segment file's own checksum, and the record: nothing about the other buckets' rows.
+    assertEquals(2, problems.size(), problems.toString());
+    assertTrue(problems.get(0).contains("file checksum mismatch"), problems.toString());
+    assertTrue(problems.get(1).contains("(bucket 0 "), problems.toString());
+    assertTrue(problems.get(1).contains("index record checksum mismatch"), problems.toString());
   }
 }

@@ -51,23 +51,7 @@ public final class Recovery {
     long bytesDropped = 0;
     int removed = 0;
     Set<String> seen = new HashSet<>();
-    List<StoredFile> orphans = new ArrayList<>();
-    for (StoredFile f : listing) {
-      if (partIdOf(f.name()) > committed.maxPartId()) {
-        orphans.add(f);
-      }
-    }
-    if (!orphans.isEmpty() && !committed.partsAboveAreUncommitted()) {
-      // An older manifest that cannot be read may have named them: never risk bringing back
-      // entries that were deleted. They go with it when its grace period is over.
-      notes.add(
-          orphans.size()
-              + " part files above the committed ones left alone: "
-              + String.join(", ", committed.unreadable())
-              + " cannot be read, and may name them");
-      orphans.clear();
-    }
-    orphans.sort((a, b) -> a.name().compareTo(b.name()));
+    List<StoredFile> orphans = orphans(listing, committed, notes);
     for (StoredFile orphan : orphans) {
       int partId = partIdOf(orphan.name());
       List<EntryInfo> rows = new ArrayList<>();
@@ -105,6 +89,31 @@ public final class Recovery {
       }
     }
     return new Scan(recovered, new RecoveryResult(kept, dropped, bytesDropped, removed, notes));
+  }
+
+  /**
+   * The part files above every committed part, in name order; none when an older manifest that
+   * cannot be read may have named them (never risk bringing back entries that were deleted: they go
+   * with it when its grace period is over), which {@code notes} then says.
+   */
+  private static List<StoredFile> orphans(
+      List<StoredFile> listing, CommittedIds committed, List<String> notes) {
+    List<StoredFile> orphans = new ArrayList<>();
+    for (StoredFile f : listing) {
+      if (partIdOf(f.name()) > committed.maxPartId()) {
+        orphans.add(f);
+      }
+    }
+    if (!orphans.isEmpty() && !committed.partsAboveAreUncommitted()) {
+      notes.add(
+          orphans.size()
+              + " part files above the committed ones left alone: "
+              + String.join(", ", committed.unreadable())
+              + " cannot be read, and may name them");
+      return List.of();
+    }
+    orphans.sort((a, b) -> a.name().compareTo(b.name()));
+    return orphans;
   }
 
   public static int partIdOf(String fileName) {
