@@ -53,8 +53,18 @@ public final class ChangeBenchmark {
     Path work = flags.path("work");
     int[] sizes = flags.integers("sizes", 10_000, 100_000, 1_000_000);
 
-    // Warm-up: the JIT compiles the write path before anything is measured, so the first
-    // system measured is not handicapped.
+    warmUp(work);
+    createBaseline(out, work);
+    for (int base : sizes) {
+      addTo(out, work, base);
+    }
+    for (int segments : new int[] {1, 4, 16}) {
+      getsOver(out, work, segments);
+    }
+  }
+
+  /** The JIT compiles the write path before anything is measured: no system is handicapped. */
+  private static void warmUp(Path work) throws IOException {
     for (int r = 0; r < 3; r++) {
       LocalStorage s = LocalStorage.createDirectories(work.resolve("warmup-" + r + ".hpf"));
       for (int k = 0; k < 3; k++) {
@@ -69,7 +79,10 @@ public final class ChangeBenchmark {
         }
       }
     }
-    // Baseline: a 1,000-entry archive created from scratch.
+  }
+
+  /** Baseline: a 1,000-entry archive created from scratch. */
+  private static void createBaseline(BenchOutput out, Path work) throws IOException {
     double[] createSeconds = new double[REPS];
     long createBytes = 0;
     for (int r = 0; r < REPS; r++) {
@@ -94,83 +107,85 @@ public final class ChangeBenchmark {
             Stats.median(createSeconds),
             "bytes_written",
             createBytes));
+  }
 
-    for (int base : sizes) {
-      LocalStorage s = LocalStorage.createDirectories(work.resolve("base-" + base + ".hpf"));
-      try (ArchiveWriter w = ArchiveWriter.create(s, options(true))) {
-        for (int i = 0; i < base; i++) {
-          w.add("base/" + i, content("base/" + i), EntryMetadata.of(0));
+  /** Adding 1,000 entries to an archive of {@code base}. */
+  private static void addTo(BenchOutput out, Path work, int base) throws IOException {
+    LocalStorage s = LocalStorage.createDirectories(work.resolve("base-" + base + ".hpf"));
+    try (ArchiveWriter w = ArchiveWriter.create(s, options(true))) {
+      for (int i = 0; i < base; i++) {
+        w.add("base/" + i, content("base/" + i), EntryMetadata.of(0));
+      }
+      w.commit();
+    }
+    double[] seconds = new double[REPS];
+    long[] written = new long[REPS];
+    for (int r = 0; r < REPS; r++) {
+      Map<String, Long> before = sizes(s);
+      long t0 = System.nanoTime();
+      try (ArchiveWriter w = ArchiveWriter.open(s, options(true))) {
+        for (int i = 0; i < BATCH; i++) {
+          String name = "add" + r + "/" + i;
+          w.add(name, content(name), EntryMetadata.of(0));
         }
         w.commit();
       }
-      double[] seconds = new double[REPS];
-      long[] written = new long[REPS];
-      for (int r = 0; r < REPS; r++) {
-        Map<String, Long> before = sizes(s);
-        long t0 = System.nanoTime();
-        try (ArchiveWriter w = ArchiveWriter.open(s, options(true))) {
-          for (int i = 0; i < BATCH; i++) {
-            String name = "add" + r + "/" + i;
-            w.add(name, content(name), EntryMetadata.of(0));
-          }
-          w.commit();
-        }
-        seconds[r] = (System.nanoTime() - t0) / 1e9;
-        written[r] = newBytes(before, sizes(s));
-      }
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("benchmark", "add-1k");
-      m.put("base_entries", base);
-      m.put("seconds_median", Stats.median(seconds));
-      m.put("bytes_written_median", (double) Arrays.stream(written).sorted().toArray()[REPS / 2]);
-      m.put("archive_bytes", totalBytes(s));
-      out.write(m);
+      seconds[r] = (System.nanoTime() - t0) / 1e9;
+      written[r] = newBytes(before, sizes(s));
     }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("benchmark", "add-1k");
+    m.put("base_entries", base);
+    m.put("seconds_median", Stats.median(seconds));
+    m.put("bytes_written_median", (double) Arrays.stream(written).sorted().toArray()[REPS / 2]);
+    m.put("archive_bytes", totalBytes(s));
+    out.write(m);
+  }
 
-    for (int segments : new int[] {1, 4, 16}) {
-      int total = 100_000;
-      LocalStorage s = LocalStorage.createDirectories(work.resolve("seg-" + segments + ".hpf"));
-      int per = total / segments;
-      for (int k = 0; k < segments; k++) {
-        try (ArchiveWriter w =
-            k == 0
-                ? ArchiveWriter.create(s, options(false))
-                : ArchiveWriter.open(s, options(false))) {
-          for (int i = k * per; i < (k + 1) * per; i++) {
-            w.add("e/" + i, content("e/" + i), EntryMetadata.of(0));
-          }
-          w.commit();
+  /** Gets, hits and misses, through an archive of {@code segments} segments. */
+  private static void getsOver(BenchOutput out, Path work, int segments) throws IOException {
+    int total = 100_000;
+    LocalStorage s = LocalStorage.createDirectories(work.resolve("seg-" + segments + ".hpf"));
+    int per = total / segments;
+    for (int k = 0; k < segments; k++) {
+      try (ArchiveWriter w =
+          k == 0
+              ? ArchiveWriter.create(s, options(false))
+              : ArchiveWriter.open(s, options(false))) {
+        for (int i = k * per; i < (k + 1) * per; i++) {
+          w.add("e/" + i, content("e/" + i), EntryMetadata.of(0));
         }
+        w.commit();
       }
-      CountingStorage counting = new CountingStorage(s);
-      try (ArchiveReader reader = ArchiveReader.open(counting)) {
-        SplittableRandom random = new SplittableRandom(segments);
-        for (int i = 0; i < 200_000; i++) { // warm: every bucket loaded
-          reader.get("e/" + random.nextInt(total));
-        }
-        for (boolean hit : new boolean[] {true, false}) {
-          int gets = 200_000;
-          long[] latency = new long[gets];
-          long reads0 = counting.reads.get();
-          for (int i = 0; i < gets; i++) {
-            String name = hit ? "e/" + random.nextInt(total) : "missing/" + i;
-            long t0 = System.nanoTime();
-            boolean found = hit ? reader.get(name).length > 0 : reader.exists(name);
-            latency[i] = System.nanoTime() - t0;
-            if (found != hit) {
-              throw new IllegalStateException("wrong answer for " + name);
-            }
+    }
+    CountingStorage counting = new CountingStorage(s);
+    try (ArchiveReader reader = ArchiveReader.open(counting)) {
+      SplittableRandom random = new SplittableRandom(segments);
+      for (int i = 0; i < 200_000; i++) { // warm: every bucket loaded
+        reader.get("e/" + random.nextInt(total));
+      }
+      for (boolean hit : new boolean[] {true, false}) {
+        int gets = 200_000;
+        long[] latency = new long[gets];
+        long reads0 = counting.reads.get();
+        for (int i = 0; i < gets; i++) {
+          String name = hit ? "e/" + random.nextInt(total) : "missing/" + i;
+          long t0 = System.nanoTime();
+          boolean found = hit ? reader.get(name).length > 0 : reader.exists(name);
+          latency[i] = System.nanoTime() - t0;
+          if (found != hit) {
+            throw new IllegalStateException("wrong answer for " + name);
           }
-          Arrays.sort(latency);
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("benchmark", "segments-get");
-          m.put("segments", reader.manifest().segmentCount());
-          m.put("kind", hit ? "hit" : "miss");
-          m.put("reads_per_get", (counting.reads.get() - reads0) / (double) gets);
-          m.put("p50_us", Stats.percentile(latency, 50) / 1000.0);
-          m.put("p99_us", Stats.percentile(latency, 99) / 1000.0);
-          out.write(m);
         }
+        Arrays.sort(latency);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("benchmark", "segments-get");
+        m.put("segments", reader.manifest().segmentCount());
+        m.put("kind", hit ? "hit" : "miss");
+        m.put("reads_per_get", (counting.reads.get() - reads0) / (double) gets);
+        m.put("p50_us", Stats.percentile(latency, 50) / 1000.0);
+        m.put("p99_us", Stats.percentile(latency, 99) / 1000.0);
+        out.write(m);
       }
     }
   }
