@@ -65,6 +65,20 @@ final class ListingResponder {
       last = name;
       count++;
     }
+    ex.sendText(
+        HttpResponseStatus.OK,
+        "application/json",
+        page(archive, prefix, rollUp, entries, prefixes, more ? last : null));
+  }
+
+  /** The page's JSON (docs/SERVER.md); {@code next} null on the last page. */
+  private static String page(
+      String archive,
+      String prefix,
+      boolean rollUp,
+      StringBuilder entries,
+      StringBuilder prefixes,
+      String next) {
     StringBuilder out = new StringBuilder(entries.length() + prefixes.length() + 256);
     out.append("{\"archive\":");
     Json.string(out, archive);
@@ -75,12 +89,11 @@ final class ListingResponder {
     }
     out.append(",\"entries\":[").append(entries).append("]");
     out.append(",\"prefixes\":[").append(prefixes).append("]");
-    if (more) {
+    if (next != null) {
       out.append(",\"next\":");
-      Json.string(out, last);
+      Json.string(out, next);
     }
-    out.append("}\n");
-    ex.sendText(HttpResponseStatus.OK, "application/json", out.toString());
+    return out.append("}\n").toString();
   }
 
   private static void writeEntry(StringBuilder out, EntryInfo e) {
