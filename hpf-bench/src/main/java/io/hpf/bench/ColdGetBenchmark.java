@@ -42,20 +42,7 @@ public final class ColdGetBenchmark {
       Path tree = Path.of(treeName);
       List<SourceFile> files = LocalTrees.files(tree);
       List<String> names = files.stream().map(SourceFile::name).toList();
-      Map<Codec, Path> archives = new LinkedHashMap<>();
-      for (Codec codec : CODECS) {
-        Path archive = work.resolve(tree.getFileName() + "-" + name(codec) + ".hpf");
-        LocalTrees.delete(archive);
-        try (LocalStorage target = LocalStorage.createDirectories(archive)) {
-          Packer.pack(
-              LocalSourceTree.of(tree),
-              target,
-              WriterOptions.builder().codec(codec).build(),
-              new Packer.Options(Runtime.getRuntime().availableProcessors(), false, false, true),
-              ProgressListener.NONE);
-        }
-        archives.put(codec, archive);
-      }
+      Map<Codec, Path> archives = packEveryCodec(work, tree);
       Map<String, List<Double>> micros = new LinkedHashMap<>();
       for (int round = 0; round <= rounds; round++) {
         List<String> list = randomNames(names, gets, round);
@@ -101,6 +88,25 @@ public final class ColdGetBenchmark {
         out.write(m);
       }
     }
+  }
+
+  /** The tree packed once with each codec, as {@code hpf create --codec} does. */
+  private static Map<Codec, Path> packEveryCodec(Path work, Path tree) throws Exception {
+    Map<Codec, Path> archives = new LinkedHashMap<>();
+    for (Codec codec : CODECS) {
+      Path archive = work.resolve(tree.getFileName() + "-" + name(codec) + ".hpf");
+      LocalTrees.delete(archive);
+      try (LocalStorage target = LocalStorage.createDirectories(archive)) {
+        Packer.pack(
+            LocalSourceTree.of(tree),
+            target,
+            WriterOptions.builder().codec(codec).build(),
+            new Packer.Options(Runtime.getRuntime().availableProcessors(), false, false, true),
+            ProgressListener.NONE);
+      }
+      archives.put(codec, archive);
+    }
+    return archives;
   }
 
   private static String name(Codec codec) {

@@ -72,31 +72,7 @@ public final class GetBenchmark {
 
     Path subset = work.resolve("subset");
     List<String> names = copySubset(source, subset, maxFiles);
-    Path hpfNone = work.resolve("none.hpf");
-    Path hpfZstd = work.resolve("zstd.hpf");
-    Path hpfDefault = work.resolve("default.hpf");
-    Path zipStored = work.resolve("stored.zip");
-    Path zipDeflated = work.resolve("deflated.zip");
-    pack(subset, hpfNone, Codec.NONE);
-    pack(subset, hpfZstd, Codec.ZSTD);
-    pack(subset, hpfDefault, null); // what hpf create writes
-    zip(subset, names, zipStored, ZipEntry.STORED);
-    zip(subset, names, zipDeflated, ZipEntry.DEFLATED);
-
-    List<System> systems = new ArrayList<>();
-    systems.add(
-        new System("plain-files", n -> Files.readAllBytes(subset.resolve(n)), () -> {}, 0, 0));
-    systems.add(openHpf("hpf-none", LocalStorage.open(hpfNone), names));
-    systems.add(openHpf("hpf-none-pread", LocalStorage.open(hpfNone).withPositionalReads(), names));
-    systems.add(openZip("zip-stored", zipStored, names));
-    systems.add(openHpf("hpf-zstd-dict", LocalStorage.open(hpfZstd), names));
-    systems.add(
-        openHpf(
-            "hpf-default-" + WriterOptions.LOCAL_DEFAULT_CODEC.displayName(),
-            LocalStorage.open(hpfDefault),
-            names));
-    systems.add(zstdDecodeOnly(subset, names));
-    systems.add(openZip("zip-deflated", zipDeflated, names));
+    List<System> systems = systems(subset, work, names);
 
     for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
       Map<String, List<double[]>> results = new LinkedHashMap<>();
@@ -127,6 +103,40 @@ public final class GetBenchmark {
     for (System s : systems) {
       s.resource.close();
     }
+  }
+
+  /**
+   * The systems compared, each packed or opened from the same subset: plain files, hpf raw (mapped
+   * and with positional reads), zip stored, hpf zstd with a dictionary, hpf's local default, zstd
+   * decoding alone, zip deflated.
+   */
+  private static List<System> systems(Path subset, Path work, List<String> names) throws Exception {
+    Path hpfNone = work.resolve("none.hpf");
+    Path hpfZstd = work.resolve("zstd.hpf");
+    Path hpfDefault = work.resolve("default.hpf");
+    Path zipStored = work.resolve("stored.zip");
+    Path zipDeflated = work.resolve("deflated.zip");
+    pack(subset, hpfNone, Codec.NONE);
+    pack(subset, hpfZstd, Codec.ZSTD);
+    pack(subset, hpfDefault, null); // what hpf create writes
+    zip(subset, names, zipStored, ZipEntry.STORED);
+    zip(subset, names, zipDeflated, ZipEntry.DEFLATED);
+
+    List<System> systems = new ArrayList<>();
+    systems.add(
+        new System("plain-files", n -> Files.readAllBytes(subset.resolve(n)), () -> {}, 0, 0));
+    systems.add(openHpf("hpf-none", LocalStorage.open(hpfNone), names));
+    systems.add(openHpf("hpf-none-pread", LocalStorage.open(hpfNone).withPositionalReads(), names));
+    systems.add(openZip("zip-stored", zipStored, names));
+    systems.add(openHpf("hpf-zstd-dict", LocalStorage.open(hpfZstd), names));
+    systems.add(
+        openHpf(
+            "hpf-default-" + WriterOptions.LOCAL_DEFAULT_CODEC.displayName(),
+            LocalStorage.open(hpfDefault),
+            names));
+    systems.add(zstdDecodeOnly(subset, names));
+    systems.add(openZip("zip-deflated", zipDeflated, names));
+    return systems;
   }
 
   /** Returns {gets/s, p50 µs, p99 µs}. */

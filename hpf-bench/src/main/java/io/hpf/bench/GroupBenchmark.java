@@ -51,38 +51,9 @@ public final class GroupBenchmark {
       for (int round = 0; round <= rounds; round++) {
         double plain = gets(n -> Files.readAllBytes(tree.resolve(n)), names, round);
         for (String setting : settings) {
-          String[] p = setting.split(",");
-          WriterOptions options =
-              WriterOptions.builder()
-                  .codec(p.length > 2 ? Codec.parse(p[2]) : Codec.ZSTD)
-                  .groups(Integer.parseInt(p[0]), Integer.parseInt(p[1]))
-                  .build();
-          Path archive = work.resolve("g-" + p[0] + "-" + p[1] + ".hpf");
-          LocalTrees.delete(archive);
-          long t0 = System.nanoTime();
-          try (LocalStorage target = LocalStorage.createDirectories(archive)) {
-            Packer.pack(
-                LocalSourceTree.of(tree),
-                target,
-                options,
-                Packer.Options.defaults(),
-                ProgressListener.NONE);
-          }
-          double packSeconds = (System.nanoTime() - t0) / 1e9;
-          long bytes = 0;
-          try (LocalStorage written = LocalStorage.open(archive)) {
-            for (StoredFile f : written.list()) {
-              bytes += f.lengthBytes();
-            }
-          }
-          archiveBytes.put(setting, bytes);
-          double hpf;
-          try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
-            for (String n : names) {
-              reader.get(n); // the warm state: every bucket loaded, pages cached
-            }
-            hpf = gets(reader::get, names, round);
-          }
+          double[] packedAndGets = packAndGet(work, tree, names, setting, round, archiveBytes);
+          double packSeconds = packedAndGets[0];
+          double hpf = packedAndGets[1];
           if (round > 0) { // round 0 warms up the page cache and the JIT
             results
                 .computeIfAbsent(setting, k -> new ArrayList<>())
@@ -108,6 +79,53 @@ public final class GroupBenchmark {
         out.write(m);
       }
     }
+  }
+
+  /**
+   * Packs {@code tree} with one setting ({@code bytes,entryMax[,codec]}), records the archive's
+   * size, and measures warm gets; returns {packing seconds, gets per second}.
+   */
+  private static double[] packAndGet(
+      Path work,
+      Path tree,
+      List<String> names,
+      String setting,
+      int round,
+      Map<String, Long> archiveBytes)
+      throws Exception {
+    String[] p = setting.split(",");
+    WriterOptions options =
+        WriterOptions.builder()
+            .codec(p.length > 2 ? Codec.parse(p[2]) : Codec.ZSTD)
+            .groups(Integer.parseInt(p[0]), Integer.parseInt(p[1]))
+            .build();
+    Path archive = work.resolve("g-" + p[0] + "-" + p[1] + ".hpf");
+    LocalTrees.delete(archive);
+    long t0 = System.nanoTime();
+    try (LocalStorage target = LocalStorage.createDirectories(archive)) {
+      Packer.pack(
+          LocalSourceTree.of(tree),
+          target,
+          options,
+          Packer.Options.defaults(),
+          ProgressListener.NONE);
+    }
+    double packSeconds = (System.nanoTime() - t0) / 1e9;
+    long bytes = 0;
+    try (LocalStorage written = LocalStorage.open(archive)) {
+      for (StoredFile f : written.list()) {
+        bytes += f.lengthBytes();
+      }
+    }
+    archiveBytes.put(setting, bytes);
+    double hpf;
+    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
+      for (String n : names) {
+        reader.get(n); // the warm state: every bucket loaded, pages cached
+      }
+      hpf = gets(reader::get, names, round);
+    }
+    return new double[] {packSeconds, hpf};
   }
 
   private static double median(List<double[]> rows, int column) {
