@@ -167,21 +167,7 @@ public final class PaperSuite {
           }
           sample(samples, system, "cold-" + e.getKey(), cold.size(), start, round);
         }
-        try (BenchSystem.Reader reader = system.open(target)) {
-          long start = System.nanoTime();
-          long read = reader.scan();
-          if (read != bytes) {
-            throw new IllegalStateException(
-                system.name()
-                    + ": a full scan of "
-                    + dataset.name()
-                    + " read "
-                    + read
-                    + " bytes, expected "
-                    + bytes);
-          }
-          sample(samples, system, "scan", 1, start, round);
-        }
+        scan(dataset, system, target, bytes, samples, round);
       }
       Collections.rotate(order, 1);
     }
@@ -199,6 +185,32 @@ public final class PaperSuite {
         m.put("megabytesPerSecond", bytes / Stats.median(e.getValue()));
       }
       out.write(m);
+    }
+  }
+
+  /** A full scan of the dataset, which must read every byte of it. */
+  private void scan(
+      Dataset dataset,
+      BenchSystem system,
+      BenchTarget target,
+      long bytes,
+      Map<String, double[]> samples,
+      int round)
+      throws Exception {
+    try (BenchSystem.Reader reader = system.open(target)) {
+      long start = System.nanoTime();
+      long read = reader.scan();
+      if (read != bytes) {
+        throw new IllegalStateException(
+            system.name()
+                + ": a full scan of "
+                + dataset.name()
+                + " read "
+                + read
+                + " bytes, expected "
+                + bytes);
+      }
+      sample(samples, system, "scan", 1, start, round);
     }
   }
 
