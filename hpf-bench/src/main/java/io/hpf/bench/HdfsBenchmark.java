@@ -76,7 +76,24 @@ public final class HdfsBenchmark {
     base.put("files", names.size());
     base.put("bytes", bytes);
 
-    // Creation, alternating which goes first.
+    creation(out, base, hdfs, root, launcher, local, names.size(), repetitions);
+    harJob(out, base, root, name, names.size());
+    nameNodeObjects(out, base, fs, root, name);
+    gets(out, base, fs, hdfs, root, name, names, gets);
+    fs.close();
+  }
+
+  /** {@code hdfs dfs -put} against {@code hpf create}, alternating which goes first. */
+  private static void creation(
+      BenchOutput out,
+      Map<String, Object> base,
+      URI hdfs,
+      org.apache.hadoop.fs.Path root,
+      String launcher,
+      Path local,
+      int files,
+      int repetitions)
+      throws Exception {
     for (int rep = 1; rep <= repetitions; rep++) {
       String plain = root + "/plain-" + rep;
       String archive = hdfs + root.toString() + "/hpf-" + rep + ".hpf";
@@ -97,12 +114,21 @@ public final class HdfsBenchmark {
         m.put("system", system[0]);
         m.put("repetition", rep);
         m.put("seconds", seconds);
-        m.put("filesPerSecond", names.size() / seconds);
+        m.put("filesPerSecond", files / seconds);
         m.put("exactCommand", String.join(" ", command));
         out.write(m);
       }
     }
-    // HAR over the first upload: the archive job alone (its upload is hdfs-dfs-put above).
+  }
+
+  /** HAR over the first upload: the archive job alone (its upload is hdfs-dfs-put above). */
+  private static void harJob(
+      BenchOutput out,
+      Map<String, Object> base,
+      org.apache.hadoop.fs.Path root,
+      String name,
+      int files)
+      throws Exception {
     List<String> har =
         javaCommand(
             "org.apache.hadoop.tools.HadoopArchives",
@@ -120,11 +146,19 @@ public final class HdfsBenchmark {
     hm.put("system", "har-archive-job");
     hm.put("repetition", 1);
     hm.put("seconds", harSeconds);
-    hm.put("filesPerSecond", names.size() / harSeconds);
+    hm.put("filesPerSecond", files / harSeconds);
     hm.put("exactCommand", String.join(" ", har));
     out.write(hm);
+  }
 
-    // NameNode objects, as the NameNode reports them.
+  /** NameNode objects of each way of storing the dataset, as the NameNode reports them. */
+  private static void nameNodeObjects(
+      BenchOutput out,
+      Map<String, Object> base,
+      FileSystem fs,
+      org.apache.hadoop.fs.Path root,
+      String name)
+      throws IOException {
     Map<String, org.apache.hadoop.fs.Path> stored = new LinkedHashMap<>();
     stored.put("plain", new org.apache.hadoop.fs.Path(root, "plain-1"));
     stored.put("har", new org.apache.hadoop.fs.Path(root, "har/" + name + ".har"));
@@ -142,8 +176,41 @@ public final class HdfsBenchmark {
       m.put("bytesStored", fs.getContentSummary(e.getValue()).getLength());
       out.write(m);
     }
-    gets(out, base, fs, hdfs, root, name, names, gets);
-    fs.close();
+  }
+
+  /**
+   * Microseconds per get of each system in each round: the same random sample for all in a round,
+   * the order rotated from round to round.
+   */
+  private static Map<String, double[]> measure(
+      Map<String, GetBenchmark.Getter> systems, List<String> names, int gets, int rounds)
+      throws Exception {
+    SplittableRandom random = new SplittableRandom(42);
+    Map<String, double[]> micros = new LinkedHashMap<>();
+    systems.keySet().forEach(s -> micros.put(s, new double[rounds]));
+    for (int round = 0; round < rounds; round++) {
+      List<String> sample = new ArrayList<>();
+      for (int i = 0; i < gets; i++) {
+        sample.add(names.get(random.nextInt(names.size())));
+      }
+      List<String> order = new ArrayList<>(systems.keySet());
+      java.util.Collections.rotate(order, round);
+      for (String system : order) {
+        // Cold gets open an archive each: a tenth as many keeps a round short.
+        int count = system.equals("hpf-cold") ? Math.max(1, gets / 10) : gets;
+        long checksum = 0;
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+          checksum += systems.get(system).get(sample.get(i)).length;
+        }
+        double perGet = (System.nanoTime() - start) / 1e3 / count;
+        if (checksum < 0) {
+          throw new IllegalStateException();
+        }
+        micros.get(system)[round] = perGet;
+      }
+    }
+    return micros;
   }
 
   private static void gets(
@@ -187,32 +254,8 @@ public final class HdfsBenchmark {
     systems.put(
         "har-open-read-close",
         n -> readWhole(harFs, new org.apache.hadoop.fs.Path(harUri.toString() + "/" + n), buffer));
-    SplittableRandom random = new SplittableRandom(42);
     int rounds = 5;
-    Map<String, double[]> micros = new LinkedHashMap<>();
-    systems.keySet().forEach(s -> micros.put(s, new double[rounds]));
-    for (int round = 0; round < rounds; round++) {
-      List<String> sample = new ArrayList<>();
-      for (int i = 0; i < gets; i++) {
-        sample.add(names.get(random.nextInt(names.size())));
-      }
-      List<String> order = new ArrayList<>(systems.keySet());
-      java.util.Collections.rotate(order, round);
-      for (String system : order) {
-        // Cold gets open an archive each: a tenth as many keeps a round short.
-        int count = system.equals("hpf-cold") ? Math.max(1, gets / 10) : gets;
-        long checksum = 0;
-        long start = System.nanoTime();
-        for (int i = 0; i < count; i++) {
-          checksum += systems.get(system).get(sample.get(i)).length;
-        }
-        double perGet = (System.nanoTime() - start) / 1e3 / count;
-        if (checksum < 0) {
-          throw new IllegalStateException();
-        }
-        micros.get(system)[round] = perGet;
-      }
-    }
+    Map<String, double[]> micros = measure(systems, names, gets, rounds);
     for (Map.Entry<String, double[]> e : micros.entrySet()) {
       Map<String, Object> m = new LinkedHashMap<>(base);
       m.put("benchmark", "hdfs-get");
