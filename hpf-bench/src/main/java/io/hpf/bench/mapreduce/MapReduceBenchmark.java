@@ -69,17 +69,7 @@ public final class MapReduceBenchmark {
     URI hdfs = URI.create(flags.string("hdfs"));
     int files = flags.integer("files");
     int repetitions = flags.integer("repetitions");
-    // The cluster's settings (the fast close of small files among them).
-    Configuration conf =
-        SiteFiles.addFromEnvironment(new Configuration(), "core-site.xml", "hdfs-site.xml");
-    conf.set("fs.defaultFS", hdfs.toString());
-    conf.set("mapreduce.framework.name", "local");
-    conf.setInt("mapreduce.local.map.tasks.maximum", 2);
-    // The client asks whether the job is done every 5 s by default: that, not the job, would be
-    // measured.
-    conf.setInt("mapreduce.client.completion.pollinterval", 20);
-    // The generated files lie in subdirectories (dir-00/...), as SFMapReduce's input tree.
-    conf.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", true);
+    Configuration conf = configuration(hdfs);
     FileSystem fs = FileSystem.get(hdfs, conf);
     org.apache.hadoop.fs.Path base =
         fs.makeQualified(new org.apache.hadoop.fs.Path("/mrbench-" + files));
@@ -114,29 +104,7 @@ public final class MapReduceBenchmark {
           org.apache.hadoop.fs.Path output =
               new org.apache.hadoop.fs.Path(base, "out/" + kind + "-" + input + "-" + r);
           fs.delete(output, true);
-          Job job;
-          if (input.equals("plain")) {
-            job = lineJob(kind, conf, plain, output, TextInputFormat.class);
-          } else if (input.equals("combine")) {
-            job = lineJob(kind, conf, plain, output, CombineTextInputFormat.class);
-          } else if (input.equals("har")) {
-            job =
-                lineJob(
-                    kind,
-                    conf,
-                    new org.apache.hadoop.fs.Path(harUri),
-                    output,
-                    TextInputFormat.class);
-          } else {
-            org.apache.hadoop.fs.Path hpfOut = new org.apache.hadoop.fs.Path(output + ".hpf");
-            job = SfJobs.build(kind, conf, List.of(archive), hpfOut, GREP_PATTERN, false);
-          }
-          if (input.equals("combine")) {
-            // Combine splits up to the block size (on this input: one per map slot, as hpf's).
-            job.getConfiguration()
-                .setLong(
-                    "mapreduce.input.fileinputformat.split.maxsize", fs.getDefaultBlockSize(plain));
-          }
+          Job job = job(kind, input, conf, fs, plain, harUri, archive, output);
           record(out, common, job, kind, input, r, 0);
           fs.delete(output, true);
           fs.delete(new org.apache.hadoop.fs.Path(output + ".hpf"), true);
@@ -153,6 +121,53 @@ public final class MapReduceBenchmark {
       listAndRead(out, common, conf, archive, harUri, r);
     }
     splitSetup(out, conf, fs, base);
+  }
+
+  /** The cluster's settings (the fast close of small files among them), the local job runner. */
+  private static Configuration configuration(URI hdfs) {
+    // The cluster's settings (the fast close of small files among them).
+    Configuration conf =
+        SiteFiles.addFromEnvironment(new Configuration(), "core-site.xml", "hdfs-site.xml");
+    conf.set("fs.defaultFS", hdfs.toString());
+    conf.set("mapreduce.framework.name", "local");
+    conf.setInt("mapreduce.local.map.tasks.maximum", 2);
+    // The client asks whether the job is done every 5 s by default: that, not the job, would be
+    // measured.
+    conf.setInt("mapreduce.client.completion.pollinterval", 20);
+    // The generated files lie in subdirectories (dir-00/...), as SFMapReduce's input tree.
+    conf.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", true);
+    return conf;
+  }
+
+  /** One job of {@code kind} over one way of storing the input. */
+  private static Job job(
+      SfJobs.Kind kind,
+      String input,
+      Configuration conf,
+      FileSystem fs,
+      org.apache.hadoop.fs.Path plain,
+      URI harUri,
+      org.apache.hadoop.fs.Path archive,
+      org.apache.hadoop.fs.Path output)
+      throws IOException {
+    Job job;
+    if (input.equals("plain")) {
+      job = lineJob(kind, conf, plain, output, TextInputFormat.class);
+    } else if (input.equals("combine")) {
+      job = lineJob(kind, conf, plain, output, CombineTextInputFormat.class);
+    } else if (input.equals("har")) {
+      job =
+          lineJob(kind, conf, new org.apache.hadoop.fs.Path(harUri), output, TextInputFormat.class);
+    } else {
+      org.apache.hadoop.fs.Path hpfOut = new org.apache.hadoop.fs.Path(output + ".hpf");
+      job = SfJobs.build(kind, conf, List.of(archive), hpfOut, GREP_PATTERN, false);
+    }
+    if (input.equals("combine")) {
+      // Combine splits up to the block size (on this input: one per map slot, as hpf's).
+      job.getConfiguration()
+          .setLong("mapreduce.input.fileinputformat.split.maxsize", fs.getDefaultBlockSize(plain));
+    }
+    return job;
   }
 
   private static void record(
