@@ -82,24 +82,7 @@ public final class SparkPackMain implements Callable<Integer> {
     if (standalone != null) {
       requireReachable(standalone);
     }
-    SparkSession.Builder builder = SparkSession.builder().appName("hpf spark-pack");
-    if (master != null) {
-      builder.master(master);
-    } else if (System.getProperty("spark.master") == null) {
-      builder.master("local[*]");
-    }
-    if (chosen.startsWith("local") || (standalone != null && isLoopback(standalone.getHost()))) {
-      // One machine: the driver on loopback, whatever the host name resolves to.
-      builder
-          .config("spark.driver.host", "127.0.0.1")
-          .config("spark.driver.bindAddress", "127.0.0.1");
-    }
-    if (!chosen.startsWith("local") && System.getProperty("spark.jars") == null) {
-      // Started by hpf's launcher, not spark-submit: the executors, each its own JVM elsewhere,
-      // get this jar from the driver as spark-submit would give it to them.
-      builder.config("spark.jars", ownJar());
-    }
-    SparkSession spark = builder.getOrCreate();
+    SparkSession spark = startSpark(chosen, standalone);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     spark.sparkContext().addSparkListener(new StageProgress(out));
     try {
@@ -134,6 +117,30 @@ public final class SparkPackMain implements Callable<Integer> {
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * The session: loopback on one machine; this jar shipped to executors that are JVMs elsewhere.
+   */
+  private SparkSession startSpark(String chosen, URI standalone) throws Exception {
+    SparkSession.Builder builder = SparkSession.builder().appName("hpf spark-pack");
+    if (master != null) {
+      builder.master(master);
+    } else if (System.getProperty("spark.master") == null) {
+      builder.master("local[*]");
+    }
+    if (chosen.startsWith("local") || (standalone != null && isLoopback(standalone.getHost()))) {
+      // One machine: the driver on loopback, whatever the host name resolves to.
+      builder
+          .config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1");
+    }
+    if (!chosen.startsWith("local") && System.getProperty("spark.jars") == null) {
+      // Started by hpf's launcher, not spark-submit: the executors, each its own JVM elsewhere,
+      // get this jar from the driver as spark-submit would give it to them.
+      builder.config("spark.jars", ownJar());
+    }
+    return builder.getOrCreate();
   }
 
   /** A destination that is an archive already is refused before Spark starts. */
