@@ -239,14 +239,14 @@ public final class ArchiveWriter implements Closeable {
    * The normal form of a name to be added, checked against the last commit before any content is
    * read or written: a name the archive has is an error unless replacing was asked for.
    *
-   * @throws EntryExistsException if the archive has the name and the options do not replace
+   * @throws NameConflictException if the archive has the name and the options do not replace
    */
   private String admit(String name) throws IOException {
     checkOpen();
     String normalized = EntryNames.normalize(name);
     ArchiveReader snapshot = commits.snapshot();
     if (!options.replace() && snapshot != null && snapshot.exists(normalized)) {
-      throw new EntryExistsException(storage.toString(), List.of(normalized), 1);
+      throw NameConflictException.exists(storage.toString(), List.of(normalized), 1);
     }
     return normalized;
   }
@@ -298,8 +298,8 @@ public final class ArchiveWriter implements Closeable {
    * Commits what was added and deleted since the last commit as one new segment, then compacts by
    * the policy and cleans up. REQUIRES: no add or delete running.
    *
-   * @throws DuplicateEntryException a name added twice; nothing is committed
-   * @throws EntryExistsException an added name exists and replacing was not asked for
+   * @throws NameConflictException a name added twice; nothing is committed
+   * @throws NameConflictException an added name exists and replacing was not asked for
    * @throws EntryNotFoundException a deleted name does not exist
    */
   public Generation commit() throws IOException {
@@ -345,8 +345,8 @@ public final class ArchiveWriter implements Closeable {
    * Commits, as one new generation, the entries of archives written into subdirectories of this
    * archive's directory (the task outputs of a job: {@link ArchiveWriter#create} in each): their
    * part files are moved in under new ids and their rows become one new segment. Names are checked
-   * before anything moves: a name in two imports is a {@link DuplicateEntryException}, a name this
-   * archive has an {@link EntryExistsException} unless the options replace. The imports must have
+   * before anything moves: a name in two imports is a {@link NameConflictException}, a name this
+   * archive has an {@link NameConflictException} unless the options replace. The imports must have
    * been written without a dictionary or with this archive's newest one. REQUIRES: nothing added or
    * deleted since the last commit; the imports' readers stay open until this returns.
    *

@@ -99,7 +99,7 @@ class ImportTest {
         ArchiveWriter w = ArchiveWriter.open(a, WriterOptions.builder().build())) {
       var e =
           assertThrows(
-              DuplicateEntryException.class,
+              NameConflictException.class,
               () -> w.commitImported(List.of("_stage/t1", "_stage/t2"), List.of(r1, r2), "x"));
       assertTrue(e.getMessage().contains("'same'"), e.getMessage());
     }

@@ -43,9 +43,9 @@ class ReaderOpensTest {
               throw new AssertionError("content of an existing name was read");
             }
           };
-      EntryExistsException e =
+      NameConflictException e =
           assertThrows(
-              EntryExistsException.class,
+              NameConflictException.class,
               () -> writer.addStream(model.firstKey(), never, 10, EntryMetadata.of(0), "src"));
       assertEquals(List.of(model.firstKey()), e.names());
       assertEquals(0, writer.pendingEntries());

@@ -10,9 +10,9 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveVerifier;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.Codec;
-import io.hpf.archive.DuplicateEntryException;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.NameConflictException;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.internal.manifest.Manifest;
@@ -249,7 +249,7 @@ class PackerTest {
       writer.add("a/b", new byte[] {1}, EntryMetadata.of(0));
       writer.add("c", new byte[] {2}, EntryMetadata.of(0));
       writer.add("a//b", new byte[] {3}, EntryMetadata.of(0));
-      DuplicateEntryException e = assertThrows(DuplicateEntryException.class, writer::commit);
+      NameConflictException e = assertThrows(NameConflictException.class, writer::commit);
       assertEquals(List.of("a/b"), e.names());
     }
     assertTrue(storage.list().isEmpty(), "nothing left of the failed create");

@@ -13,10 +13,10 @@ import io.hpf.archive.ArchiveVerifier;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.Codec;
 import io.hpf.archive.CompactionResult;
-import io.hpf.archive.EntryExistsException;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.EntryNotFoundException;
 import io.hpf.archive.Generation;
+import io.hpf.archive.NameConflictException;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.VerifyReport;
 import io.hpf.archive.WriterOptions;
@@ -253,9 +253,9 @@ public abstract class StorageConformanceSuite {
     }
     try (ArchiveWriter writer = ArchiveWriter.open(storage, changeOptions().build())) {
       // Checked against the last commit when added, before any content is written.
-      EntryExistsException e =
+      NameConflictException e =
           assertThrows(
-              EntryExistsException.class,
+              NameConflictException.class,
               () -> writer.add("a", new byte[] {2}, EntryMetadata.of(0)));
       assertEquals(List.of("a"), e.names());
       assertEquals(0, writer.pendingEntries());

@@ -274,7 +274,7 @@ class ArchiveOutputCommitterTest {
     write(a, "old", "new content");
     committer.commitTask(a);
     assertThrows(
-        io.hpf.archive.EntryExistsException.class,
+        io.hpf.archive.NameConflictException.class,
         () -> committer.commitJob(new JobContextImpl(conf, again)));
     assertEquals(Map.of("old", "kept"), ArchiveJobsTest.entries(archive));
     // A name that would make a file of the archive a directory, or the other way round.
@@ -289,7 +289,7 @@ class ArchiveOutputCommitterTest {
       committer.commitTask(t1);
       var nameClash =
           assertThrows(
-              io.hpf.archive.NameClashException.class,
+              io.hpf.archive.NameConflictException.class,
               () -> committer.commitJob(new JobContextImpl(conf, job3)));
       assertTrue(nameClash.getMessage().contains("'" + clash + "'"), nameClash.getMessage());
       assertEquals(Map.of("old", "kept"), ArchiveJobsTest.entries(archive));

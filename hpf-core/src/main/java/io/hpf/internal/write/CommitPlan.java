@@ -1,10 +1,8 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.DuplicateEntryException;
-import io.hpf.archive.EntryExistsException;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryNotFoundException;
-import io.hpf.archive.NameClashException;
+import io.hpf.archive.NameConflictException;
 import io.hpf.internal.manifest.Manifest;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -62,11 +60,11 @@ public record CommitPlan(
    *
    * @param archive names the archive in errors
    * @param base the last commit, or null for a new archive
-   * @throws DuplicateEntryException a name added twice
-   * @throws EntryExistsException an added name the last commit has, without {@code replace}
+   * @throws NameConflictException a name added twice
+   * @throws NameConflictException an added name the last commit has, without {@code replace}
    * @throws EntryNotFoundException a deleted name the last commit does not have
    * @throws IllegalArgumentException a name both added and deleted
-   * @throws NameClashException an added name that would be a file and a directory at once
+   * @throws NameConflictException an added name that would be a file and a directory at once
    */
   public static CommitPlan of(
       String archive,
@@ -107,7 +105,7 @@ public record CommitPlan(
       }
     }
     if (existingCount > 0) {
-      throw new EntryExistsException(archive, existing, existingCount);
+      throw NameConflictException.exists(archive, existing, existingCount);
     }
     for (String name : deletes) {
       EntryInfo old = lastCommit.stat(name);
@@ -163,7 +161,7 @@ public record CommitPlan(
           break; // checked with its own parents for an earlier name
         }
         if (names.contains(parent) || (!deletes.contains(parent) && last.stat(parent) != null)) {
-          throw new NameClashException(archive, parent, name);
+          throw NameConflictException.clash(archive, parent, name);
         }
       }
       String directory = name.substring(0, name.lastIndexOf('/') + 1); // "" at the top
@@ -179,7 +177,7 @@ public record CommitPlan(
       while (under.hasNext()) {
         String kept = under.next().name();
         if (!deletes.contains(kept)) {
-          throw new NameClashException(archive, name, kept);
+          throw NameConflictException.clash(archive, name, kept);
         }
       }
     }
@@ -198,7 +196,7 @@ public record CommitPlan(
       }
     }
     if (total > 0) {
-      throw new DuplicateEntryException(duplicates, total);
+      throw NameConflictException.duplicate(duplicates, total);
     }
   }
 }

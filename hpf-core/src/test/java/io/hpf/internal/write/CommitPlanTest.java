@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.Codec;
-import io.hpf.archive.DuplicateEntryException;
-import io.hpf.archive.EntryExistsException;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryNotFoundException;
-import io.hpf.archive.NameClashException;
+import io.hpf.archive.NameConflictException;
 import io.hpf.internal.manifest.Manifest;
 import java.util.List;
 import java.util.Map;
@@ -71,21 +69,22 @@ class CommitPlanTest {
     for (String[] clash :
         new String[][] {{"a/x", "a/x/deeper"}, {"a", "a"}, {"b", "b"}, {"a/x", "a/x/1/2/3"}}) {
       String added = clash[1].equals(clash[0]) ? clash[0] : clash[1];
-      NameClashException e =
+      NameConflictException e =
           assertThrows(
-              NameClashException.class,
+              NameConflictException.class,
               () -> plan(List.of(entry(added, 1)), Set.of(), true),
               added);
-      assertEquals(clash[0], e.file(), added);
+      assertEquals(NameConflictException.Kind.CLASH, e.kind(), added);
+      assertEquals(clash[0], e.names().get(0), added);
       assertTrue(e.getMessage().startsWith("t.hpf: '" + clash[0] + "' and '"), e.getMessage());
     }
     // Within one commit, in either order of adding.
-    NameClashException inBatch =
+    NameConflictException inBatch =
         assertThrows(
-            NameClashException.class,
+            NameConflictException.class,
             () -> plan(List.of(entry("c/d/e", 1), entry("c/d", 1)), Set.of(), false));
-    assertEquals("c/d", inBatch.file());
-    assertEquals("c/d/e", inBatch.underIt());
+    assertEquals("c/d", inBatch.names().get(0));
+    assertEquals("c/d/e", inBatch.names().get(1));
     // What the same commit deletes is no longer in the way.
     assertEquals(
         List.of("-a/x", "+a/x/now-a-directory"),
@@ -126,14 +125,16 @@ class CommitPlanTest {
 
   @Test
   void everyMistakeIsRefusedNamingTheNames() {
-    DuplicateEntryException dup =
+    NameConflictException dup =
         assertThrows(
-            DuplicateEntryException.class,
+            NameConflictException.class,
             () -> plan(List.of(entry("d", 1), entry("d", 2), entry("e", 1)), Set.of(), false));
+    assertEquals(NameConflictException.Kind.DUPLICATE, dup.kind());
     assertTrue(dup.getMessage().contains("'d'"), dup.getMessage());
-    EntryExistsException exists =
+    NameConflictException exists =
         assertThrows(
-            EntryExistsException.class, () -> plan(List.of(entry("a/x", 1)), Set.of(), false));
+            NameConflictException.class, () -> plan(List.of(entry("a/x", 1)), Set.of(), false));
+    assertEquals(NameConflictException.Kind.EXISTS, exists.kind());
     assertEquals(List.of("a/x"), exists.names());
     EntryNotFoundException missing =
         assertThrows(EntryNotFoundException.class, () -> plan(List.of(), Set.of("nope"), false));
