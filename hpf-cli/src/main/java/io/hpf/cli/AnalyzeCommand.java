@@ -1,5 +1,6 @@
 package io.hpf.cli;
 
+import io.hpf.archive.EntryJson;
 import io.hpf.hadoop.DirectoryAnalysis;
 import io.hpf.hadoop.NameNodeCost;
 import io.hpf.store.LocalStorage;
@@ -78,7 +79,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             + "\"smallFiles\":%d,\"smallBytes\":%d,\"smallBelowBytes\":%d,"
             + "\"objects\":%d,\"heapBytes\":%d,\"objectsAfterPacking\":%d,"
             + "\"heapBytesAfterPacking\":%d}%n",
-        Format.json(a.root().toString()),
+        EntryJson.string(a.root().toString()),
         a.current().files(),
         a.current().directories(),
         a.current().blocks(),

@@ -1,9 +1,8 @@
 package io.hpf.cli;
 
-import io.hpf.archive.EntryJson;
 import java.util.Locale;
 
-/** Human-readable numbers and JSON strings for command output. */
+/** Human-readable numbers for command output. */
 final class Format {
   private Format() {}
 
@@ -19,11 +18,6 @@ final class Format {
       unit++;
     }
     return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
-  }
-
-  /** A JSON string literal ({@link EntryJson#string}). */
-  static String json(String s) {
-    return EntryJson.string(s);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.hpf.cli;
 import io.hpf.archive.ArchiveInfo;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.Codec;
+import io.hpf.archive.EntryJson;
 import io.hpf.hadoop.ArchiveCosts;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.NameNodeCost;
@@ -159,10 +160,10 @@ final class InfoCommand implements Callable<Integer> {
     StringBuilder s = new StringBuilder("{");
     s.append("\"generation\":").append(m.generation());
     s.append(",\"commitMillis\":").append(m.commitMillis());
-    s.append(",\"operation\":").append(Format.json(m.operation()));
+    s.append(",\"operation\":").append(EntryJson.string(m.operation()));
     s.append(",\"entries\":").append(info.entries());
     if (m.writerSettings() != null) {
-      s.append(",\"codec\":").append(Format.json(m.writerSettings().codec().displayName()));
+      s.append(",\"codec\":").append(EntryJson.string(m.writerSettings().codec().displayName()));
       s.append(",\"groupBytes\":").append(m.writerSettings().groupBytes());
       s.append(",\"groupEntryMaxBytes\":").append(m.writerSettings().groupEntryMaxBytes());
       s.append(",\"zstdLevel\":").append(m.writerSettings().zstdLevel());
@@ -186,7 +187,7 @@ final class InfoCommand implements Callable<Integer> {
     boolean first = true;
     for (Map.Entry<Codec, Long> e : info.entriesByCodec().entrySet()) {
       s.append(first ? "" : ",")
-          .append(Format.json(e.getKey().displayName()))
+          .append(EntryJson.string(e.getKey().displayName()))
           .append(':')
           .append(e.getValue());
       first = false;

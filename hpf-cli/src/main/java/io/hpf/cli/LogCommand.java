@@ -1,6 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.EntryJson;
 import io.hpf.archive.Generation;
 import java.time.Instant;
 import java.util.Locale;
@@ -41,7 +42,7 @@ final class LogCommand implements Callable<Integer> {
               "{\"generation\":%d,\"time\":%d,\"operation\":%s,\"entries\":%d}%n",
               h.generation(),
               h.commitMillis(),
-              Format.json(h.operation()),
+              EntryJson.string(h.operation()),
               h.liveEntries());
         } else {
           out.printf(

@@ -39,10 +39,6 @@ public final class IndexCache {
     this.archive = fs.makeQualified(archive);
   }
 
-  static boolean isIndexFile(String name) {
-    return ArchiveFormat.isIndexFile(name);
-  }
-
   /**
    * Makes sure every index file of the archive has a directive in {@code pool} (created if missing)
    * and none is left for a file that is gone. Returns the directives added.
@@ -51,7 +47,7 @@ public final class IndexCache {
     ensurePool(pool);
     Set<String> wanted = new HashSet<>();
     for (FileStatus status : fs.listStatus(archive)) {
-      if (status.isFile() && isIndexFile(status.getPath().getName())) {
+      if (status.isFile() && ArchiveFormat.isIndexFile(status.getPath().getName())) {
         wanted.add(status.getPath().toUri().getPath());
       }
     }

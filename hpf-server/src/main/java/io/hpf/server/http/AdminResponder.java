@@ -1,5 +1,6 @@
 package io.hpf.server.http;
 
+import io.hpf.archive.EntryJson;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.hot.SlidingTopK;
@@ -42,7 +43,7 @@ final class AdminResponder {
           out.append(',');
         }
         first = false;
-        Json.string(out, id);
+        EntryJson.string(out, id);
       }
       ex.sendText(HttpResponseStatus.OK, "application/json", out.append("]}\n").toString());
     } else if (path.equals("_metrics")) {
@@ -71,7 +72,7 @@ final class AdminResponder {
         out.append(',');
       }
       out.append("{\"key\":");
-      Json.string(out, r.key());
+      EntryJson.string(out, r.key());
       out.append(",\"count\":").append(r.count()).append(",\"error\":").append(r.error());
       out.append('}');
     }

@@ -54,7 +54,7 @@ final class ListingResponder {
       if (cut >= 0) {
         String common = name.substring(0, cut + 1);
         separate(prefixes);
-        Json.string(prefixes, common);
+        EntryJson.string(prefixes, common);
         last = common;
         count++;
         it = reader.list(prefix, justAfter(common)); // past everything under it
@@ -81,9 +81,9 @@ final class ListingResponder {
       String next) {
     StringBuilder out = new StringBuilder(entries.length() + prefixes.length() + 256);
     out.append("{\"archive\":");
-    Json.string(out, archive);
+    EntryJson.string(out, archive);
     out.append(",\"prefix\":");
-    Json.string(out, prefix);
+    EntryJson.string(out, prefix);
     if (rollUp) {
       out.append(",\"delimiter\":\"/\"");
     }
@@ -91,7 +91,7 @@ final class ListingResponder {
     out.append(",\"prefixes\":[").append(prefixes).append("]");
     if (next != null) {
       out.append(",\"next\":");
-      Json.string(out, next);
+      EntryJson.string(out, next);
     }
     return out.append("}\n").toString();
   }
