@@ -30,6 +30,7 @@ final class WriterOpening {
   static ArchiveWriter open(Storage storage, WriterOptions requested) throws IOException {
     ArchiveLock lock = ArchiveLock.acquire(storage, requested.breakLock());
     ArchiveWriter writer = null;
+    WriterCommits commits = null;
     try {
       List<StoredFile> listing = storage.list();
       Manifest base = ManifestStore.readNewest(storage, listing);
@@ -44,16 +45,11 @@ final class WriterOpening {
       int abandoned = importedBefore - listing.size();
       Dictionary dictionary = newestDictionary(storage, base, options);
       int leftovers = FileCleaner.removeUncommitted(storage, listing, committed) + abandoned;
-      Recovery.Scan scan = scan(storage, base, listing, committed);
+      commits = new WriterCommits(storage, options, dictionary, base, nextPartId(base, listing));
+      // The writer's own reader of the base serves the scan: the generation is opened once.
+      Recovery.Scan scan = Recovery.scan(storage, listing, committed, commits.snapshot().access());
       RecoveryResult found = withLeftovers(scan.result(), leftovers);
-      writer =
-          new ArchiveWriter(
-              storage,
-              options,
-              changes,
-              lock,
-              new WriterCommits(storage, options, dictionary, base, nextPartId(base, listing)),
-              found);
+      writer = new ArchiveWriter(storage, options, changes, lock, commits, found);
       if (!scan.parts().isEmpty()) {
         commitRecovered(writer.commits(), scan.parts());
       } else {
@@ -63,9 +59,15 @@ final class WriterOpening {
       return writer;
     } catch (IOException | RuntimeException e) {
       if (writer != null) {
-        writer.close();
+        writer.close(); // closes its commits and the lock
       } else {
-        lock.close();
+        try {
+          if (commits != null) {
+            commits.close();
+          }
+        } finally {
+          lock.close();
+        }
       }
       throw e;
     }
@@ -79,15 +81,6 @@ final class WriterOpening {
     }
     Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);
     return OpenGeneration.readDictionary(storage, newest);
-  }
-
-  /** What a writer that died left in part files above the marks: complete entries to recover. */
-  private static Recovery.Scan scan(
-      Storage storage, Manifest base, List<StoredFile> listing, CommittedIds committed)
-      throws IOException {
-    try (ArchiveReader snapshot = new ArchiveReader(storage, base)) {
-      return Recovery.scan(storage, listing, committed, snapshot.access());
-    }
   }
 
   /** The scan's result, telling also of the files of a commit that never completed. */
