@@ -36,6 +36,7 @@ public final class ModelArchive {
   public final TreeMap<String, Entry> entries = new TreeMap<>(ArchiveModel::compareUtf8);
 
   private final List<String> deleted = new ArrayList<>();
+  private final TreeMap<String, byte[]> live = new TreeMap<>(ArchiveModel::compareUtf8);
 
   private ModelArchive() {}
 
@@ -89,6 +90,7 @@ public final class ModelArchive {
         writer.commit();
       }
     }
+    model.entries.forEach((name, e) -> model.live.put(name, e.content()));
     return model;
   }
 
@@ -123,10 +125,11 @@ public final class ModelArchive {
     entries.put(name, new Entry(content, mtime, attributes));
   }
 
-  /** The live entries' contents by name, in byte order of their UTF-8 names. */
+  /**
+   * The live entries' contents by name, in byte order of their UTF-8 names; made once, when the
+   * archive is written. Read-only by convention, as {@link #entries}.
+   */
   public TreeMap<String, byte[]> live() {
-    TreeMap<String, byte[]> live = new TreeMap<>(ArchiveModel::compareUtf8);
-    entries.forEach((name, e) -> live.put(name, e.content()));
     return live;
   }
 
