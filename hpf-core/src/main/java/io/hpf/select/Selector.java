@@ -11,6 +11,15 @@ import io.hpf.archive.EntryInfo;
 public interface Selector {
   boolean select(EntryInfo entry);
 
+  /**
+   * The selector a {@code --select} expression describes (grammar in {@code SelectorParser}).
+   *
+   * @throws SelectorSyntaxException pointing at the bad token
+   */
+  static Selector parse(String expression) {
+    return SelectorParser.parse(expression);
+  }
+
   /** Selects every entry. */
   static Selector all() {
     return entry -> true;

@@ -27,7 +27,7 @@ import java.util.regex.PatternSyntaxException;
  * t suffixes (powers of 1024) and are inclusive; times are ISO-8601 dates or instants in UTC, FROM
  * inclusive and TO exclusive. An empty expression selects everything.
  */
-public final class SelectorParser {
+final class SelectorParser {
   private final String text;
   private final List<Token> tokens;
   private int next;
@@ -44,7 +44,7 @@ public final class SelectorParser {
    *
    * @throws SelectorSyntaxException pointing at the bad token
    */
-  public static Selector parse(String expression) {
+  static Selector parse(String expression) {
     SelectorParser parser = new SelectorParser(expression);
     if (parser.tokens.isEmpty()) {
       return Selector.all();

@@ -26,7 +26,7 @@ class SelectorParserTest {
           e("it's.txt", 0, 0, Map.of("draft", "")));
 
   private static List<String> select(String expression) {
-    Selector s = SelectorParser.parse(expression);
+    Selector s = Selector.parse(expression);
     return ENTRIES.stream().filter(s::select).map(EntryInfo::name).collect(Collectors.toList());
   }
 
@@ -78,7 +78,7 @@ class SelectorParserTest {
 
   private static void assertPointsAt(String expression, int position, String problem) {
     SelectorSyntaxException e =
-        assertThrows(SelectorSyntaxException.class, () -> SelectorParser.parse(expression));
+        assertThrows(SelectorSyntaxException.class, () -> Selector.parse(expression));
     assertEquals(position, e.position(), e.getMessage());
     assertTrue(e.getMessage().contains(problem), e.getMessage());
     assertTrue(e.getMessage().contains(expression), e.getMessage());

@@ -8,7 +8,6 @@ import io.hpf.hadoop.plan.ArchiveScope;
 import io.hpf.hadoop.plan.EntryRun;
 import io.hpf.hadoop.plan.PartRuns;
 import io.hpf.select.Selector;
-import io.hpf.select.SelectorParser;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,7 +64,7 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
    * @throws io.hpf.select.SelectorSyntaxException pointing at the bad token
    */
   public static void setSelect(Job job, String expression) {
-    SelectorParser.parse(expression);
+    Selector.parse(expression);
     job.getConfiguration().set(SELECT, expression);
   }
 
@@ -79,7 +78,7 @@ public abstract class ArchiveInputFormat<V> extends InputFormat<EntryKey, V> {
     if (type != null) {
       return ReflectionUtils.newInstance(type, conf);
     }
-    return SelectorParser.parse(conf.get(SELECT, ""));
+    return Selector.parse(conf.get(SELECT, ""));
   }
 
   /**

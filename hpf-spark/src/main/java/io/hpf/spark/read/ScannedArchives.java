@@ -4,7 +4,6 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.ArchiveScope;
 import io.hpf.select.Selector;
-import io.hpf.select.SelectorParser;
 import io.hpf.spark.HadoopConf;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -29,7 +28,7 @@ final class ScannedArchives {
       HadoopConf conf, ReadOptions options, List<Filter> filters, Visitor visitor)
       throws IOException {
     Configuration hadoop = conf.get();
-    Selector selector = SelectorParser.parse(options.select());
+    Selector selector = Selector.parse(options.select());
     for (String path : options.paths()) {
       for (ArchiveScope scope : ArchiveScope.resolve(new Path(path), hadoop)) {
         try (Storage storage = HadoopArchives.open(scope.archive(), hadoop);
