@@ -6,7 +6,7 @@ import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.Packer;
-import io.hpf.pack.SourceFile;
+import io.hpf.pack.SourceTree.SourceFile;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;

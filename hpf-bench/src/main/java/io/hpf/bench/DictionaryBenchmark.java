@@ -4,7 +4,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDictCompress;
 import io.hpf.pack.DictionaryTrainer;
-import io.hpf.pack.SourceFile;
+import io.hpf.pack.SourceTree.SourceFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.hpf.bench;
 
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.Packer;
-import io.hpf.pack.SourceFile;
+import io.hpf.pack.SourceTree.SourceFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

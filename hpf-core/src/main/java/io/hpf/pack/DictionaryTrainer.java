@@ -1,6 +1,7 @@
 package io.hpf.pack;
 
 import com.github.luben.zstd.Zstd;
+import io.hpf.pack.SourceTree.SourceFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,6 +6,7 @@ import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.Generation;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
+import io.hpf.pack.SourceTree.SourceFile;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.io.InputStream;

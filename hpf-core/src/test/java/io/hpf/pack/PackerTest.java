@@ -3,6 +3,7 @@ package io.hpf.pack;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import io.hpf.archive.NameConflictException;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.internal.manifest.Manifest;
+import io.hpf.pack.SourceTree.SourceFile;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveAssertions;
 import io.hpf.testing.ArchiveModel;
@@ -121,7 +123,7 @@ class PackerTest {
     try (ArchiveReader reader = ArchiveReader.open(target)) {
       assertEquals(0, reader.entryCount());
       assertFalse(reader.list("").hasNext());
-      assertFalse(reader.exists("x"));
+      assertNull(reader.stat("x"));
     }
     assertTrue(ArchiveVerifier.verify(target, ProgressListener.NONE).ok());
   }
@@ -199,7 +201,7 @@ class PackerTest {
         result.skipped().stream().anyMatch(s -> s.contains("secret")), result.skipped().toString());
     try (ArchiveReader reader = ArchiveReader.open(skipping)) {
       assertArrayEquals(new byte[] {9}, reader.get("ok"));
-      assertFalse(reader.exists("secret"));
+      assertNull(reader.stat("secret"));
     }
   }
 

@@ -1,8 +1,8 @@
 package io.hpf.hadoop;
 
 import io.hpf.pack.Packer;
-import io.hpf.pack.SourceFile;
 import io.hpf.pack.SourceTree;
+import io.hpf.pack.SourceTree.SourceFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.hpf.spark.pack;
 
-import io.hpf.pack.SourceFile;
+import io.hpf.pack.SourceTree.SourceFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;

@@ -7,7 +7,7 @@ import io.hpf.archive.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
 import io.hpf.pack.DictionaryTrainer;
-import io.hpf.pack.SourceFile;
+import io.hpf.pack.SourceTree.SourceFile;
 import io.hpf.spark.HadoopConf;
 import io.hpf.store.Storage;
 import java.io.IOException;
