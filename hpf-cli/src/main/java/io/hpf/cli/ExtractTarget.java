@@ -1,7 +1,6 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveFormat;
-import io.hpf.archive.CheckedContent;
 import io.hpf.archive.EntryInfo;
 import java.io.IOException;
 import java.io.InputStream;
@@ -118,10 +117,8 @@ final class ExtractTarget {
   void write(EntryInfo info, InputStream content) throws IOException {
     Path target = root.resolve(info.name());
     if (info.rawLength() <= WHOLE_MAX_BYTES) {
-      // Checked before any file exists; content read whole is taken as it is, not copied again.
-      ByteBuffer bytes =
-          ByteBuffer.wrap(
-              content instanceof CheckedContent checked ? checked.bytes() : content.readAllBytes());
+      // Read (and so checked) before any file exists.
+      ByteBuffer bytes = ByteBuffer.wrap(content.readAllBytes());
       try (FileChannel out = open(target, info.mode())) {
         while (bytes.hasRemaining()) {
           out.write(bytes);

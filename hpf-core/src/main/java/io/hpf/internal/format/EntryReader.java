@@ -1,9 +1,9 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.CheckedContent;
 import io.hpf.archive.Codec;
 import io.hpf.archive.CorruptArchiveException;
 import io.hpf.store.ReadableFile;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -325,7 +325,7 @@ public final class EntryReader {
   public InputStream openContent(PartEntry entry) throws IOException {
     EntryHeader h = entry.header();
     if (entry.inGroup() || isWhole(h)) {
-      return new CheckedContent(content(entry));
+      return new ByteArrayInputStream(content(entry)); // checked whole before it is handed out
     }
     if (h.chunked()) {
       return ChunkedContent.inFile(file, path, entry, dictionaryFor(entry)).open(0);
