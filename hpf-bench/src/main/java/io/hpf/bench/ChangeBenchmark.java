@@ -171,7 +171,7 @@ public final class ChangeBenchmark {
         for (int i = 0; i < gets; i++) {
           String name = hit ? "e/" + random.nextInt(total) : "missing/" + i;
           long t0 = System.nanoTime();
-          boolean found = hit ? reader.get(name).length > 0 : reader.exists(name);
+          boolean found = hit ? reader.get(name).length > 0 : reader.stat(name) != null;
           latency[i] = System.nanoTime() - t0;
           if (found != hit) {
             throw new IllegalStateException("wrong answer for " + name);

@@ -82,15 +82,6 @@ public final class ArchiveReader implements Closeable {
     return new ArchiveReader(storage, SharedGenerations.openListed(storage, null));
   }
 
-  /**
-   * Lets go of what this process keeps open of archives between their readers (files, index pages):
-   * a long-running process that is done with its archives closes their files this way. Readers
-   * still open keep what they have; the next open of an archive opens it anew.
-   */
-  public static void releaseShared() {
-    SharedGenerations.clear();
-  }
-
   /** What the generation this reader reads is: its number, commit time, contents, history. */
   public Generation manifest() {
     return generation.manifest();
@@ -130,7 +121,8 @@ public final class ArchiveReader implements Closeable {
     return found == null ? null : found.entry().info(found.partId());
   }
 
-  public boolean exists(String name) throws IOException {
+  /** For the writer: whether a live entry has this name. */
+  boolean exists(String name) throws IOException {
     return locate(name, false) != null;
   }
 
@@ -192,17 +184,11 @@ public final class ArchiveReader implements Closeable {
   }
 
   /**
-   * The content of the entry a row of this reader names, as a stream in bounded memory, read at its
-   * place without looking the name up again; checked as {@link #openStream(String)}.
-   */
-  public InputStream openStream(EntryInfo row) throws IOException {
-    return part(row.partId()).openContent(entryAt(row));
-  }
-
-  /**
-   * The content of the entry a row of this reader names from raw offset {@code from} on, for a
-   * reader that may stop before the end (a range, a seek): every byte it hands out has been checked
-   * (see {@link EntryReader#openContent(PartEntry, long)} for what that costs).
+   * The content of the entry a row of this reader names (from {@link #stat} or {@link #list}) from
+   * raw offset {@code from} on, as a stream in bounded memory, read at its place without looking
+   * the name up again, for a reader that may stop before the end (a range, a seek): every byte it
+   * hands out has been checked (see {@link EntryReader#openContent(PartEntry, long)} for what that
+   * costs).
    */
   public InputStream openStream(EntryInfo row, long from) throws IOException {
     return part(row.partId()).openContent(entryAt(row), from);
@@ -292,45 +278,27 @@ public final class ArchiveReader implements Closeable {
   }
 
   /**
-   * Opens a part of this generation for a pass over chosen entries (a split), with its own file
-   * handle and read-ahead window; the caller closes it.
+   * Opens a part of this generation for a pass over the entries at {@code offsets} (a split:
+   * ascending, their entry lengths beside them, a group's members at its offset), with its own file
+   * handle; the caller closes it. Each run of neighbouring entries is read with one read and the
+   * rest of the part not at all, so that a pass over entries far apart reads them alone and one
+   * over neighbours reads them together.
    *
    * @throws io.hpf.archive.CorruptArchiveException if the manifest lists no such part
-   */
-  public PartCursor openPart(int partId) throws IOException {
-    return openPart(partId, ReadAheadFile::new);
-  }
-
-  /**
-   * As {@link #openPart(int)}, for a pass over the entries at {@code offsets} (ascending, their
-   * entry lengths beside them, a group's members at its offset): each run of neighbouring entries
-   * is read with one read and the rest of the part not at all, so that a pass over entries far
-   * apart reads them alone and one over neighbours reads them together.
    */
   public PartCursor openPart(int partId, long[] offsets, long[] entryLengths) throws IOException {
     long[] ends = new long[offsets.length];
     for (int i = 0; i < ends.length; i++) {
       ends[i] = offsets[i] + entryLengths[i];
     }
-    return openPart(
-        partId, file -> new PrefetchedFile(file, false, offsets, ends, ReadAheadFile.WINDOW_BYTES));
-  }
-
-  /** How a pass reads its part's file. */
-  @FunctionalInterface
-  private interface PassReads {
-    ReadableFile over(ReadableFile file) throws IOException;
-  }
-
-  private PartCursor openPart(int partId, PassReads reads) throws IOException {
     long committed = committedLength(partId);
     String name = FileNames.partFileName(partId);
     ReadableFile file = storage.openRead(name, FileUse.ONCE);
     try {
+      ReadableFile pass =
+          new PrefetchedFile(file, false, offsets, ends, ReadAheadFile.WINDOW_BYTES);
       return new PartCursor(
-          partId,
-          file,
-          new EntryReader(reads.over(file), storage.describe(name), committed, this::dictionary));
+          partId, file, new EntryReader(pass, storage.describe(name), committed, this::dictionary));
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;

@@ -5,7 +5,7 @@ import io.hpf.internal.format.FormatConstants;
 /**
  * What one lookup returns for serving an entry (TýrFS's {@code fetch}: open and read in one call):
  * its row, its content checksum and, when small enough, its checked content. A larger entry is read
- * with {@link ArchiveReader#openStream(EntryInfo)} from the same reader, at its place.
+ * with {@link ArchiveReader#openStream(EntryInfo, long)} from the same reader, at its place.
  *
  * @param info the entry's row (part, offset, lengths, codec, metadata)
  * @param crc32c the CRC32C of the raw content, as stored with the entry

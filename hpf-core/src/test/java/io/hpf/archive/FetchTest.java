@@ -47,7 +47,7 @@ class FetchTest {
         } else {
           assertNull(fetched.content(), e.getKey());
         }
-        try (InputStream in = reader.openStream(fetched.info())) {
+        try (InputStream in = reader.openStream(fetched.info(), 0)) {
           assertArrayEquals(expected, in.readAllBytes(), e.getKey());
         }
         if (fetched.info().inGroup()) {

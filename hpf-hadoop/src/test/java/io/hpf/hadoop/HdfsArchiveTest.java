@@ -16,6 +16,7 @@ import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
+import io.hpf.internal.read.SharedGenerations;
 import io.hpf.pack.Packer;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
@@ -149,7 +150,7 @@ class HdfsArchiveTest {
       for (int i = 0; i < 3000; i++) {
         String name = names.get(random.nextInt(names.size()));
         assertArrayEquals(model.get(name), reader.get(name), name);
-        reader.exists("missing-" + i);
+        reader.stat("missing-" + i);
       }
       assertEquals(before, MiniHdfs.nameNodeFileOps(), "NameNode operations during warm gets");
     }
@@ -169,9 +170,9 @@ class HdfsArchiveTest {
     String name = model.lastKey();
     freshGetOps(dir, name, model.get(name), false); // the first also fills the process's pages
     long shared = freshGetOps(dir, name, model.get(name), false);
-    ArchiveReader.releaseShared();
+    SharedGenerations.clear(); // what the process keeps between readers
     long pagesOnly = freshGetOps(dir, name, model.get(name), false);
-    ArchiveReader.releaseShared();
+    SharedGenerations.clear(); // what the process keeps between readers
     long uncached = freshGetOps(dir, name, model.get(name), true);
     // The generation the process keeps open: the listing shows its manifest is still the newest.
     assertEquals(1, shared, "NameNode operations of a fresh reader's get: the listing");
