@@ -198,21 +198,10 @@ final class ExtractCommand implements Callable<Integer> {
       io.hpf.archive.ArchiveReader.EntryVisitor visitor,
       List<String> damaged)
       throws IOException, InterruptedException {
-    long totalBytes = rows.stream().mapToLong(EntryInfo::entryLength).sum();
-    int n = Math.max(1, Math.min(threads, rows.size()));
-    List<List<EntryInfo>> runs = new ArrayList<>();
-    int start = 0;
-    long bytes = 0;
-    for (int i = 0; i < rows.size(); i++) {
-      bytes += rows.get(i).entryLength();
-      if (bytes * n >= totalBytes * (runs.size() + 1) && runs.size() < n - 1) {
-        runs.add(rows.subList(start, i + 1));
-        start = i + 1;
-      }
-    }
-    runs.add(rows.subList(start, rows.size()));
+    List<List<EntryInfo>> runs =
+        runsOfEqualBytes(rows, Math.max(1, Math.min(threads, rows.size())));
     AtomicReference<Exception> failure = new AtomicReference<>();
-    ExecutorService pool = Executors.newFixedThreadPool(n);
+    ExecutorService pool = Executors.newFixedThreadPool(runs.size());
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (List<EntryInfo> run : runs) {
@@ -254,5 +243,22 @@ final class ExtractCommand implements Callable<Integer> {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** {@code rows} cut into {@code n} contiguous runs of about the same entry bytes. */
+  private static List<List<EntryInfo>> runsOfEqualBytes(List<EntryInfo> rows, int n) {
+    long totalBytes = rows.stream().mapToLong(EntryInfo::entryLength).sum();
+    List<List<EntryInfo>> runs = new ArrayList<>();
+    int start = 0;
+    long bytes = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      bytes += rows.get(i).entryLength();
+      if (bytes * n >= totalBytes * (runs.size() + 1) && runs.size() < n - 1) {
+        runs.add(rows.subList(start, i + 1));
+        start = i + 1;
+      }
+    }
+    runs.add(rows.subList(start, rows.size()));
+    return runs;
   }
 }

@@ -410,21 +410,7 @@ public final class ArchiveVerifier {
           break;
         }
         position = entry.end();
-        List<Row> rows = rowsOf(live, entry);
-        checkAgainstRows(name, entry, rows);
-        if (entry.inGroup() && entry.member() == entry.group().size() - 1) {
-          checkGroupHoldsItsRows(name, entry, live.remove(entry.offset()));
-        }
-        try {
-          scanner.reader().check(entry);
-          bytesChecked += entry.member() == 0 ? entry.length() : 0; // a group's bytes once
-          if (rows != null && rows.stream().anyMatch(Row::live)) {
-            entriesChecked++;
-            progress.progress(entriesChecked, bytesChecked, total, -1);
-          }
-        } catch (CorruptArchiveException e) {
-          problem(e);
-        }
+        checkEntry(name, scanner, entry, live, total);
       }
     } catch (CorruptArchiveException e) {
       problem(e);
@@ -432,6 +418,27 @@ public final class ArchiveVerifier {
     }
     for (long offset : live.keySet()) {
       problem(name, offset, "a live entry is indexed here, but no entry starts at this offset");
+    }
+  }
+
+  /** Checks one entry the scan found against its rows, its group and its checksum. */
+  private void checkEntry(
+      String name, PartScanner scanner, PartEntry entry, TreeMap<Long, List<Row>> live, long total)
+      throws IOException {
+    List<Row> rows = rowsOf(live, entry);
+    checkAgainstRows(name, entry, rows);
+    if (entry.inGroup() && entry.member() == entry.group().size() - 1) {
+      checkGroupHoldsItsRows(name, entry, live.remove(entry.offset()));
+    }
+    try {
+      scanner.reader().check(entry);
+      bytesChecked += entry.member() == 0 ? entry.length() : 0; // a group's bytes once
+      if (rows != null && rows.stream().anyMatch(Row::live)) {
+        entriesChecked++;
+        progress.progress(entriesChecked, bytesChecked, total, -1);
+      }
+    } catch (CorruptArchiveException e) {
+      problem(e);
     }
   }
 

@@ -39,16 +39,7 @@ public record DirectoryAnalysis(
   public static DirectoryAnalysis of(FileSystem fs, Path root, long smallThresholdBytes)
       throws IOException {
     Path qualified = fs.makeQualified(root);
-    long files = 0;
-    long directories = 0;
-    long blocks = 0;
-    long bytes = 0;
-    long smallFiles = 0;
-    long smallBytes = 0;
-    long smallBlocks = 0;
-    long[] histogram = new long[SIZE_CLASSES.length + 1];
     long defaultBlockSize = fs.getDefaultBlockSize(qualified);
-    Deque<Path> pending = new ArrayDeque<>();
     FileStatus rootStatus = fs.getFileStatus(qualified);
     if (!rootStatus.isDirectory()) {
       throw new IOException(qualified + ": not a directory");
@@ -56,10 +47,12 @@ public record DirectoryAnalysis(
     // On local disk Hadoop's listing follows symbolic links; hpf create skips them, and what it
     // would pack is what is counted.
     boolean local = "file".equals(qualified.toUri().getScheme());
+    Tally tally = new Tally(smallThresholdBytes);
+    Deque<Path> pending = new ArrayDeque<>();
     pending.push(qualified);
     while (!pending.isEmpty()) {
       Path dir = pending.pop();
-      directories++;
+      tally.directories++;
       for (FileStatus status : fs.listStatus(dir)) {
         if (local
             && java.nio.file.Files.isSymbolicLink(
@@ -70,36 +63,53 @@ public record DirectoryAnalysis(
           pending.push(status.getPath());
           continue;
         }
-        long length = status.getLen();
         long blockSize = status.getBlockSize() > 0 ? status.getBlockSize() : defaultBlockSize;
-        long fileBlocks = NameNodeCost.blocksOf(length, blockSize);
-        files++;
-        bytes += length;
-        blocks += fileBlocks;
-        int sizeClass = 0;
-        while (sizeClass < SIZE_CLASSES.length && length > SIZE_CLASSES[sizeClass]) {
-          sizeClass++;
-        }
-        histogram[sizeClass]++;
-        if (length < smallThresholdBytes) {
-          smallFiles++;
-          smallBytes += length;
-          smallBlocks += fileBlocks;
-        }
+        tally.addFile(status.getLen(), NameNodeCost.blocksOf(status.getLen(), blockSize));
       }
     }
-    NameNodeCost current = new NameNodeCost(files, directories, blocks);
-    NameNodeCost small = new NameNodeCost(smallFiles, 0, smallBlocks);
     return new DirectoryAnalysis(
         qualified,
-        current,
-        bytes,
-        smallFiles,
-        smallBytes,
-        small,
-        archiveOf(smallFiles, smallBytes, defaultBlockSize),
+        new NameNodeCost(tally.files, tally.directories, tally.blocks),
+        tally.bytes,
+        tally.smallFiles,
+        tally.smallBytes,
+        new NameNodeCost(tally.smallFiles, 0, tally.smallBlocks),
+        archiveOf(tally.smallFiles, tally.smallBytes, defaultBlockSize),
         smallThresholdBytes,
-        histogram);
+        tally.histogram);
+  }
+
+  /** What the walk has counted so far. */
+  private static final class Tally {
+    final long smallThresholdBytes;
+    final long[] histogram = new long[SIZE_CLASSES.length + 1];
+    long files;
+    long directories;
+    long blocks;
+    long bytes;
+    long smallFiles;
+    long smallBytes;
+    long smallBlocks;
+
+    Tally(long smallThresholdBytes) {
+      this.smallThresholdBytes = smallThresholdBytes;
+    }
+
+    void addFile(long length, long fileBlocks) {
+      files++;
+      bytes += length;
+      blocks += fileBlocks;
+      int sizeClass = 0;
+      while (sizeClass < SIZE_CLASSES.length && length > SIZE_CLASSES[sizeClass]) {
+        sizeClass++;
+      }
+      histogram[sizeClass]++;
+      if (length < smallThresholdBytes) {
+        smallFiles++;
+        smallBytes += length;
+        smallBlocks += fileBlocks;
+      }
+    }
   }
 
   /**
