@@ -138,22 +138,19 @@ class BadRequestsTest {
 
   @Test
   void aClientThatSendsItsRequestSlowlyIsCutOff() throws Exception {
+    // Through a real socket; SlowClientGuardTest moves the clock to show where the deadline is.
     try (RawHttp http = connect()) {
-      http.send("GET /pub/a/b.txt HTTP/1.1\r\n");
-      Thread.sleep(200);
-      http.send("Host: x\r\n");
+      http.send("GET /pub/a/b.txt HTTP/1.1\r\nHost: x\r\n");
       long start = System.nanoTime();
       assertTrue(http.closedByServer(), "a request still incomplete after its timeout");
       long waited = (System.nanoTime() - start) / 1_000_000;
       assertTrue(waited < 5_000, "closed after " + waited + " ms");
     }
-    // A request that completes in time is served, and the next one on the connection too.
+    // A request that completes is served, and the next one on the connection too.
     try (RawHttp http = connect()) {
       http.send("GET /pub/a/b.txt HTTP/1.1\r\n");
-      Thread.sleep(100);
       http.send("Host: x\r\n\r\n");
       assertEquals(200, http.read().status());
-      Thread.sleep(700);
       assertEquals(200, http.get("/pub/a/b.txt").status());
     }
     assertStillServes();

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,21 +92,29 @@ class MemoryBudgetTest {
   @Test
   void idleArchivesOutsideTheHotSetAreClosed() throws Exception {
     List<TreeMap<String, byte[]>> models = writeArchives(4);
+    AtomicLong nanos = new AtomicLong();
     ServerOptions o = TestServer.options(root);
     o.hotK = 2;
     o.idleReaderMillis = 200;
+    o.nanoClock = nanos::get; // time moves only when the test says
     try (HpfServer server = TestServer.start(o)) {
       HpfHttpClient client = HpfHttpClient.of(TestServer.base(server));
       client.get("a3", models.get(3).firstKey());
-      long end = System.nanoTime() + 2_500_000_000L;
-      while (System.nanoTime() < end) {
+      nanos.addAndGet(150_000_000L);
+      for (int i = 0; i < 5; i++) {
         client.get("a0", models.get(0).firstKey());
         client.get("a1", models.get(1).firstKey());
-        Thread.sleep(5);
       }
+      server.readers().sweep();
+      assertTrue(server.readers().isOpen("a3"), "closed before its idle time");
+      nanos.addAndGet(100_000_000L); // a3 idle 250 ms, a0 and a1 100 ms
+      server.readers().sweep();
       assertFalse(server.readers().isOpen("a3"), "an idle cold archive stayed open");
       assertTrue(server.readers().isOpen("a0"));
       assertTrue(server.readers().isOpen("a1"));
+      nanos.addAndGet(1_000_000_000L); // idle, but hot: they stay
+      server.readers().sweep();
+      assertTrue(server.readers().isOpen("a0"), "a hot archive was closed for being idle");
       assertArrayEquals(
           models.get(3).firstEntry().getValue(), client.get("a3", models.get(3).firstKey()));
     }
