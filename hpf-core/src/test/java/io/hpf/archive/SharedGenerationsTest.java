@@ -32,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * questions to the storage, not a listing and its opens, and still sees every commit made before it
  * opened.
  */
+@org.junit.jupiter.api.parallel.Isolated(
+    "counts what the process-wide cache of open generations holds")
 class SharedGenerationsTest {
   @TempDir Path temp;
 
