@@ -33,6 +33,8 @@ for f in a/random.bin a/b/f7.txt empty; do
 done
 run classpath | tr ':' '\n' | grep -q '/lib/hpf-mapreduce.jar$'
 run serve --help >/dev/null
+run mount --help >/dev/null
+run umount --help >/dev/null
 if run spark-pack tree b.hpf 2>"$scratch/spark.err"; then
   echo "test-dist.sh: spark-pack ran without Spark's jars" >&2
   exit 1

@@ -56,6 +56,8 @@ public final class Main implements Runnable {
     COMMANDS.put("hdfs", HdfsCommand.class);
     COMMANDS.put("fs", FsCommand.class);
     COMMANDS.put("serve", ProgramCommand.Serve.class);
+    COMMANDS.put("mount", ProgramCommand.Mount.class);
+    COMMANDS.put("umount", ProgramCommand.Umount.class);
     COMMANDS.put("mapreduce", ProgramCommand.MapReduce.class);
     COMMANDS.put("spark-pack", ProgramCommand.SparkPack.class);
     COMMANDS.put("bench", ProgramCommand.Bench.class);
@@ -65,7 +67,7 @@ public final class Main implements Runnable {
 
   /** Commands whose arguments, {@code --help} included, belong to another program. */
   private static final java.util.Set<String> PASSED_ON =
-      java.util.Set.of("fs", "serve", "mapreduce", "spark-pack", "bench");
+      java.util.Set.of("fs", "serve", "mount", "umount", "mapreduce", "spark-pack", "bench");
 
   public static final int EXIT_OK = 0;
   public static final int EXIT_FAILED = 1;

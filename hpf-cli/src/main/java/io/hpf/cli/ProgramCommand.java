@@ -36,6 +36,31 @@ abstract class ProgramCommand implements Callable<Integer> {
   }
 
   @Command(
+      name = "mount",
+      description = {
+        "Mounts an archive as a read-only directory tree (FUSE; docs/MOUNT.md): every program",
+        "reads inside it. hpf mount --help lists its options."
+      },
+      footer = {"", "Examples:", "  hpf mount photos.hpf /mnt/photos", "  hpf umount /mnt/photos"})
+  static final class Mount extends ProgramCommand {
+    @Override
+    Programs.Program program(Layout layout) throws IOException {
+      return Programs.mount(layout);
+    }
+  }
+
+  @Command(
+      name = "umount",
+      description = {"Ends a mount made by hpf mount (also one whose process has died)."},
+      footer = {"", "Examples:", "  hpf umount /mnt/photos"})
+  static final class Umount extends ProgramCommand {
+    @Override
+    Programs.Program program(Layout layout) throws IOException {
+      return Programs.umount(layout);
+    }
+  }
+
+  @Command(
       name = "mapreduce",
       description = {
         "Runs SFMapReduce's jobs (wordcount, grep, sort) over archives, writing the results into",

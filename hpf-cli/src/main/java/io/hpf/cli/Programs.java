@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs hpf's other programs — the read server, MapReduce jobs, Spark packing, the benchmarks — each
- * in a JVM of its own with its module's jars, as a child of this command: the CLI never loads their
- * classes (Netty, YARN's client, Spark), and each gets the JVM settings a long run wants. The
- * child's input, output and exit code are this command's; when this command is ended (Ctrl-C, a
- * signal), it ends the child first.
+ * Runs hpf's other programs — the read server, the mount, MapReduce jobs, Spark packing, the
+ * benchmarks — each in a JVM of its own with its module's jars, as a child of this command: the CLI
+ * never loads their classes (Netty, YARN's client, Spark), and each gets the JVM settings a long
+ * run wants. The child's input, output and exit code are this command's; when this command is ended
+ * (Ctrl-C, a signal), it ends the child first.
  */
 final class Programs {
   private Programs() {}
@@ -28,6 +28,17 @@ final class Programs {
     // A long-running process: C2 and the default heap sizing, unless HPF_JAVA_OPTS says otherwise.
     return new Program(
         javaOpts(List.of()), withConf(layout.jar("server").toString()), "io.hpf.server.ServeMain");
+  }
+
+  static Program mount(Layout layout) throws IOException {
+    // Serves until unmounted: C2 and the default heap sizing, unless HPF_JAVA_OPTS says otherwise.
+    return new Program(
+        javaOpts(List.of()), withConf(layout.jar("mount").toString()), "io.hpf.mount.MountMain");
+  }
+
+  static Program umount(Layout layout) throws IOException {
+    return new Program(
+        javaOpts(SHORT_RUN), layout.jar("mount").toString(), "io.hpf.mount.UnmountMain");
   }
 
   static Program mapreduce(Layout layout) throws IOException {

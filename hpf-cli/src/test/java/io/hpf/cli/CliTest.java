@@ -286,6 +286,8 @@ class CliTest {
             "rm",
             "cat",
             "serve",
+            "mount",
+            "umount",
             "mapreduce",
             "spark-pack",
             "bench",

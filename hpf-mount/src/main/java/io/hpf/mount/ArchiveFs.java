@@ -1,0 +1,285 @@
+package io.hpf.mount;
+
+import io.hpf.archive.ArchiveFormat;
+import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.EntryInfo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import jnr.ffi.Pointer;
+import jnr.ffi.types.off_t;
+import jnr.ffi.types.size_t;
+import ru.serce.jnrfuse.ErrorCodes;
+import ru.serce.jnrfuse.FuseFillDir;
+import ru.serce.jnrfuse.FuseStubFS;
+import ru.serce.jnrfuse.struct.FileStat;
+import ru.serce.jnrfuse.struct.FuseFileInfo;
+import ru.serce.jnrfuse.struct.Statvfs;
+
+/**
+ * The FUSE operations of a mount, over a {@link LiveArchive}: attributes from the index and
+ * catalogs, listings from the catalogs, content through open files ({@link OpenFile}); every change
+ * is refused with EROFS. An error reading one entry is EIO for that file and a line in the log
+ * naming archive, entry and what was wrong; the mount serves the rest.
+ */
+final class ArchiveFs extends FuseStubFS {
+  private static final int O_ACCMODE = 3;
+  private static final int O_RDONLY = 0;
+  private static final long ROOT_INODE = 1;
+
+  private final LiveArchive archive;
+  private final MountLog log;
+  private final MemoryBudget budget;
+  private final int uid;
+  private final int gid;
+  private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
+  private final AtomicLong nextHandle = new AtomicLong(1);
+
+  ArchiveFs(LiveArchive archive, MountLog log, MemoryBudget budget, int uid, int gid) {
+    this.archive = archive;
+    this.log = log;
+    this.budget = budget;
+    this.uid = uid;
+    this.gid = gid;
+  }
+
+  /** Inode numbers stable for the mount's life, whatever commits come: from the name alone. */
+  static long inodeOf(String name) {
+    if (name.isEmpty()) {
+      return ROOT_INODE;
+    }
+    long h = ArchiveFormat.hash64(name.getBytes(StandardCharsets.UTF_8)) & Long.MAX_VALUE;
+    return h <= ROOT_INODE ? h + 2 : h;
+  }
+
+  @Override
+  public int getattr(String path, FileStat stat) {
+    ArchiveSnapshot snapshot = archive.acquire();
+    try {
+      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), path);
+      if (!node.exists()) {
+        return -ErrorCodes.ENOENT();
+      }
+      if (node.file() != null) {
+        fileStat(stat, node.file());
+      } else {
+        directoryStat(stat, ArchiveTree.nameOf(path), snapshot.reader().manifest().commitMillis());
+      }
+      return 0;
+    } catch (IOException | RuntimeException e) {
+      return failed("cannot look up", path, e);
+    } finally {
+      release(snapshot);
+    }
+  }
+
+  private void fileStat(FileStat stat, EntryInfo row) {
+    stat.st_mode.set(FileStat.S_IFREG | (row.mode() & 07777));
+    stat.st_ino.set(inodeOf(row.name()));
+    stat.st_nlink.set(1);
+    stat.st_size.set(row.rawLength());
+    stat.st_blocks.set((row.rawLength() + 511) / 512);
+    setTimes(stat, row.mtimeMillis());
+    stat.st_uid.set(uid);
+    stat.st_gid.set(gid);
+  }
+
+  private void directoryStat(FileStat stat, String name, long mtimeMillis) {
+    stat.st_mode.set(FileStat.S_IFDIR | 0555);
+    stat.st_ino.set(inodeOf(name));
+    stat.st_nlink.set(1); // unknown: find must not count subdirectories from it
+    setTimes(stat, mtimeMillis);
+    stat.st_uid.set(uid);
+    stat.st_gid.set(gid);
+  }
+
+  private static void setTimes(FileStat stat, long millis) {
+    long seconds = Math.floorDiv(millis, 1000);
+    long nanos = Math.floorMod(millis, 1000) * 1_000_000L;
+    stat.st_mtim.tv_sec.set(seconds);
+    stat.st_mtim.tv_nsec.set(nanos);
+    stat.st_ctim.tv_sec.set(seconds);
+    stat.st_ctim.tv_nsec.set(nanos);
+    stat.st_atim.tv_sec.set(seconds);
+    stat.st_atim.tv_nsec.set(nanos);
+  }
+
+  @Override
+  public int readdir(
+      String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
+    ArchiveSnapshot snapshot = archive.acquire();
+    try {
+      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), path);
+      if (!node.exists()) {
+        return -ErrorCodes.ENOENT();
+      }
+      if (!node.directory()) {
+        return -ErrorCodes.ENOTDIR();
+      }
+      filler.apply(buf, ".", null, 0);
+      filler.apply(buf, "..", null, 0);
+      ArchiveTree.children(
+          snapshot.reader(), path, child -> filler.apply(buf, child.name(), null, 0));
+      return 0;
+    } catch (IOException | RuntimeException e) {
+      return failed("cannot list", path, e);
+    } finally {
+      release(snapshot);
+    }
+  }
+
+  @Override
+  public int open(String path, FuseFileInfo fi) {
+    if ((fi.flags.get() & O_ACCMODE) != O_RDONLY) {
+      return -ErrorCodes.EROFS();
+    }
+    ArchiveSnapshot snapshot = archive.acquire();
+    boolean kept = false;
+    try {
+      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), path);
+      if (!node.exists()) {
+        return -ErrorCodes.ENOENT();
+      }
+      if (node.file() == null) {
+        return -ErrorCodes.EISDIR();
+      }
+      long handle = nextHandle.getAndIncrement();
+      open.put(handle, new OpenFile(snapshot, node.file(), budget));
+      kept = true;
+      fi.fh.set(handle);
+      return 0;
+    } catch (IOException | RuntimeException e) {
+      return failed("cannot open", path, e);
+    } finally {
+      if (!kept) {
+        release(snapshot);
+      }
+    }
+  }
+
+  @Override
+  public int read(
+      String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
+    OpenFile file = open.get(fi.fh.get());
+    if (file == null) {
+      return -ErrorCodes.EBADF();
+    }
+    try {
+      byte[] bytes = new byte[(int) Math.min(size, 1 << 20)];
+      int n = file.read(offset, bytes, bytes.length);
+      buf.put(0, bytes, 0, n);
+      return n;
+    } catch (IOException | RuntimeException e) {
+      return failed("cannot read", path, e);
+    }
+  }
+
+  @Override
+  public int release(String path, FuseFileInfo fi) {
+    OpenFile file = open.remove(fi.fh.get());
+    if (file != null) {
+      try {
+        file.close();
+      } catch (IOException | RuntimeException e) {
+        log.warn(
+            archive.name() + ": closing '" + ArchiveTree.nameOf(path) + "': " + e.getMessage());
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int statfs(String path, Statvfs stbuf) {
+    ArchiveSnapshot snapshot = archive.acquire();
+    try {
+      long bytes = snapshot.reader().manifest().partBytes();
+      stbuf.f_bsize.set(4096);
+      stbuf.f_frsize.set(4096);
+      stbuf.f_blocks.set((bytes + 4095) / 4096);
+      stbuf.f_bfree.set(0);
+      stbuf.f_bavail.set(0);
+      stbuf.f_files.set(snapshot.reader().entryCount());
+      stbuf.f_ffree.set(0);
+      stbuf.f_namemax.set(255);
+      stbuf.f_flag.set(Statvfs.ST_RDONLY);
+      return 0;
+    } finally {
+      release(snapshot);
+    }
+  }
+
+  /** Logs what went wrong with {@code path} in one line and answers EIO (ENOENT if it is gone). */
+  private int failed(String what, String path, Exception e) {
+    log.warn(
+        archive.name() + ": " + what + " '" + ArchiveTree.nameOf(path) + "': " + e.getMessage());
+    return -ErrorCodes.EIO();
+  }
+
+  private void release(ArchiveSnapshot snapshot) {
+    try {
+      snapshot.release();
+    } catch (IOException e) {
+      log.warn(archive.name() + ": closing an old generation: " + e.getMessage());
+    }
+  }
+
+  // A read-only file system: every change is refused (the mount is also made with -o ro).
+
+  @Override
+  public int create(String path, long mode, FuseFileInfo fi) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int mkdir(String path, long mode) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int unlink(String path) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int rmdir(String path) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int rename(String oldpath, String newpath) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int truncate(String path, long size) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int write(
+      String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int chmod(String path, long mode) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int chown(String path, long uid, long gid) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int symlink(String oldpath, String newpath) {
+    return -ErrorCodes.EROFS();
+  }
+
+  @Override
+  public int link(String oldpath, String newpath) {
+    return -ErrorCodes.EROFS();
+  }
+}

@@ -1,0 +1,32 @@
+package io.hpf.mount;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * The mount's log: one line per event, with the time, on standard error — which {@code hpf mount}
+ * points at the log file when it serves in the background.
+ */
+final class MountLog {
+  private final PrintStream out;
+
+  MountLog(PrintStream out) {
+    this.out = out;
+  }
+
+  void info(String line) {
+    write("INFO", line);
+  }
+
+  void warn(String line) {
+    write("WARN", line);
+  }
+
+  private void write(String level, String line) {
+    // One line whatever the message holds: a name with a newline must not forge another line.
+    String flat = line.replace('\n', ' ').replace('\r', ' ');
+    out.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + level + " " + flat);
+    out.flush();
+  }
+}

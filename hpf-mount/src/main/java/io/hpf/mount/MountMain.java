@@ -1,0 +1,169 @@
+package io.hpf.mount;
+
+import io.hpf.hadoop.HadoopStorageOptions;
+import io.hpf.hadoop.StorageLocator;
+import io.hpf.store.Storage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.util.StringUtils.TraditionalBinaryPrefix;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code hpf mount}: the mount's command line. */
+@Command(
+    name = "hpf mount",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Mounts an archive as a read-only directory tree (FUSE): every program reads inside it.",
+      "Returns once the mount answers and serves in the background; hpf umount DIR ends it.",
+      "",
+      "  hpf mount photos.hpf /mnt/photos",
+      "  hpf mount hdfs://nn:9000/data/logs.hpf /mnt/logs --foreground",
+      "  hpf umount /mnt/photos",
+      "",
+      "A commit is seen within about a second; files already open keep their bytes.",
+      "docs/MOUNT.md has the details."
+    })
+public final class MountMain implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "ARCHIVE", description = "The archive: local or a URI.")
+  String archive;
+
+  @Parameters(index = "1", paramLabel = "DIR", description = "An empty directory to mount at.")
+  Path mountPoint;
+
+  @Option(
+      names = {"-f", "--foreground"},
+      description = "Serve in this process until unmounted or interrupted; log to stderr.")
+  boolean foreground;
+
+  @Option(
+      names = "-o",
+      paramLabel = "OPTIONS",
+      split = ",",
+      description = "FUSE mount options, e.g. allow_other (repeatable, comma-separated).")
+  List<String> fuseOptions = new ArrayList<>();
+
+  @Option(names = "--uid", description = "Owner shown for every file (default: yours).")
+  Integer uid;
+
+  @Option(names = "--gid", description = "Group shown for every file (default: yours).")
+  Integer gid;
+
+  @Option(
+      names = "--memory",
+      description =
+          "Bytes open files may keep of their content, e.g. 256m (default: ${DEFAULT-VALUE});"
+              + " past it content is streamed.")
+  String memory = "256m";
+
+  @Option(
+      names = "--log",
+      paramLabel = "FILE",
+      description = "The log in the background (default: ~/.cache/hpf/mount/<DIR>.log).")
+  Path logFile;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A Hadoop setting (repeatable).")
+  Map<String, String> properties = new LinkedHashMap<>();
+
+  /** The arguments as given, for the mount started in the background. */
+  private List<String> given = List.of();
+
+  public static void main(String[] args) {
+    MountMain main = new MountMain();
+    main.given = List.of(args);
+    System.exit(run(main, "hpf mount", args));
+  }
+
+  /** Runs a command of this module, errors as one line in hpf's words. */
+  static int run(Object command, String name, String[] args) {
+    CommandLine cli = new CommandLine(command);
+    cli.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          cmd.getErr().println(name + ": " + describe(e));
+          return 1;
+        });
+    return cli.execute(args);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    long memoryBytes = parseSize(memory);
+    Path dir = mountPoint.toAbsolutePath().normalize();
+    checkMountPoint(dir);
+    if (!foreground) {
+      return Daemon.start(given, archive, dir, logFileFor(dir));
+    }
+    MountLog log = new MountLog(System.err);
+    Storage storage =
+        new StorageLocator(properties, HadoopStorageOptions.DEFAULTS).openArchiveToRead(archive);
+    try (LiveArchive live = new LiveArchive(archive, storage)) {
+      int owner =
+          uid != null ? uid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      int group =
+          gid != null ? gid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:gid");
+      ArchiveFs fs = new ArchiveFs(live, log, new MemoryBudget(memoryBytes), owner, group);
+      Serving serving = new Serving(live, fs, dir, log);
+      serving.run(fuseOptions);
+    }
+    return 0;
+  }
+
+  /** Refuses a mount point that cannot be used, saying what to do. */
+  static void checkMountPoint(Path dir) throws IOException {
+    if (Mounts.isStale(dir)) {
+      throw new IOException(
+          dir
+              + ": an earlier mount here ended without unmounting; clear it with hpf umount "
+              + dir
+              + " (or fusermount3 -u "
+              + dir
+              + "), then mount again");
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new IOException(dir + ": no such directory (make it first: mkdir -p " + dir + ")");
+    }
+    if (Mounts.typeAt(dir) != null) {
+      throw new IOException(dir + ": something is mounted here already (hpf umount " + dir + ")");
+    }
+  }
+
+  private Path logFileFor(Path dir) {
+    if (logFile != null) {
+      return logFile.toAbsolutePath();
+    }
+    String flat = dir.toString().substring(1).replace('/', '_');
+    return Path.of(System.getProperty("user.home"), ".cache", "hpf", "mount", flat + ".log");
+  }
+
+  /** "256m", "2g", "1048576" to bytes. */
+  private static long parseSize(String s) {
+    try {
+      long n = TraditionalBinaryPrefix.string2long(s.strip());
+      if (n <= 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not a size: '" + s + "' (say 256m or 2g)", e);
+    }
+  }
+
+  static String describe(Throwable e) {
+    if (e instanceof java.nio.file.NoSuchFileException n) {
+      return n.getFile() + ": no such file or directory";
+    }
+    String m = e.getMessage();
+    if (e instanceof IOException || e instanceof IllegalArgumentException) {
+      return m == null ? "input/output error" : m;
+    }
+    return "internal error" + (m == null ? "" : ": " + m) + " (a bug in hpf)";
+  }
+}
