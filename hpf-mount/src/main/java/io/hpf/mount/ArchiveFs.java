@@ -75,6 +75,20 @@ final class ArchiveFs extends FuseStubFS {
     }
   }
 
+  /**
+   * The attributes of an open file: of the entry it was opened on, whatever commits came since, so
+   * that its size stays that of the bytes it reads.
+   */
+  @Override
+  public int fgetattr(String path, FileStat stat, FuseFileInfo fi) {
+    OpenFile file = open.get(fi.fh.get());
+    if (file == null) {
+      return getattr(path, stat);
+    }
+    fileStat(stat, file.row());
+    return 0;
+  }
+
   private void fileStat(FileStat stat, EntryInfo row) {
     stat.st_mode.set(FileStat.S_IFREG | (row.mode() & 07777));
     stat.st_ino.set(inodeOf(row.name()));

@@ -65,7 +65,14 @@ final class Serving {
         this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
     Thread unmountOnExit = new Thread(this::unmountQuietly, "hpf-mount-exit");
     Runtime.getRuntime().addShutdownHook(unmountOnExit);
-    log.info("serving " + live.name() + " at " + dir);
+    log.info(
+        "serving "
+            + live.name()
+            + " at "
+            + dir
+            + " (process "
+            + ProcessHandle.current().pid()
+            + ")");
     try {
       fs.mount(dir, true, false, options(live.name(), userOptions).toArray(new String[0]));
     } finally {

@@ -75,16 +75,15 @@ final class Mounted implements AutoCloseable {
     return Files.exists(log) ? "\nlog:\n" + Files.readString(log) : "";
   }
 
-  /** The process serving this mount, if it runs. */
-  Optional<ProcessHandle> server() {
-    String target = dir.toString();
-    return ProcessHandle.allProcesses()
-        .filter(
-            h -> {
-              String line = String.join(" ", h.info().arguments().orElse(new String[0]));
-              return line.contains("--foreground") && line.contains(target);
-            })
-        .findFirst();
+  /** The process serving this mount, if it runs: the log's last "serving" line names it. */
+  Optional<ProcessHandle> server() throws IOException {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("serving .* \\(process (\\d+)\\)").matcher(logText());
+    long pid = -1;
+    while (m.find()) {
+      pid = Long.parseLong(m.group(1));
+    }
+    return pid < 0 ? Optional.empty() : ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
   }
 
   String logText() throws IOException {
