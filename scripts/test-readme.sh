@@ -14,6 +14,10 @@ export HPF_HDFS_HOME="$scratch/hdfs" # where ./hpf hdfs start keeps its cluster:
 cleanup() {
   [ -n "${KEEP_README_OUTPUT:-}" ] && cat "$scratch/readme.out"
   (cd "$scratch" && ./hpf hdfs stop >/dev/null 2>&1) || true
+  # A mount a failed command left behind (docs/MOUNT.md) goes before its directory.
+  grep -o " $scratch/[^ ]*" /proc/self/mounts 2>/dev/null | while read -r m; do
+    fusermount3 -u -z "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+  done
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -22,7 +26,7 @@ trap cleanup EXIT
 # go in the order their commands build on each other (HADOOP.md starts the HDFS that MAPREDUCE.md
 # uses).
 GUIDES=(README.md docs/CLI.md docs/HADOOP.md docs/MAPREDUCE.md docs/SPARK.md docs/SERVER.md
-  docs/PYTHON.md docs/JAVA.md)
+  docs/MOUNT.md docs/PYTHON.md docs/JAVA.md)
 script="$scratch/readme-commands.sh"
 for page in "${GUIDES[@]}"; do
   awk '

@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
+# hpf mount's tests mount FUSE file systems: libfuse 2 and fuse3, when missing and installable
+# (where this machine cannot mount, those tests say so and are skipped).
+./scripts/install-fuse.sh || echo "test.sh: FUSE could not be installed: the mount tests will be skipped"
 # How long each part took, printed at the end (Maven's reactor summary gives each module's).
 times=()
 timed() { # timed NAME COMMAND...: runs COMMAND, records its minutes and seconds under NAME

@@ -53,7 +53,7 @@ final class Serving {
   }
 
   /** Serves until unmounted (hpf umount, fusermount -u) or the process is ended. */
-  void run(List<String> userOptions) {
+  void run(List<String> userOptions) throws java.io.IOException {
     ScheduledExecutorService refresher =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -75,6 +75,8 @@ final class Serving {
             + ")");
     try {
       fs.mount(dir, true, false, options(live.name(), userOptions).toArray(new String[0]));
+    } catch (ru.serce.jnrfuse.FuseException e) { // libfuse said why on stderr, the log
+      throw new java.io.IOException(dir + ": the mount was refused (the line before says why)", e);
     } finally {
       refresher.shutdownNow();
       log.info("unmounted " + dir);
