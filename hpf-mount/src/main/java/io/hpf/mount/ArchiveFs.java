@@ -36,6 +36,10 @@ final class ArchiveFs extends FuseStubFS {
   private final int gid;
   private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
   private final AtomicLong nextHandle = new AtomicLong(1);
+  private final PageCacheRule pageCache = new PageCacheRule();
+
+  /** Where reads copy content before handing it to the kernel: one buffer per libfuse thread. */
+  private static final ThreadLocal<byte[]> READ_BUFFER = ThreadLocal.withInitial(() -> new byte[0]);
 
   ArchiveFs(LiveArchive archive, MountLog log, MemoryBudget budget, int uid, int gid) {
     this.archive = archive;
@@ -163,6 +167,9 @@ final class ArchiveFs extends FuseStubFS {
       open.put(handle, new OpenFile(snapshot, node.file(), budget));
       kept = true;
       fi.fh.set(handle);
+      if (pageCache.unchangedSinceLastOpen(node.file())) {
+        PageCacheRule.keepCache(fi);
+      }
       return 0;
     } catch (IOException | RuntimeException e) {
       return failed("cannot open", path, e);
@@ -181,8 +188,13 @@ final class ArchiveFs extends FuseStubFS {
       return -ErrorCodes.EBADF();
     }
     try {
-      byte[] bytes = new byte[(int) Math.min(size, 1 << 20)];
-      int n = file.read(offset, bytes, bytes.length);
+      int wanted = (int) Math.min(size, 1 << 20);
+      byte[] bytes = READ_BUFFER.get();
+      if (bytes.length < wanted) {
+        bytes = new byte[wanted];
+        READ_BUFFER.set(bytes);
+      }
+      int n = file.read(offset, bytes, wanted);
       buf.put(0, bytes, 0, n);
       return n;
     } catch (IOException | RuntimeException e) {

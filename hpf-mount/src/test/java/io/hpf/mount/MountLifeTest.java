@@ -52,8 +52,16 @@ class MountLifeTest {
     TreeMap<String, byte[]> live = made.live();
     String kept = live.firstKey(); // replaced while open
     String gone = live.lastKey();
+    String sameSize = live.higherKey(kept); // replaced by other bytes of the same length
+    byte[] sameSizeNew = live.get(sameSize).clone();
+    for (int i = 0; i < sameSizeNew.length; i++) {
+      sameSizeNew[i] ^= 0x55;
+    }
     try (Mounted mount = Mounted.mount(archive.toString(), temp.resolve("mnt"))) {
       Path mnt = mount.dir;
+      for (int i = 0; i < 2; i++) { // the second open keeps the pages the first one cached
+        assertArrayEquals(live.get(sameSize), Files.readAllBytes(mnt.resolve(sameSize)));
+      }
       try (InputStream open = Files.newInputStream(mnt.resolve(kept))) {
         int first = open.read();
         try (ArchiveWriter w =
@@ -62,6 +70,7 @@ class MountLifeTest {
           w.add(kept, text("replaced"), EntryMetadata.of(0));
           w.add("new/arrival.txt", text("new"), EntryMetadata.of(0));
           w.delete(gone);
+          w.add(sameSize, sameSizeNew, EntryMetadata.of(0));
           w.commit();
         }
         long committed = System.nanoTime();
@@ -81,6 +90,8 @@ class MountLifeTest {
         }
       }
       assertArrayEquals(text("replaced"), Files.readAllBytes(mnt.resolve(kept)));
+      // Not from the pages cached of the entry it replaced, though its size is the same.
+      assertArrayEquals(sameSizeNew, Files.readAllBytes(mnt.resolve(sameSize)));
       assertArrayEquals(text("new"), Files.readAllBytes(mnt.resolve("new/arrival.txt")));
     }
   }
