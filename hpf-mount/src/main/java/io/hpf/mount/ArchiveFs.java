@@ -37,6 +37,7 @@ final class ArchiveFs extends FuseStubFS {
   private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
   private final AtomicLong nextHandle = new AtomicLong(1);
   private final PageCacheRule pageCache = new PageCacheRule();
+  private final KernelNotices notices;
 
   /** Where reads copy content before handing it to the kernel: one buffer per libfuse thread. */
   private static final ThreadLocal<byte[]> READ_BUFFER = ThreadLocal.withInitial(() -> new byte[0]);
@@ -47,6 +48,19 @@ final class ArchiveFs extends FuseStubFS {
     this.budget = budget;
     this.uid = uid;
     this.gid = gid;
+    this.notices = new KernelNotices(log);
+  }
+
+  /** libfuse is ready: the kernel can be told what to forget from now on. */
+  @Override
+  public Pointer init(Pointer conn) {
+    notices.attach(getContext().fuse.get());
+    return null;
+  }
+
+  /** Where the refresher tells of a commit. */
+  KernelNotices notices() {
+    return notices;
   }
 
   /** Inode numbers stable for the mount's life, whatever commits come: from the name alone. */

@@ -37,15 +37,24 @@ final class LiveArchive implements Closeable {
     }
   }
 
-  /** Takes the newest generation if a commit made one; true if it did. */
-  synchronized boolean refresh() throws IOException {
+  /** What is told of a new generation once it is served, with the one before still open. */
+  interface Change {
+    void seen(ArchiveReader before, ArchiveReader now) throws IOException;
+  }
+
+  /** Takes the newest generation if a commit made one, and tells {@code change}; true if it did. */
+  synchronized boolean refresh(Change change) throws IOException {
     ArchiveSnapshot old = current;
     ArchiveReader newer = old.reader().refresh();
     if (newer == old.reader()) {
       return false;
     }
     current = new ArchiveSnapshot(newer);
-    old.release();
+    try {
+      change.seen(old.reader(), newer);
+    } finally {
+      old.release();
+    }
     return true;
   }
 

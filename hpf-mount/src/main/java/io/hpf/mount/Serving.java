@@ -12,13 +12,15 @@ import java.util.concurrent.TimeUnit;
  * refreshed in the background, and an unmount when the process is asked to end.
  */
 final class Serving {
-  /**
-   * How often a commit is looked for, and how long the kernel may trust what it was told of a name
-   * (its attributes, that it exists or not): together under a second, the server's rule.
-   */
-  static final long REFRESH_MILLIS = 400;
+  /** How often a commit is looked for: a commit is seen within this, the server's rule. */
+  static final long REFRESH_MILLIS = 500;
 
-  static final String KERNEL_TIMEOUT_SECONDS = "0.5";
+  /**
+   * How long the kernel may trust what it was told of a name that exists: an hour, as a commit
+   * makes it forget what the commit may have changed ({@link KernelNotices}). That a name does not
+   * exist is not kept at all.
+   */
+  static final String KERNEL_TIMEOUT_SECONDS = "3600";
 
   private final LiveArchive live;
   private final ArchiveFs fs;
@@ -41,7 +43,7 @@ final class Serving {
     o.add("subtype=hpf");
     o.add("use_ino");
     o.add("entry_timeout=" + KERNEL_TIMEOUT_SECONDS);
-    o.add("negative_timeout=" + KERNEL_TIMEOUT_SECONDS);
+    o.add("negative_timeout=0");
     o.add("attr_timeout=" + KERNEL_TIMEOUT_SECONDS);
     o.add("max_read=1048576");
     for (String u : user) {
@@ -85,7 +87,7 @@ final class Serving {
 
   private void refresh() {
     try {
-      if (live.refresh()) {
+      if (live.refresh(fs.notices()::commitSeen)) {
         log.info(live.name() + ": serving a new generation");
       }
     } catch (Exception e) { // one failed look must not stop the refresher

@@ -62,6 +62,10 @@ class MountLifeTest {
       for (int i = 0; i < 2; i++) { // the second open keeps the pages the first one cached
         assertArrayEquals(live.get(sameSize), Files.readAllBytes(mnt.resolve(sameSize)));
       }
+      // What the kernel now holds of these names must not outlive the commit.
+      assertTrue(Files.exists(mnt.resolve(gone)));
+      assertEquals(live.get(kept).length, Files.size(mnt.resolve(kept)));
+      assertFalse(Files.exists(mnt.resolve("new/arrival.txt")));
       try (InputStream open = Files.newInputStream(mnt.resolve(kept))) {
         int first = open.read();
         try (ArchiveWriter w =
@@ -74,13 +78,15 @@ class MountLifeTest {
           w.commit();
         }
         long committed = System.nanoTime();
-        while (!Files.exists(mnt.resolve("new/arrival.txt"))) {
-          assertTrue(System.nanoTime() - committed < 1_500_000_000L, "the commit not seen");
+        // Seen: the new name there, the deleted one gone, though the kernel had it cached.
+        while (!Files.exists(mnt.resolve("new/arrival.txt")) || Files.exists(mnt.resolve(gone))) {
+          assertTrue(
+              System.nanoTime() - committed < 1_500_000_000L,
+              "the commit not seen: " + Files.exists(mnt.resolve(gone)));
           Thread.sleep(20);
         }
         long seenMillis = (System.nanoTime() - committed) / 1_000_000;
         assertTrue(seenMillis < 1_500, "seen after " + seenMillis + " ms");
-        assertFalse(Files.exists(mnt.resolve(gone)), "a deleted name still there");
         byte[] rest = open.readAllBytes();
         byte[] old = live.get(kept);
         assertEquals(old.length, rest.length + (first < 0 ? 0 : 1));
@@ -89,6 +95,7 @@ class MountLifeTest {
           assertArrayEquals(java.util.Arrays.copyOfRange(old, 1, old.length), rest);
         }
       }
+      assertEquals(text("replaced").length, Files.size(mnt.resolve(kept)));
       assertArrayEquals(text("replaced"), Files.readAllBytes(mnt.resolve(kept)));
       // Not from the pages cached of the entry it replaced, though its size is the same.
       assertArrayEquals(sameSizeNew, Files.readAllBytes(mnt.resolve(sameSize)));
