@@ -27,13 +27,14 @@ class PackageRulesTest {
   private static final Set<String> FACADE =
       Set.of("ArchiveReader", "ArchiveWriter", "ArchiveVerifier", "ArchiveInfo", "ArchiveFormat");
   private static final List<String> ENGINES =
-      List.of("hpf-hadoop", "hpf-spark", "hpf-server", "hpf-cli", "hpf-mapreduce");
+      List.of("hpf-hadoop", "hpf-spark", "hpf-server", "hpf-mount", "hpf-cli", "hpf-mapreduce");
   private static final List<String> MODULES =
       List.of(
           "hpf-core",
           "hpf-hadoop",
           "hpf-spark",
           "hpf-server",
+          "hpf-mount",
           "hpf-cli",
           "hpf-mapreduce",
           "hpf-bench");
