@@ -38,7 +38,7 @@ mkdir -p bench-results
 work="${HPF_BENCH_WORK:-/tmp/hpf-bench-mount}"
 rm -rf "$work" && mkdir -p "$work"
 cleanup() {
-  grep -o " $work/[^ ]*" /proc/self/mounts 2>/dev/null | while read -r m; do
+  { grep -o " $work/[^ ]*" /proc/self/mounts 2>/dev/null || true; } | while read -r m; do
     fusermount3 -u -z "$m" 2>/dev/null || fusermount -u -z "$m" 2>/dev/null || true
   done
 }

@@ -15,7 +15,7 @@ cleanup() {
   [ -n "${KEEP_README_OUTPUT:-}" ] && cat "$scratch/readme.out"
   (cd "$scratch" && ./hpf hdfs stop >/dev/null 2>&1) || true
   # A mount a failed command left behind (docs/MOUNT.md) goes before its directory.
-  grep -o " $scratch/[^ ]*" /proc/self/mounts 2>/dev/null | while read -r m; do
+  { grep -o " $scratch/[^ ]*" /proc/self/mounts 2>/dev/null || true; } | while read -r m; do
     fusermount3 -u -z "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
   done
   rm -rf "$scratch"
