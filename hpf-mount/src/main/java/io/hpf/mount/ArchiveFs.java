@@ -29,7 +29,8 @@ final class ArchiveFs extends FuseStubFS {
   private static final int O_RDONLY = 0;
   private static final long ROOT_INODE = 1;
 
-  private final LiveArchive archive;
+  private final MountedArchives archives;
+  private final long mountedMillis = System.currentTimeMillis();
   private final MountLog log;
   private final MemoryBudget budget;
   private final int uid;
@@ -42,8 +43,8 @@ final class ArchiveFs extends FuseStubFS {
   /** Where reads copy content before handing it to the kernel: one buffer per libfuse thread. */
   private static final ThreadLocal<byte[]> READ_BUFFER = ThreadLocal.withInitial(() -> new byte[0]);
 
-  ArchiveFs(LiveArchive archive, MountLog log, MemoryBudget budget, int uid, int gid) {
-    this.archive = archive;
+  ArchiveFs(MountedArchives archives, MountLog log, MemoryBudget budget, int uid, int gid) {
+    this.archives = archives;
     this.log = log;
     this.budget = budget;
     this.uid = uid;
@@ -74,22 +75,33 @@ final class ArchiveFs extends FuseStubFS {
 
   @Override
   public int getattr(String path, FileStat stat) {
-    ArchiveSnapshot snapshot = archive.acquire();
+    String name = ArchiveTree.nameOf(path);
     try {
-      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), path);
-      if (!node.exists()) {
-        return -ErrorCodes.ENOENT();
+      MountedArchives.Place place = archives.resolve(path);
+      if (place == null) {
+        if (!archives.isIdDirectory(path)) {
+          return -ErrorCodes.ENOENT();
+        }
+        directoryStat(stat, name, mountedMillis);
+        return 0;
       }
-      if (node.file() != null) {
-        fileStat(stat, node.file());
-      } else {
-        directoryStat(stat, ArchiveTree.nameOf(path), snapshot.reader().manifest().commitMillis());
+      ArchiveSnapshot snapshot = place.archive().acquire();
+      try {
+        ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
+        if (!node.exists()) {
+          return -ErrorCodes.ENOENT();
+        }
+        if (node.file() != null) {
+          fileStat(stat, node.file(), name);
+        } else {
+          directoryStat(stat, name, snapshot.reader().manifest().commitMillis());
+        }
+        return 0;
+      } finally {
+        release(snapshot);
       }
-      return 0;
     } catch (IOException | RuntimeException e) {
       return failed("cannot look up", path, e);
-    } finally {
-      release(snapshot);
     }
   }
 
@@ -103,13 +115,14 @@ final class ArchiveFs extends FuseStubFS {
     if (file == null) {
       return getattr(path, stat);
     }
-    fileStat(stat, file.row());
+    fileStat(stat, file.row(), ArchiveTree.nameOf(path));
     return 0;
   }
 
-  private void fileStat(FileStat stat, EntryInfo row) {
+  /** A file's attributes; {@code name} is its path in the mount, which its inode comes from. */
+  private void fileStat(FileStat stat, EntryInfo row, String name) {
     stat.st_mode.set(FileStat.S_IFREG | (row.mode() & 07777));
-    stat.st_ino.set(inodeOf(row.name()));
+    stat.st_ino.set(inodeOf(name));
     stat.st_nlink.set(1);
     stat.st_size.set(row.rawLength());
     stat.st_blocks.set((row.rawLength() + 511) / 512);
@@ -141,24 +154,36 @@ final class ArchiveFs extends FuseStubFS {
   @Override
   public int readdir(
       String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
-    ArchiveSnapshot snapshot = archive.acquire();
     try {
-      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), path);
-      if (!node.exists()) {
-        return -ErrorCodes.ENOENT();
+      MountedArchives.Place place = archives.resolve(path);
+      if (place == null) {
+        if (!archives.isIdDirectory(path)) {
+          return -ErrorCodes.ENOENT();
+        }
+        filler.apply(buf, ".", null, 0);
+        filler.apply(buf, "..", null, 0);
+        archives.idChildren(path, child -> filler.apply(buf, child, null, 0));
+        return 0;
       }
-      if (!node.directory()) {
-        return -ErrorCodes.ENOTDIR();
+      ArchiveSnapshot snapshot = place.archive().acquire();
+      try {
+        ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
+        if (!node.exists()) {
+          return -ErrorCodes.ENOENT();
+        }
+        if (!node.directory()) {
+          return -ErrorCodes.ENOTDIR();
+        }
+        filler.apply(buf, ".", null, 0);
+        filler.apply(buf, "..", null, 0);
+        ArchiveTree.children(
+            snapshot.reader(), place.inside(), child -> filler.apply(buf, child.name(), null, 0));
+        return 0;
+      } finally {
+        release(snapshot);
       }
-      filler.apply(buf, ".", null, 0);
-      filler.apply(buf, "..", null, 0);
-      ArchiveTree.children(
-          snapshot.reader(), path, child -> filler.apply(buf, child.name(), null, 0));
-      return 0;
     } catch (IOException | RuntimeException e) {
       return failed("cannot list", path, e);
-    } finally {
-      release(snapshot);
     }
   }
 
@@ -167,30 +192,36 @@ final class ArchiveFs extends FuseStubFS {
     if ((fi.flags.get() & O_ACCMODE) != O_RDONLY) {
       return -ErrorCodes.EROFS();
     }
-    ArchiveSnapshot snapshot = archive.acquire();
-    boolean kept = false;
     try {
-      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), path);
-      if (!node.exists()) {
-        return -ErrorCodes.ENOENT();
+      MountedArchives.Place place = archives.resolve(path);
+      if (place == null) {
+        return archives.isIdDirectory(path) ? -ErrorCodes.EISDIR() : -ErrorCodes.ENOENT();
       }
-      if (node.file() == null) {
-        return -ErrorCodes.EISDIR();
+      ArchiveSnapshot snapshot = place.archive().acquire();
+      boolean kept = false;
+      try {
+        ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
+        if (!node.exists()) {
+          return -ErrorCodes.ENOENT();
+        }
+        if (node.file() == null) {
+          return -ErrorCodes.EISDIR();
+        }
+        long handle = nextHandle.getAndIncrement();
+        open.put(handle, new OpenFile(place.archive().name(), snapshot, node.file(), budget));
+        kept = true;
+        fi.fh.set(handle);
+        if (pageCache.unchangedSinceLastOpen(path, node.file())) {
+          PageCacheRule.keepCache(fi);
+        }
+        return 0;
+      } finally {
+        if (!kept) {
+          release(snapshot);
+        }
       }
-      long handle = nextHandle.getAndIncrement();
-      open.put(handle, new OpenFile(snapshot, node.file(), budget));
-      kept = true;
-      fi.fh.set(handle);
-      if (pageCache.unchangedSinceLastOpen(node.file())) {
-        PageCacheRule.keepCache(fi);
-      }
-      return 0;
     } catch (IOException | RuntimeException e) {
       return failed("cannot open", path, e);
-    } finally {
-      if (!kept) {
-        release(snapshot);
-      }
     }
   }
 
@@ -212,7 +243,8 @@ final class ArchiveFs extends FuseStubFS {
       buf.put(0, bytes, 0, n);
       return n;
     } catch (IOException | RuntimeException e) {
-      return failed("cannot read", path, e);
+      log.warn(file.archiveName() + ": cannot read '" + file.row().name() + "': " + e.getMessage());
+      return -ErrorCodes.EIO();
     }
   }
 
@@ -223,8 +255,7 @@ final class ArchiveFs extends FuseStubFS {
       try {
         file.close();
       } catch (IOException | RuntimeException e) {
-        log.warn(
-            archive.name() + ": closing '" + ArchiveTree.nameOf(path) + "': " + e.getMessage());
+        log.warn(file.archiveName() + ": closing '" + file.row().name() + "': " + e.getMessage());
       }
     }
     return 0;
@@ -232,28 +263,39 @@ final class ArchiveFs extends FuseStubFS {
 
   @Override
   public int statfs(String path, Statvfs stbuf) {
-    ArchiveSnapshot snapshot = archive.acquire();
-    try {
-      long bytes = snapshot.reader().manifest().partBytes();
-      stbuf.f_bsize.set(4096);
-      stbuf.f_frsize.set(4096);
-      stbuf.f_blocks.set((bytes + 4095) / 4096);
-      stbuf.f_bfree.set(0);
-      stbuf.f_bavail.set(0);
-      stbuf.f_files.set(snapshot.reader().entryCount());
-      stbuf.f_ffree.set(0);
-      stbuf.f_namemax.set(255);
-      stbuf.f_flag.set(Statvfs.ST_RDONLY);
-      return 0;
-    } finally {
-      release(snapshot);
+    long bytes = 0;
+    long entries = 0;
+    for (LiveArchive archive : archives.openArchives().values()) {
+      ArchiveSnapshot snapshot = archive.acquire();
+      try {
+        bytes += snapshot.reader().manifest().partBytes();
+        entries += snapshot.reader().entryCount();
+      } finally {
+        release(snapshot);
+      }
     }
+    stbuf.f_bsize.set(4096);
+    stbuf.f_frsize.set(4096);
+    stbuf.f_blocks.set((bytes + 4095) / 4096);
+    stbuf.f_bfree.set(0);
+    stbuf.f_bavail.set(0);
+    stbuf.f_files.set(entries);
+    stbuf.f_ffree.set(0);
+    stbuf.f_namemax.set(255);
+    stbuf.f_flag.set(Statvfs.ST_RDONLY);
+    return 0;
   }
 
-  /** Logs what went wrong with {@code path} in one line and answers EIO (ENOENT if it is gone). */
+  /** Logs what went wrong with {@code path} in one line and answers EIO. */
   private int failed(String what, String path, Exception e) {
     log.warn(
-        archive.name() + ": " + what + " '" + ArchiveTree.nameOf(path) + "': " + e.getMessage());
+        archives.location()
+            + ": "
+            + what
+            + " '"
+            + ArchiveTree.nameOf(path)
+            + "': "
+            + e.getMessage());
     return -ErrorCodes.EIO();
   }
 
@@ -261,7 +303,7 @@ final class ArchiveFs extends FuseStubFS {
     try {
       snapshot.release();
     } catch (IOException e) {
-      log.warn(archive.name() + ": closing an old generation: " + e.getMessage());
+      log.warn(archives.location() + ": closing an old generation: " + e.getMessage());
     }
   }
 

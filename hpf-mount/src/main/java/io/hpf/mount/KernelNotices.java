@@ -3,6 +3,7 @@ package io.hpf.mount;
 import io.hpf.archive.ArchiveReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
 import jnr.ffi.LibraryLoader;
@@ -46,19 +47,26 @@ final class KernelNotices {
   }
 
   /**
-   * After a commit: the kernel forgets every top-level name of the generation before and of the one
-   * now served, and so everything it cached below them. Not from a request's thread: the kernel may
-   * wait on a request while it forgets.
+   * The top-level names of the mount whose cached state a commit of a single mounted archive may
+   * have changed: every top-level name of the generation before and of the one now served.
    */
-  void commitSeen(ArchiveReader before, ArchiveReader now) throws IOException {
+  static Set<String> topLevelNames(ArchiveReader before, ArchiveReader now) throws IOException {
+    Set<String> names = new TreeSet<>();
+    ArchiveTree.children(before, "/", child -> names.add(child.name()));
+    ArchiveTree.children(now, "/", child -> names.add(child.name()));
+    return names;
+  }
+
+  /**
+   * The kernel forgets these top-level names of the mount, and so everything it cached below them.
+   * Not from a request's thread: the kernel may wait on a request while it forgets.
+   */
+  void forget(Collection<String> topLevelNames) {
     Pointer ch = channel;
     if (ch == null) {
       return;
     }
-    Set<String> names = new TreeSet<>();
-    ArchiveTree.children(before, "/", child -> names.add(child.name()));
-    ArchiveTree.children(now, "/", child -> names.add(child.name()));
-    for (String name : names) {
+    for (String name : topLevelNames) {
       byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
       int result = fuse.fuse_lowlevel_notify_inval_entry(ch, ROOT_NODE, utf8, utf8.length);
       if (result < 0 && result != -2) { // -ENOENT: the kernel had nothing of it

@@ -2,7 +2,6 @@ package io.hpf.mount;
 
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
-import io.hpf.store.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +25,7 @@ import picocli.CommandLine.Parameters;
       "Returns once the mount answers and serves in the background; hpf umount DIR ends it.",
       "",
       "  hpf mount photos.hpf /mnt/photos",
+      "  hpf mount /data/archives/ /mnt/archives       # /mnt/archives/a/photos/... for a/photos.hpf",
       "  hpf mount hdfs://nn:9000/data/logs.hpf /mnt/logs --foreground",
       "  hpf umount /mnt/photos",
       "",
@@ -33,7 +33,12 @@ import picocli.CommandLine.Parameters;
       "docs/MOUNT.md has the details."
     })
 public final class MountMain implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "ARCHIVE", description = "The archive: local or a URI.")
+  @Parameters(
+      index = "0",
+      paramLabel = "ARCHIVE",
+      description =
+          "The archive, or a directory: every archive (*.hpf) under it, each at its path;"
+              + " local or a URI.")
   String archive;
 
   @Parameters(index = "1", paramLabel = "DIR", description = "An empty directory to mount at.")
@@ -125,23 +130,22 @@ public final class MountMain implements Callable<Integer> {
       return Daemon.start(given, archive, dir, logFileFor(dir));
     }
     MountLog log = new MountLog(System.err);
-    Storage storage =
-        new StorageLocator(properties, HadoopStorageOptions.DEFAULTS).openArchiveToRead(archive);
-    try (LiveArchive live = new LiveArchive(archive, storage)) {
+    try (MountedArchives archives =
+        MountedArchives.at(
+            archive, new StorageLocator(properties, HadoopStorageOptions.DEFAULTS))) {
       int owner =
           uid != null ? uid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
       int group =
           gid != null ? gid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:gid");
       ArchiveFs fs;
       try {
-        fs = new ArchiveFs(live, log, new MemoryBudget(memoryBytes), owner, group);
+        fs = new ArchiveFs(archives, log, new MemoryBudget(memoryBytes), owner, group);
       } catch (LinkageError e) { // jnr-fuse found no libfuse.so.2
         throw new IOException(
             "hpf mount needs libfuse 2: run scripts/install-fuse.sh (apt-get install libfuse2 fuse3)",
             e);
       }
-      Serving serving = new Serving(live, fs, dir, log);
-      serving.run(fuseOptions);
+      new Serving(archives, fs, dir, log).run(fuseOptions);
     }
     return 0;
   }

@@ -13,6 +13,7 @@ import java.io.InputStream;
  * chunk holding it). Reads of one file are serialized; files are independent.
  */
 final class OpenFile {
+  private final String archiveName;
   private final ArchiveSnapshot snapshot;
   private final EntryInfo row;
   private final MemoryBudget budget;
@@ -20,7 +21,8 @@ final class OpenFile {
   private InputStream stream;
   private long streamPosition;
 
-  OpenFile(ArchiveSnapshot snapshot, EntryInfo row, MemoryBudget budget) {
+  OpenFile(String archiveName, ArchiveSnapshot snapshot, EntryInfo row, MemoryBudget budget) {
+    this.archiveName = archiveName;
     this.snapshot = snapshot;
     this.row = row;
     this.budget = budget;
@@ -28,6 +30,11 @@ final class OpenFile {
 
   EntryInfo row() {
     return row;
+  }
+
+  /** What messages call the archive the file is in. */
+  String archiveName() {
+    return archiveName;
   }
 
   /**

@@ -31,13 +31,13 @@ final class PageCacheRule {
 
   private final Map<String, Place> lastOpened = new ConcurrentHashMap<>();
 
-  /** Records that {@code row} is opened; true if its name was last opened on the same entry. */
-  boolean unchangedSinceLastOpen(EntryInfo row) {
+  /** Records that {@code path} is opened on {@code row}; true if it was last on the same entry. */
+  boolean unchangedSinceLastOpen(String path, EntryInfo row) {
     Place place = new Place(row.partId(), row.offset(), row.member(), row.rawLength());
     if (lastOpened.size() >= REMEMBERED) {
       lastOpened.clear();
     }
-    return place.equals(lastOpened.put(row.name(), place));
+    return place.equals(lastOpened.put(path, place));
   }
 
   /** Tells the kernel to keep the file's cached pages on this open. */

@@ -3,6 +3,7 @@ package io.hpf.mount;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,13 +23,17 @@ final class Serving {
    */
   static final String KERNEL_TIMEOUT_SECONDS = "3600";
 
-  private final LiveArchive live;
+  /** How often, in refreshes, a directory of archives is searched again for archives. */
+  private static final int RESCAN_EVERY = 10;
+
+  private final MountedArchives archives;
   private final ArchiveFs fs;
+  private int refreshes;
   private final Path dir;
   private final MountLog log;
 
-  Serving(LiveArchive live, ArchiveFs fs, Path dir, MountLog log) {
-    this.live = live;
+  Serving(MountedArchives archives, ArchiveFs fs, Path dir, MountLog log) {
+    this.archives = archives;
     this.fs = fs;
     this.dir = dir;
     this.log = log;
@@ -69,14 +74,14 @@ final class Serving {
     Runtime.getRuntime().addShutdownHook(unmountOnExit);
     log.info(
         "serving "
-            + live.name()
+            + archives.location()
             + " at "
             + dir
             + " (process "
             + ProcessHandle.current().pid()
             + ")");
     try {
-      fs.mount(dir, true, false, options(live.name(), userOptions).toArray(new String[0]));
+      fs.mount(dir, true, false, options(archives.location(), userOptions).toArray(new String[0]));
     } catch (ru.serce.jnrfuse.FuseException e) { // libfuse said why on stderr, the log
       throw new java.io.IOException(dir + ": the mount was refused (the line before says why)", e);
     } finally {
@@ -86,13 +91,39 @@ final class Serving {
   }
 
   private void refresh() {
-    try {
-      if (live.refresh(fs.notices()::commitSeen)) {
-        log.info(live.name() + ": serving a new generation");
+    for (Map.Entry<String, LiveArchive> e : archives.openArchives().entrySet()) {
+      String id = e.getKey();
+      LiveArchive live = e.getValue();
+      try {
+        boolean changed =
+            live.refresh(
+                (before, now) ->
+                    fs.notices()
+                        .forget(
+                            archives.single()
+                                ? KernelNotices.topLevelNames(before, now)
+                                : List.of(firstName(id))));
+        if (changed) {
+          log.info(live.name() + ": serving a new generation");
+        }
+      } catch (Exception ex) { // one failed look must not stop the refresher
+        log.warn(live.name() + ": looking for a newer generation: " + ex.getMessage());
       }
-    } catch (Exception e) { // one failed look must not stop the refresher
-      log.warn(live.name() + ": looking for a newer generation: " + e.getMessage());
     }
+    if (!archives.single() && ++refreshes % RESCAN_EVERY == 0) {
+      try {
+        List<String> changed = archives.rescan();
+        fs.notices().forget(changed.stream().map(Serving::firstName).distinct().toList());
+      } catch (Exception ex) {
+        log.warn(archives.location() + ": looking for archives: " + ex.getMessage());
+      }
+    }
+  }
+
+  /** The top-level name of the mount an archive id lies under. */
+  private static String firstName(String id) {
+    int slash = id.indexOf('/');
+    return slash < 0 ? id : id.substring(0, slash);
   }
 
   private void unmountQuietly() {

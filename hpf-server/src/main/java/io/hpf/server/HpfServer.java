@@ -2,10 +2,10 @@ package io.hpf.server;
 
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.StorageLocator;
+import io.hpf.hadoop.roots.ArchiveRoot;
+import io.hpf.hadoop.roots.HadoopArchiveRoot;
+import io.hpf.hadoop.roots.LocalArchiveRoot;
 import io.hpf.server.archives.ArchiveDirectory;
-import io.hpf.server.archives.ArchiveRoot;
-import io.hpf.server.archives.HadoopArchiveRoot;
-import io.hpf.server.archives.LocalArchiveRoot;
 import io.hpf.server.archives.ReaderPool;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.http.HttpServerInitializer;

@@ -1,5 +1,6 @@
 package io.hpf.server.archives;
 
+import io.hpf.hadoop.roots.ArchiveRoot;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.WriterOptions;
+import io.hpf.hadoop.roots.HadoopArchiveRoot;
+import io.hpf.hadoop.roots.LocalArchiveRoot;
 import io.hpf.testing.TestArchives;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.hpf.server.archives;
+package io.hpf.hadoop.roots;
 
 import io.hpf.store.Storage;
 import java.io.IOException;
