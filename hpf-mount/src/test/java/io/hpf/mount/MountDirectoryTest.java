@@ -56,9 +56,15 @@ class MountDirectoryTest {
     TreeMap<String, byte[]> logs =
         ModelArchive.write(root.resolve("a/logs.hpf"), Codec.LZ4, 60, 2).live();
     Files.writeString(Files.createDirectories(root.resolve("a/plain")).resolve("x.txt"), "x");
-    try (Mounted mount = Mounted.mount(root.toString(), temp.resolve("mnt"))) {
+    try (Mounted mount =
+        Mounted.mount(root.toString(), temp.resolve("mnt"), "--uid", "1234", "--gid", "4321")) {
       Path mnt = mount.dir;
       assertEquals(new TreeSet<>(List.of("a", "photos")), list(mnt));
+      Path someFile = mnt.resolve("photos").resolve(photos.firstKey());
+      for (Path p : List.of(mnt.resolve("a"), someFile)) {
+        assertEquals(1234, Files.getAttribute(p, "unix:uid"), "owner shown: " + p);
+        assertEquals(4321, Files.getAttribute(p, "unix:gid"), "group shown: " + p);
+      }
       assertEquals(new TreeSet<>(List.of("logs")), list(mnt.resolve("a")), "no plain directory");
       assertTreeIs(photos, mnt.resolve("photos"));
       assertTreeIs(logs, mnt.resolve("a/logs"));
