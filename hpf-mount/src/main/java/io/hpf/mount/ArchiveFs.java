@@ -5,6 +5,8 @@ import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.archive.EntryInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +38,7 @@ final class ArchiveFs extends FuseStubFS {
   private final int uid;
   private final int gid;
   private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
+  private final Map<Long, DirectoryCursor> directories = new ConcurrentHashMap<>();
   private final AtomicLong nextHandle = new AtomicLong(1);
   private final PageCacheRule pageCache = new PageCacheRule();
   private final KernelNotices notices;
@@ -151,40 +154,108 @@ final class ArchiveFs extends FuseStubFS {
     stat.st_atim.tv_nsec.set(nanos);
   }
 
+  /** Starts a listing: a cursor over the directory's children, in the snapshot of now. */
   @Override
-  public int readdir(
-      String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
+  public int opendir(String path, FuseFileInfo fi) {
     try {
       MountedArchives.Place place = archives.resolve(path);
+      DirectoryCursor cursor;
       if (place == null) {
         if (!archives.isIdDirectory(path)) {
           return -ErrorCodes.ENOENT();
         }
-        filler.apply(buf, ".", null, 0);
-        filler.apply(buf, "..", null, 0);
-        archives.idChildren(path, child -> filler.apply(buf, child, null, 0));
-        return 0;
-      }
-      ArchiveSnapshot snapshot = place.archive().acquire();
-      try {
-        ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
-        if (!node.exists()) {
+        List<String> names = new ArrayList<>();
+        archives.idChildren(path, names::add);
+        cursor = new DirectoryCursor(names::iterator, null);
+      } else {
+        cursor = archiveCursor(place);
+        if (cursor == null) {
           return -ErrorCodes.ENOENT();
         }
-        if (!node.directory()) {
-          return -ErrorCodes.ENOTDIR();
-        }
-        filler.apply(buf, ".", null, 0);
-        filler.apply(buf, "..", null, 0);
-        ArchiveTree.children(
-            snapshot.reader(), place.inside(), child -> filler.apply(buf, child.name(), null, 0));
-        return 0;
-      } finally {
-        release(snapshot);
       }
+      long handle = nextHandle.getAndIncrement();
+      directories.put(handle, cursor);
+      fi.fh.set(handle);
+      return 0;
+    } catch (NotADirectory e) {
+      return -ErrorCodes.ENOTDIR();
     } catch (IOException | RuntimeException e) {
       return failed("cannot list", path, e);
     }
+  }
+
+  /** Thrown by {@link #archiveCursor} for a file. */
+  private static final class NotADirectory extends IOException {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** A cursor over a directory in an archive, holding its snapshot; null if there is none. */
+  private DirectoryCursor archiveCursor(MountedArchives.Place place) throws IOException {
+    ArchiveSnapshot snapshot = place.archive().acquire();
+    boolean kept = false;
+    try {
+      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
+      if (!node.exists()) {
+        return null;
+      }
+      if (!node.directory()) {
+        throw new NotADirectory();
+      }
+      String inside = place.inside();
+      DirectoryCursor cursor =
+          new DirectoryCursor(
+              () -> {
+                java.util.Iterator<ArchiveTree.Child> children =
+                    ArchiveTree.childIterator(snapshot.reader(), inside);
+                return new java.util.Iterator<>() {
+                  @Override
+                  public boolean hasNext() {
+                    return children.hasNext();
+                  }
+
+                  @Override
+                  public String next() {
+                    return children.next().name();
+                  }
+                };
+              },
+              snapshot);
+      kept = true;
+      return cursor;
+    } finally {
+      if (!kept) {
+        release(snapshot);
+      }
+    }
+  }
+
+  /** The next page of a listing: as many names as the kernel's buffer takes, from its offset. */
+  @Override
+  public int readdir(
+      String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
+    DirectoryCursor cursor = directories.get(fi.fh.get());
+    if (cursor == null) {
+      return -ErrorCodes.EBADF();
+    }
+    try {
+      cursor.fill(offset, (name, position) -> filler.apply(buf, name, null, position) == 0);
+      return 0;
+    } catch (IOException | RuntimeException e) {
+      return failed("cannot list", path, e);
+    }
+  }
+
+  @Override
+  public int releasedir(String path, FuseFileInfo fi) {
+    DirectoryCursor cursor = directories.remove(fi.fh.get());
+    if (cursor != null) {
+      try {
+        cursor.close();
+      } catch (IOException e) {
+        log.warn(archives.location() + ": closing a listing: " + e.getMessage());
+      }
+    }
+    return 0;
   }
 
   @Override

@@ -55,21 +55,42 @@ final class ArchiveTree {
    * its subdirectories. Each subdirectory costs one seek of the catalogs past its names.
    */
   static void children(ArchiveReader reader, String path, Consumer<Child> sink) throws IOException {
+    Iterator<Child> all = childIterator(reader, path);
+    while (all.hasNext()) {
+      sink.accept(all.next());
+    }
+  }
+
+  /** The children of directory {@code path} as {@link #children} gives them, one at a time. */
+  static Iterator<Child> childIterator(ArchiveReader reader, String path) throws IOException {
     String name = nameOf(path);
     String prefix = name.isEmpty() ? "" : name + "/";
-    Iterator<EntryInfo> rows = reader.list(prefix);
-    while (rows.hasNext()) {
-      EntryInfo row = rows.next();
-      String rest = row.name().substring(prefix.length());
-      int slash = rest.indexOf('/');
-      if (slash < 0) {
-        sink.accept(new Child(rest, row));
-        continue;
+    Iterator<EntryInfo> first = reader.list(prefix);
+    return new Iterator<>() {
+      private Iterator<EntryInfo> rows = first;
+
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
       }
-      String directory = rest.substring(0, slash);
-      sink.accept(new Child(directory, null));
-      // Every name under "dir/" sorts before "dir0" ('0' follows '/'): continue from there.
-      rows = reader.list(prefix, prefix + directory + "0");
-    }
+
+      @Override
+      public Child next() {
+        EntryInfo row = rows.next();
+        String rest = row.name().substring(prefix.length());
+        int slash = rest.indexOf('/');
+        if (slash < 0) {
+          return new Child(rest, row);
+        }
+        String directory = rest.substring(0, slash);
+        try {
+          // Every name under "dir/" sorts before "dir0" ('0' follows '/'): continue from there.
+          rows = reader.list(prefix, prefix + directory + "0");
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        return new Child(directory, null);
+      }
+    };
   }
 }

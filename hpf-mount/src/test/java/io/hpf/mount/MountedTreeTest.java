@@ -80,6 +80,10 @@ class MountedTreeTest {
       extras.put("modes/private", 0600);
       extras.put("modes/script.sh", 0755);
       extras.put("modes/readonly", 0444);
+      // A directory listed in many pages: the kernel asks for about a hundred names at a time.
+      for (int i = 0; i < 5000; i++) {
+        extras.put(String.format("flat/a-rather-long-file-name-to-fill-pages-%05d.txt", i), 0644);
+      }
       for (Map.Entry<String, Integer> e : extras.entrySet()) {
         int size = e.getKey().startsWith("empty/") ? 0 : random.nextInt(1, 3000);
         byte[] content = ArchiveModel.content(random, size);
