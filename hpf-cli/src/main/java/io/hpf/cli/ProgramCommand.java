@@ -47,6 +47,18 @@ abstract class ProgramCommand implements Callable<Integer> {
     Programs.Program program(Layout layout) throws IOException {
       return Programs.mount(layout);
     }
+
+    /** In the background, the mount command runs in this JVM (see Programs.mountInBackground). */
+    @Override
+    public Integer call() throws Exception {
+      Programs.Program program = program(Layout.ofThisCli());
+      boolean ownProcess =
+          args.stream()
+              .anyMatch(
+                  a ->
+                      List.of("-f", "--foreground", "-h", "--help", "-V", "--version").contains(a));
+      return ownProcess ? Programs.run(program, args) : Programs.mountInBackground(program, args);
+    }
   }
 
   @Command(

@@ -36,6 +36,27 @@ final class Programs {
         javaOpts(List.of()), withConf(layout.jar("mount").toString()), "io.hpf.mount.MountMain");
   }
 
+  /**
+   * {@code hpf mount} in the background: the mount command runs in this JVM, its classes loaded
+   * from the mount's jar, and starts the mount's own process, one JVM start sooner than running the
+   * command as a program would (a fifth of the time to the mount's first answer).
+   */
+  static int mountInBackground(Program program, List<String> args)
+      throws IOException, ReflectiveOperationException {
+    List<java.net.URL> urls = new ArrayList<>();
+    for (String entry : program.classpath().split(java.io.File.pathSeparator)) {
+      urls.add(Path.of(entry).toUri().toURL());
+    }
+    try (java.net.URLClassLoader loader =
+        new java.net.URLClassLoader(
+            urls.toArray(new java.net.URL[0]), Programs.class.getClassLoader())) {
+      Class<?> main = loader.loadClass(program.mainClass());
+      Object code =
+          main.getMethod("inCli", List.class, List.class).invoke(null, args, command(program));
+      return (Integer) code;
+    }
+  }
+
   static Program umount(Layout layout) throws IOException {
     return new Program(
         javaOpts(SHORT_RUN), layout.jar("mount").toString(), "io.hpf.mount.UnmountMain");
@@ -83,11 +104,8 @@ final class Programs {
         "io.hpf.spark.pack.SparkPackMain");
   }
 
-  /**
-   * Runs {@code program} with {@code args}; returns its exit code. Standard input, output and error
-   * are this process's own.
-   */
-  static int run(Program program, List<String> args) throws IOException, InterruptedException {
+  /** The command line that runs {@code program}, before its arguments. */
+  static List<String> command(Program program) {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
     command.addAll(program.jvmFlags());
@@ -95,6 +113,15 @@ final class Programs {
     command.add("-cp");
     command.add(program.classpath());
     command.add(program.mainClass());
+    return command;
+  }
+
+  /**
+   * Runs {@code program} with {@code args}; returns its exit code. Standard input, output and error
+   * are this process's own.
+   */
+  static int run(Program program, List<String> args) throws IOException, InterruptedException {
+    List<String> command = command(program);
     command.addAll(args);
     Process child = new ProcessBuilder(command).inheritIO().start();
     Thread stop = new Thread(() -> stopChild(child), "hpf-stop-child");

@@ -18,17 +18,28 @@ final class Daemon {
 
   private Daemon() {}
 
-  /** Starts {@code MountMain --foreground args} in the background and waits for its mount. */
-  static int start(List<String> args, String archive, Path dir, Path logFile)
-      throws IOException, InterruptedException {
-    Files.createDirectories(logFile.getParent());
+  /** The command that runs MountMain as this JVM runs it: its java, flags and classpath. */
+  static List<String> thisJvmCommand() {
     List<String> command = new ArrayList<>();
-    command.add("setsid"); // out of the terminal's session: a Ctrl-C there does not end the mount
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(MountMain.class.getName());
+    return command;
+  }
+
+  /**
+   * Starts {@code mountMain --foreground args} in the background and waits for its mount; {@code
+   * mountMain} is the command that runs MountMain (java, flags, classpath, class).
+   */
+  static int start(
+      List<String> mountMain, List<String> args, String archive, Path dir, Path logFile)
+      throws IOException, InterruptedException {
+    Files.createDirectories(logFile.getParent());
+    List<String> command = new ArrayList<>();
+    command.add("setsid"); // out of the terminal's session: a Ctrl-C there does not end the mount
+    command.addAll(mountMain);
     command.add("--foreground");
     command.addAll(args);
     long logStart = Files.exists(logFile) ? Files.size(logFile) : 0;

@@ -81,13 +81,29 @@ public final class MountMain implements Callable<Integer> {
   /** The arguments as given, for the mount started in the background. */
   private List<String> given = List.of();
 
+  /** The command that runs this class, for the mount started in the background. */
+  private List<String> mountMain = List.of();
+
   public static void main(String[] args) {
     if (List.of(args).contains("--foreground") || List.of(args).contains("-f")) {
       warmUpFuse();
     }
     MountMain main = new MountMain();
     main.given = List.of(args);
+    main.mountMain = Daemon.thisJvmCommand();
     System.exit(run(main, "hpf mount", args));
+  }
+
+  /**
+   * {@code hpf mount} in the CLI's own JVM, which loads this class rather than start a JVM only to
+   * start another: runs the command with {@code args}, the mount's process started with {@code
+   * mountMain} (java, flags, classpath, this class). Returns the exit code.
+   */
+  public static int inCli(List<String> args, List<String> mountMain) {
+    MountMain main = new MountMain();
+    main.given = List.copyOf(args);
+    main.mountMain = List.copyOf(mountMain);
+    return run(main, "hpf mount", args.toArray(new String[0]));
   }
 
   /**
@@ -126,8 +142,15 @@ public final class MountMain implements Callable<Integer> {
     long memoryBytes = parseSize(memory);
     Path dir = mountPoint.toAbsolutePath().normalize();
     checkMountPoint(dir);
+    if (io.hpf.store.LocalStorage.isLocal(archive)
+        && dir.startsWith(
+            io.hpf.store.LocalStorage.localPath(archive).toAbsolutePath().normalize())) {
+      // The mount would be searched for archives through itself.
+      throw new IOException(
+          dir + ": inside " + archive + ", what it would mount: mount it elsewhere");
+    }
     if (!foreground) {
-      return Daemon.start(given, archive, dir, logFileFor(dir));
+      return Daemon.start(mountMain, given, archive, dir, logFileFor(dir));
     }
     MountLog log = new MountLog(System.err);
     try (MountedArchives archives =

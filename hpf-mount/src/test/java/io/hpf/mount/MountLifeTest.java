@@ -179,7 +179,8 @@ class MountLifeTest {
             List.of(notArchive.toString(), dir.toString()),
             List.of(temp.resolve("missing.hpf").toString(), dir.toString()),
             List.of(notArchive.toString(), temp.resolve("no/such/dir").toString()),
-            List.of(notArchive.toString(), dir.toString(), "--memory", "lots"))) {
+            List.of(notArchive.toString(), dir.toString(), "--memory", "lots"),
+            List.of(temp.toString(), dir.toString()))) { // a mount inside what it mounts
       Mounted.Run run = Mounted.run(MountMain.class, args.toArray(new String[0]));
       assertEquals(1, run.exitCode(), args + ": " + run.output());
       String out = run.output().strip();
