@@ -21,10 +21,12 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
 import ru.serce.jnrfuse.struct.Statvfs;
 
 /**
- * The FUSE operations of a mount, over a {@link LiveArchive}: attributes from the index and
- * catalogs, listings from the catalogs, content through open files ({@link OpenFile}); every change
- * is refused with EROFS. An error reading one entry is EIO for that file and a line in the log
- * naming archive, entry and what was wrong; the mount serves the rest.
+ * The FUSE operations of a mount, over its {@link MountedArchives}: attributes from the index and
+ * catalogs, listings from the catalogs a page at a time ({@link DirectoryCursor}), content through
+ * open files ({@link OpenFile}); every change is refused with EROFS. Open files and listings are
+ * handles numbered here, each holding the snapshot it began in. An error reading one entry is EIO
+ * for that file and a line in the log naming archive, entry and what was wrong; the mount serves
+ * the rest.
  */
 final class ArchiveFs extends FuseStubFS {
   private static final int O_ACCMODE = 3;

@@ -131,7 +131,7 @@ public final class MountMain implements Callable<Integer> {
     CommandLine cli = new CommandLine(command);
     cli.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
-          cmd.getErr().println(name + ": " + describe(e));
+          cmd.getErr().println(name + ": " + io.hpf.hadoop.ProgramMessages.describe(e));
           return 1;
         });
     return cli.execute(args);
@@ -211,16 +211,5 @@ public final class MountMain implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("not a size: '" + s + "' (say 256m or 2g)", e);
     }
-  }
-
-  static String describe(Throwable e) {
-    if (e instanceof java.nio.file.NoSuchFileException n) {
-      return n.getFile() + ": no such file or directory";
-    }
-    String m = e.getMessage();
-    if (e instanceof IOException || e instanceof IllegalArgumentException) {
-      return m == null ? "input/output error" : m;
-    }
-    return "internal error" + (m == null ? "" : ": " + m) + " (a bug in hpf)";
   }
 }

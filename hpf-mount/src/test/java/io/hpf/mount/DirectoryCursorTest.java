@@ -28,16 +28,20 @@ class DirectoryCursorTest {
     return taken;
   }
 
+  /** A cursor over {@link #CHILDREN} that counts how often it reads them. */
+  private static DirectoryCursor counted(AtomicInteger opens) {
+    return new DirectoryCursor(
+        () -> {
+          opens.incrementAndGet();
+          return CHILDREN.iterator();
+        },
+        null);
+  }
+
   @Test
   void pagesFollowOneAnotherFromTheKernelsOffsets() throws Exception {
     AtomicInteger opens = new AtomicInteger();
-    DirectoryCursor cursor =
-        new DirectoryCursor(
-            () -> {
-              opens.incrementAndGet();
-              return CHILDREN.iterator();
-            },
-            null);
+    DirectoryCursor cursor = counted(opens);
     List<String> all = new ArrayList<>();
     List<Long> positions = new ArrayList<>();
     long offset = 0;
@@ -59,13 +63,7 @@ class DirectoryCursorTest {
   @Test
   void anOffsetElsewhereStartsAgainAndSkipsToIt() throws Exception {
     AtomicInteger opens = new AtomicInteger();
-    DirectoryCursor cursor =
-        new DirectoryCursor(
-            () -> {
-              opens.incrementAndGet();
-              return CHILDREN.iterator();
-            },
-            null);
+    DirectoryCursor cursor = counted(opens);
     List<Long> at = new ArrayList<>();
     assertEquals(List.of(".", "..", "a"), page(cursor, 0, 3, at));
     assertEquals(List.of("e", "f"), page(cursor, 6, 2, at), "a seekdir to after d");

@@ -2,7 +2,6 @@ package io.hpf.server;
 
 import io.hpf.server.ring.Ring;
 import io.hpf.server.ring.RingMember;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,13 +199,6 @@ public final class ServeMain implements Callable<Integer> {
     if (e instanceof java.net.BindException) {
       return "cannot listen there: " + e.getMessage();
     }
-    if (e instanceof java.nio.file.NoSuchFileException n) {
-      return n.getFile() + ": no such file or directory";
-    }
-    String m = e.getMessage();
-    if (e instanceof IOException || e instanceof IllegalArgumentException) {
-      return m == null ? "input/output error" : m;
-    }
-    return "internal error" + (m == null ? "" : ": " + m) + " (a bug in hpf)";
+    return io.hpf.hadoop.ProgramMessages.describe(e);
   }
 }
