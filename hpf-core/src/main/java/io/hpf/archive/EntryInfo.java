@@ -44,37 +44,6 @@ public record EntryInfo(
     attributes = Attributes.sorted(attributes);
   }
 
-  /** An entry on its own in its part file. */
-  public EntryInfo(
-      String name,
-      boolean deleted,
-      long rawLength,
-      long storedLength,
-      Codec codec,
-      int dictionaryId,
-      long mtimeMillis,
-      int mode,
-      Map<String, String> attributes,
-      int partId,
-      long offset,
-      long entryLength) {
-    this(
-        name,
-        deleted,
-        rawLength,
-        storedLength,
-        codec,
-        dictionaryId,
-        mtimeMillis,
-        mode,
-        attributes,
-        partId,
-        offset,
-        entryLength,
-        0,
-        0);
-  }
-
   /**
    * Whether readers take this entry's content whole, checked before any byte is handed out, rather
    * than as a stream: content up to 1 MiB, or LZ4 content up to 64 MiB stored in one block (which
@@ -147,6 +116,19 @@ public record EntryInfo(
   /** A tombstone row for a deleted name. */
   public static EntryInfo tombstone(String name) {
     return new EntryInfo(
-        name, true, 0, 0, Codec.NONE, 0, 0, 0, Map.of(), FormatConstants.TOMBSTONE_PART_ID, 0, 0);
+        name,
+        true,
+        0,
+        0,
+        Codec.NONE,
+        0,
+        0,
+        0,
+        Map.of(),
+        FormatConstants.TOMBSTONE_PART_ID,
+        0,
+        0,
+        0,
+        0);
   }
 }

@@ -100,7 +100,9 @@ public final class CraftedArchive {
             Map.of(),
             1,
             part.position(),
-            entryLength);
+            entryLength,
+            0,
+            0);
     part.write(header);
     part.write(stored);
     part.write(new ByteWriter(4).u32(rawCrc).toByteArray());

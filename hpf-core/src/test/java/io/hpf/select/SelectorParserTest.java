@@ -15,7 +15,8 @@ class SelectorParserTest {
   private static final long JAN_15 = 1705276800000L; // 2024-01-15T00:00:00Z
 
   private static EntryInfo e(String name, long size, long mtime, Map<String, String> attrs) {
-    return new EntryInfo(name, false, size, size, Codec.NONE, 0, mtime, 0644, attrs, 1, 64, 100);
+    return new EntryInfo(
+        name, false, size, size, Codec.NONE, 0, mtime, 0644, attrs, 1, 64, 100, 0, 0);
   }
 
   private static final List<EntryInfo> ENTRIES =

@@ -440,7 +440,9 @@ public final class PartWriter {
             meta.attributes(),
             partId,
             offset,
-            end - offset);
+            end - offset,
+            0,
+            0); // on its own, not in a group
     rows.add(row);
     committedLength = end;
   }

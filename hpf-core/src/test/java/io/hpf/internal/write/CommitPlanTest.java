@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** The commit plan against a map standing for the last commit: no storage involved. */
 class CommitPlanTest {
   private static EntryInfo entry(String name, long length) {
-    return new EntryInfo(name, false, 1, 1, Codec.NONE, 0, 0, 0644, Map.of(), 1, 16, length);
+    return new EntryInfo(name, false, 1, 1, Codec.NONE, 0, 0, 0644, Map.of(), 1, 16, length, 0, 0);
   }
 
   /** A last commit of a/x (100 bytes) and b/y (200 bytes). */

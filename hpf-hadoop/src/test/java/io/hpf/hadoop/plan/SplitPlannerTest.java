@@ -16,7 +16,20 @@ import org.junit.jupiter.api.Test;
 class SplitPlannerTest {
   private static EntryInfo row(long offset, long length) {
     return new EntryInfo(
-        "e" + offset, false, length, length, Codec.NONE, 0, 0, 0644, Map.of(), 1, offset, length);
+        "e" + offset,
+        false,
+        length,
+        length,
+        Codec.NONE,
+        0,
+        0,
+        0644,
+        Map.of(),
+        1,
+        offset,
+        length,
+        0,
+        0);
   }
 
   private static BlockLocation[] blocks(long partLength, long blockSize) {
