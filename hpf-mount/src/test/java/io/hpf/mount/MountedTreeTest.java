@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -82,7 +83,9 @@ class MountedTreeTest {
       extras.put("modes/readonly", 0444);
       // A directory listed in many pages: the kernel asks for about a hundred names at a time.
       for (int i = 0; i < 5000; i++) {
-        extras.put(String.format("flat/a-rather-long-file-name-to-fill-pages-%05d.txt", i), 0644);
+        extras.put(
+            String.format(Locale.ROOT, "flat/a-rather-long-file-name-to-fill-pages-%05d.txt", i),
+            0644);
       }
       for (Map.Entry<String, Integer> e : extras.entrySet()) {
         int size = e.getKey().startsWith("empty/") ? 0 : random.nextInt(1, 3000);
