@@ -41,7 +41,20 @@ final class CatalogBenchmark {
       for (long i = 0; i < rows; i++) {
         writer.add(
             new EntryInfo(
-                rowName(i), false, 1000, 600, Codec.LZ4, 0, 0, 0644, Map.of(), 1, i * 700, 700));
+                rowName(i),
+                false,
+                1000,
+                600,
+                Codec.LZ4,
+                0,
+                0,
+                0644,
+                Map.of(),
+                1,
+                i * 700,
+                700,
+                0,
+                0));
       }
       length = writer.finish();
     }
