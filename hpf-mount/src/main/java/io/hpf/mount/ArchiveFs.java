@@ -339,12 +339,16 @@ final class ArchiveFs extends FuseStubFS {
     long bytes = 0;
     long entries = 0;
     for (LiveArchive archive : archives.openArchives().values()) {
-      ArchiveSnapshot snapshot = archive.acquire();
       try {
-        bytes += snapshot.reader().manifest().partBytes();
-        entries += snapshot.reader().entryCount();
-      } finally {
-        release(snapshot);
+        ArchiveSnapshot snapshot = archive.acquire();
+        try {
+          bytes += snapshot.reader().manifest().partBytes();
+          entries += snapshot.reader().entryCount();
+        } finally {
+          release(snapshot);
+        }
+      } catch (IOException gone) {
+        // closed meanwhile: it counts no more
       }
     }
     stbuf.f_bsize.set(4096);

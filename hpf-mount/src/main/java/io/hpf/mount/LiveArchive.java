@@ -26,12 +26,19 @@ final class LiveArchive implements Closeable {
     return name;
   }
 
-  /** The current snapshot, held: the caller releases it. */
-  ArchiveSnapshot acquire() {
+  /**
+   * The current snapshot, held: the caller releases it.
+   *
+   * @throws IOException if the archive was closed (gone from a mounted directory) meanwhile
+   */
+  ArchiveSnapshot acquire() throws IOException {
     while (true) {
       ArchiveSnapshot snapshot = current;
       if (snapshot.acquire()) {
         return snapshot;
+      }
+      if (snapshot == current) { // released and not replaced: closed, not refreshed
+        throw new IOException(name + ": no longer mounted (gone from the directory)");
       }
       // released by a refresh between the read and the acquire: take the newer one
     }

@@ -36,12 +36,16 @@ class MountDirectoryTest {
     }
   }
 
-  private static void assertTreeIs(Map<String, byte[]> model, Path dir) throws Exception {
+  /** The files under {@code dir} are the model's, and {@code more} besides. */
+  private static void assertTreeIs(Map<String, byte[]> model, Path dir, String... more)
+      throws Exception {
     TreeSet<String> files = new TreeSet<>();
     try (Stream<Path> walk = Files.walk(dir)) {
       walk.filter(Files::isRegularFile).forEach(f -> files.add(dir.relativize(f).toString()));
     }
-    assertEquals(new TreeSet<>(model.keySet()), files);
+    TreeSet<String> expected = new TreeSet<>(model.keySet());
+    expected.addAll(List.of(more));
+    assertEquals(expected, files);
     for (Map.Entry<String, byte[]> e : model.entrySet()) {
       assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())), e.getKey());
     }
@@ -92,6 +96,20 @@ class MountDirectoryTest {
           "hi".getBytes(StandardCharsets.UTF_8),
           Files.readAllBytes(mnt.resolve("a/later/hello.txt")));
       assertEquals(new TreeSet<>(List.of("later", "logs")), list(mnt.resolve("a")));
+
+      // An archive removed while open in the mount goes, and nothing waits on it.
+      try (Stream<Path> files = Files.walk(root.resolve("a/logs.hpf"))) {
+        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(f);
+        }
+      }
+      start = System.nanoTime();
+      while (Files.exists(mnt.resolve("a/logs"))) {
+        assertTrue(System.nanoTime() - start < 10_000_000_000L, "a removed archive still there");
+        Thread.sleep(50);
+      }
+      assertEquals(new TreeSet<>(List.of("later")), list(mnt.resolve("a")));
+      assertTreeIs(photos, mnt.resolve("photos"), "new.txt");
     }
   }
 }
