@@ -34,7 +34,7 @@ def workers_alive(ui_port):
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{ui_port}/json/", timeout=2) as r:
             return json.load(r).get("aliveworkers", 0)
-    except OSError:
+    except (OSError, ValueError):  # not up yet; a UI just started may answer its HTML page
         return 0
 
 
