@@ -205,23 +205,7 @@ final class ArchiveFs extends FuseStubFS {
       }
       String inside = place.inside();
       DirectoryCursor cursor =
-          new DirectoryCursor(
-              () -> {
-                java.util.Iterator<ArchiveTree.Child> children =
-                    ArchiveTree.childIterator(snapshot.reader(), inside);
-                return new java.util.Iterator<>() {
-                  @Override
-                  public boolean hasNext() {
-                    return children.hasNext();
-                  }
-
-                  @Override
-                  public String next() {
-                    return children.next().name();
-                  }
-                };
-              },
-              snapshot);
+          new DirectoryCursor(() -> ArchiveTree.childNames(snapshot.reader(), inside), snapshot);
       kept = true;
       return cursor;
     } finally {

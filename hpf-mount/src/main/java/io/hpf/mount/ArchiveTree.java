@@ -47,22 +47,20 @@ final class ArchiveTree {
     return reader.list(name + "/").hasNext() ? Node.DIRECTORY : Node.NONE;
   }
 
-  /** A child of a directory: a file with its row, or a subdirectory (row null). */
-  record Child(String name, EntryInfo file) {}
-
   /**
-   * Gives each child of directory {@code path} to {@code sink} once, in name order: its files and
-   * its subdirectories. Each subdirectory costs one seek of the catalogs past its names.
+   * Gives the name of each child of directory {@code path} to {@code sink} once, in name order: its
+   * files and its subdirectories. Each subdirectory costs one seek of the catalogs past its names.
    */
-  static void children(ArchiveReader reader, String path, Consumer<Child> sink) throws IOException {
-    Iterator<Child> all = childIterator(reader, path);
+  static void children(ArchiveReader reader, String path, Consumer<String> sink)
+      throws IOException {
+    Iterator<String> all = childNames(reader, path);
     while (all.hasNext()) {
       sink.accept(all.next());
     }
   }
 
-  /** The children of directory {@code path} as {@link #children} gives them, one at a time. */
-  static Iterator<Child> childIterator(ArchiveReader reader, String path) throws IOException {
+  /** The children's names of directory {@code path} as {@link #children} gives them, lazily. */
+  static Iterator<String> childNames(ArchiveReader reader, String path) throws IOException {
     String name = nameOf(path);
     String prefix = name.isEmpty() ? "" : name + "/";
     Iterator<EntryInfo> first = reader.list(prefix);
@@ -75,12 +73,11 @@ final class ArchiveTree {
       }
 
       @Override
-      public Child next() {
-        EntryInfo row = rows.next();
-        String rest = row.name().substring(prefix.length());
+      public String next() {
+        String rest = rows.next().name().substring(prefix.length());
         int slash = rest.indexOf('/');
         if (slash < 0) {
-          return new Child(rest, row);
+          return rest;
         }
         String directory = rest.substring(0, slash);
         try {
@@ -89,7 +86,7 @@ final class ArchiveTree {
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
-        return new Child(directory, null);
+        return directory;
       }
     };
   }

@@ -52,8 +52,8 @@ final class KernelNotices {
    */
   static Set<String> topLevelNames(ArchiveReader before, ArchiveReader now) throws IOException {
     Set<String> names = new TreeSet<>();
-    ArchiveTree.children(before, "/", child -> names.add(child.name()));
-    ArchiveTree.children(now, "/", child -> names.add(child.name()));
+    ArchiveTree.children(before, "/", names::add);
+    ArchiveTree.children(now, "/", names::add);
     return names;
   }
 

@@ -175,7 +175,8 @@ public final class MountMain implements Callable<Integer> {
 
   /** Refuses a mount point that cannot be used, saying what to do. */
   static void checkMountPoint(Path dir) throws IOException {
-    if (Mounts.isStale(dir)) {
+    boolean mounted = Mounts.typeAt(dir) != null;
+    if (mounted && Mounts.lostItsServer(dir)) {
       throw new IOException(
           dir
               + ": an earlier mount here ended without unmounting; clear it with hpf umount "
@@ -187,7 +188,7 @@ public final class MountMain implements Callable<Integer> {
     if (!Files.isDirectory(dir)) {
       throw new IOException(dir + ": no such directory (make it first: mkdir -p " + dir + ")");
     }
-    if (Mounts.typeAt(dir) != null) {
+    if (mounted) {
       throw new IOException(dir + ": something is mounted here already (hpf umount " + dir + ")");
     }
   }

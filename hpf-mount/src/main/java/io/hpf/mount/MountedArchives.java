@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  */
 final class MountedArchives implements Closeable {
   /** Where a path of the mount lies: in an archive, at {@code inside} ("/" its root). */
-  record Place(String id, LiveArchive archive, String inside) {}
+  record Place(LiveArchive archive, String inside) {}
 
   private final String location;
   private final LiveArchive single;
@@ -95,7 +95,7 @@ final class MountedArchives implements Closeable {
    */
   Place resolve(String path) throws IOException {
     if (single != null) {
-      return new Place("", single, path);
+      return new Place(single, path);
     }
     String name = ArchiveTree.nameOf(path);
     int slash = -1;
@@ -104,8 +104,7 @@ final class MountedArchives implements Closeable {
       String prefix = next < 0 ? name : name.substring(0, next);
       String archiveLocation = ids.get(prefix);
       if (archiveLocation != null) {
-        return new Place(
-            prefix, archive(prefix, archiveLocation), next < 0 ? "/" : name.substring(next));
+        return new Place(archive(prefix, archiveLocation), next < 0 ? "/" : name.substring(next));
       }
       slash = next;
     } while (slash >= 0);

@@ -56,13 +56,10 @@ final class Mounts {
   }
 
   /**
-   * Whether {@code dir} is a mount whose server has gone (a FUSE process killed without
-   * unmounting): the kernel still lists it, and any look at it fails ("not connected").
+   * Whether a mount at {@code dir} has lost its server (a FUSE process killed without unmounting):
+   * the kernel still lists it, and any look at it fails ("not connected").
    */
-  static boolean isStale(Path dir) throws IOException {
-    if (typeAt(dir) == null) {
-      return false;
-    }
+  static boolean lostItsServer(Path dir) throws IOException {
     try {
       Files.readAttributes(dir, "unix:ino");
       return false;
