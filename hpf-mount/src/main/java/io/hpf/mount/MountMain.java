@@ -85,9 +85,6 @@ public final class MountMain implements Callable<Integer> {
   private List<String> mountMain = List.of();
 
   public static void main(String[] args) {
-    if (List.of(args).contains("--foreground") || List.of(args).contains("-f")) {
-      warmUpFuse();
-    }
     MountMain main = new MountMain();
     main.given = List.of(args);
     main.mountMain = Daemon.thisJvmCommand();
@@ -104,26 +101,6 @@ public final class MountMain implements Callable<Integer> {
     main.given = List.copyOf(args);
     main.mountMain = List.copyOf(mountMain);
     return run(main, "hpf mount", args.toArray(new String[0]));
-  }
-
-  /**
-   * Starts loading jnr-fuse (libfuse, and the classes it generates for each callback: a quarter of
-   * a second) on another thread while the arguments are parsed and the archive opened: the mount
-   * answers that much sooner. A failure here is the mount's to report, later.
-   */
-  private static void warmUpFuse() {
-    Thread warm =
-        new Thread(
-            () -> {
-              try {
-                new ru.serce.jnrfuse.FuseStubFS();
-              } catch (LinkageError | RuntimeException e) {
-                // no libfuse: MountMain says so when it makes the file system
-              }
-            },
-            "hpf-mount-warm-up");
-    warm.setDaemon(true);
-    warm.start();
   }
 
   /** Runs a command of this module, errors as one line in hpf's words. */
