@@ -44,9 +44,15 @@ final class MountedArchives implements Closeable {
   /** The archive at {@code location}, or the archives under the directory there. */
   static MountedArchives at(String location, StorageLocator locator) throws IOException {
     Storage storage = locator.openArchiveToRead(location);
-    if (ArchiveFormat.newestGeneration(storage.list()) >= 0) {
-      return new MountedArchives(location, new LiveArchive(location, storage), null);
+    try {
+      if (ArchiveFormat.newestGeneration(storage.list()) >= 0) {
+        return new MountedArchives(location, new LiveArchive(location, storage), null);
+      }
+    } catch (IOException | RuntimeException e) {
+      storage.close();
+      throw e;
     }
+    storage.close(); // not an archive: a directory of them, read through its root
     ArchiveRoot root =
         LocalStorage.isLocal(location)
             ? new LocalArchiveRoot(LocalStorage.localPath(location))
