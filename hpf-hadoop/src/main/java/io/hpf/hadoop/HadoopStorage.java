@@ -270,7 +270,7 @@ public final class HadoopStorage implements Storage {
       // The core relies on the java.nio type to tell "exists" apart from other failures.
       throw new java.nio.file.FileAlreadyExistsException(describe(name));
     }
-    return new HadoopAppendableFile(describe(name), out, blockSize);
+    return HadoopAppendableFile.of(describe(name), out, blockSize);
   }
 
   @Override

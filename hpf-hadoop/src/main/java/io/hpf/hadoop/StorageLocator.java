@@ -47,15 +47,41 @@ public final class StorageLocator {
       return FileSystem.newInstance(URI.create(location), configuration());
     } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
       throw noFileSystem(location, e);
+    } catch (RuntimeException e) {
+      // A scheme Hadoop knows (core-default.xml names its class) whose connector is missing.
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ClassNotFoundException) {
+          throw noFileSystem(location, e);
+        }
+      }
+      throw e;
     }
   }
 
   private static IOException noFileSystem(String location, Exception e) {
+    String scheme = URI.create(location).getScheme();
     return new IOException(
         location
-            + ": no file system for this scheme on the classpath (s3a:// needs hadoop-aws and the"
-            + " AWS SDK, abfs:// hadoop-azure: add their jars with HPF_CLASSPATH)",
+            + ": no file system for '"
+            + scheme
+            + "://' on the classpath ("
+            + connectorHint(scheme == null ? "" : scheme)
+            + ")",
         e);
+  }
+
+  /** What to add for a scheme: the connectors of the common stores (s3a:// is built in). */
+  private static String connectorHint(String scheme) {
+    if (scheme.equals("s3") || scheme.equals("s3n")) {
+      return "use s3a://, which hpf includes";
+    }
+    if (java.util.Set.of("abfs", "abfss", "wasb", "wasbs").contains(scheme)) {
+      return "Azure needs hadoop-azure and its dependencies: add their jars with HPF_CLASSPATH";
+    }
+    if (scheme.equals("gs")) {
+      return "Google Cloud Storage needs the gcs-connector jar: add it with HPF_CLASSPATH";
+    }
+    return "add the jars of its Hadoop connector with HPF_CLASSPATH";
   }
 
   /** An existing archive. */

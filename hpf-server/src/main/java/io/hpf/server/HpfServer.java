@@ -159,9 +159,13 @@ public final class HpfServer implements Closeable {
           "listening beyond this host ("
               + o.bindAddress
               + ")"
-              + (o.token == null
-                  ? ": anyone who can reach it reads every archive (--token-file requires a token)"
-                  : ": requests need the token"));
+              + (o.token == null && o.s3Keys == null
+                  ? ": anyone who can reach it reads every archive (--token-file requires a"
+                      + " token, --s3-keys S3 signatures)"
+                  : o.token == null
+                      ? ": requests need an S3 signature"
+                      : ": requests need the token"
+                          + (o.s3Keys == null ? "" : " or an S3 signature")));
     }
   }
 

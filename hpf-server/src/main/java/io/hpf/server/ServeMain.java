@@ -20,15 +20,18 @@ import picocli.CommandLine.Parameters;
     name = "hpf serve",
     mixinStandardHelpOptions = true,
     description = {
-      "Serves the archives under ROOT over HTTP: GET/HEAD an entry, list by prefix, _mget many.",
+      "Serves the archives under ROOT over HTTP: GET/HEAD an entry, list by prefix, _mget many;",
+      "and the S3 API on the same port (archives as buckets, entries as keys).",
       "",
       "  hpf serve /data/archives --port 8080",
       "  hpf serve hdfs://nn:9000/data/ --port 8080 --memory 2g",
       "  curl http://127.0.0.1:8080/photos/2024/01/cat.jpg",
       "  curl 'http://127.0.0.1:8080/photos/?prefix=2024/01/&delimiter=/&limit=1000'",
       "  hpf serve /data/archives --ring servers.txt --id s2 --port 8081",
+      "  hpf serve /data/archives --s3-keys keys.txt",
+      "  aws --endpoint-url http://127.0.0.1:8080 s3 ls s3://photos/2024/",
       "",
-      "docs/SERVER.md documents every route, the _mget framing and the ring."
+      "docs/SERVER.md documents every route, the _mget framing, the ring and the S3 API."
     })
 public final class ServeMain implements Callable<Integer> {
   @Parameters(
@@ -74,6 +77,14 @@ public final class ServeMain implements Callable<Integer> {
 
   @Option(names = "--token-file", description = "Require 'Authorization: Bearer <token>'.")
   Path tokenFile;
+
+  @Option(
+      names = "--s3-keys",
+      paramLabel = "FILE",
+      description =
+          "Require S3 requests signed (AWS Signature V4) with a key of FILE: lines 'ACCESS_KEY"
+              + " SECRET_KEY'. Without it, S3 reads are anonymous.")
+  Path s3KeysFile;
 
   @Option(
       names = "--allow",
@@ -142,6 +153,9 @@ public final class ServeMain implements Callable<Integer> {
       if (o.token.isEmpty()) {
         throw new IllegalArgumentException(tokenFile + ": the token file is empty");
       }
+    }
+    if (s3KeysFile != null) {
+      o.s3Keys = io.hpf.server.s3.S3Keys.read(s3KeysFile);
     }
     if (ringFile != null) {
       o.ring = Ring.read(ringFile);

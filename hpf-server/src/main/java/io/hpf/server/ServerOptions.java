@@ -48,6 +48,12 @@ public final class ServerOptions {
   /** The bearer token every request must carry, or null for none. */
   public String token;
 
+  /**
+   * The S3 API's access keys: every request must be signed (AWS Signature V4) by one of them; null
+   * for anonymous reads.
+   */
+  public io.hpf.server.s3.S3Keys s3Keys;
+
   /** The archive ids that may be served, or null for all. */
   public Set<String> allow;
 
@@ -83,4 +89,7 @@ public final class ServerOptions {
    * recomputation, idle readers, repeated warnings. Tests give one they move; not a command flag.
    */
   public java.util.function.LongSupplier nanoClock = System::nanoTime;
+
+  /** The time of day (ms) request signatures are checked against; tests give one they set. */
+  public java.util.function.LongSupplier wallClock = System::currentTimeMillis;
 }

@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AsciiString;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
@@ -80,15 +81,17 @@ final class EntryResponder {
     h.set(HttpHeaderNames.ETAG, etag);
     h.set(HttpHeaderNames.LAST_MODIFIED, HttpDates.format(info.mtimeMillis()));
     h.set(HttpHeaderNames.ACCEPT_RANGES, "bytes");
-    if (matches(ex.request.headers().get(HttpHeaderNames.IF_NONE_MATCH), etag)) {
-      ex.send(HttpResponseStatus.NOT_MODIFIED, null, Unpooled.EMPTY_BUFFER, head);
-      return;
+    if (!preconditionsHold(ex, head, etag, info.mtimeMillis(), name)) {
+      return; // answered: 304 or 412
     }
     h.set(HttpHeaderNames.CONTENT_TYPE, ContentTypes.of(info.name()));
     long size = info.rawLength();
     ByteRange range = range(ex, head, etag, name, size);
     if (range == null) {
       return; // answered: outside the entry
+    }
+    if (range.length() == size && ex.speaksS3() && checksumAsked(ex)) {
+      h.set(AMZ_CHECKSUM_CRC32C, crc32cBase64(f.crc32c()));
     }
     byte[] content = f.content();
     if (content != null) {
@@ -128,12 +131,8 @@ final class EntryResponder {
             : ByteRange.parse(ex.request.headers().get(HttpHeaderNames.RANGE), size);
     if (asked instanceof ByteRange.Unsatisfiable) {
       h.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
-      ex.send(
-          HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
-          "application/json",
-          RequestRouter.utf8(
-              Json.error(416, "range outside entry '" + name + "' of " + size + " bytes")),
-          head);
+      head.setStatus(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
+      ex.error(head, "range outside entry '" + name + "' of " + size + " bytes");
       return null;
     }
     if (asked instanceof ByteRange.Part part) {
@@ -280,6 +279,55 @@ final class EntryResponder {
     }
     out[9] = '"';
     return new String(out);
+  }
+
+  private static final AsciiString AMZ_CHECKSUM_CRC32C =
+      AsciiString.cached("x-amz-checksum-crc32c");
+
+  /**
+   * RFC 9110's conditional requests, in its order: If-Match, else If-Unmodified-Since (412 when
+   * false); then If-None-Match, else If-Modified-Since (304 when false). Times are compared in
+   * whole seconds, as Last-Modified gives them. False when answered here.
+   */
+  private static boolean preconditionsHold(
+      Exchange ex, HttpResponse head, String etag, long mtimeMillis, String name) {
+    HttpHeaders asked = ex.request.headers();
+    String ifMatch = asked.get(HttpHeaderNames.IF_MATCH);
+    long second = Math.floorDiv(mtimeMillis, 1000);
+    boolean failed =
+        ifMatch != null
+            ? !matches(ifMatch, etag)
+            : second
+                > HttpDates.parseSecond(
+                    asked.get(HttpHeaderNames.IF_UNMODIFIED_SINCE), Long.MAX_VALUE);
+    if (failed) {
+      head.setStatus(HttpResponseStatus.PRECONDITION_FAILED);
+      ex.error(head, "entry '" + name + "' does not meet the request's precondition");
+      return false;
+    }
+    String ifNoneMatch = asked.get(HttpHeaderNames.IF_NONE_MATCH);
+    boolean unchanged =
+        ifNoneMatch != null
+            ? matches(ifNoneMatch, etag)
+            : second
+                <= HttpDates.parseSecond(
+                    asked.get(HttpHeaderNames.IF_MODIFIED_SINCE), Long.MIN_VALUE);
+    if (unchanged) {
+      ex.send(HttpResponseStatus.NOT_MODIFIED, null, Unpooled.EMPTY_BUFFER, head);
+      return false;
+    }
+    return true;
+  }
+
+  /** An S3 client asks for the checksum with {@code x-amz-checksum-mode: ENABLED}. */
+  private static boolean checksumAsked(Exchange ex) {
+    return "ENABLED".equalsIgnoreCase(ex.request.headers().get("x-amz-checksum-mode"));
+  }
+
+  /** S3's x-amz-checksum-crc32c: the content's CRC32C, big-endian, in base64. */
+  static String crc32cBase64(int crc) {
+    return java.util.Base64.getEncoder()
+        .encodeToString(java.nio.ByteBuffer.allocate(4).putInt(crc).array());
   }
 
   /** If-None-Match: '*' or a list holding our tag (weak or strong). */

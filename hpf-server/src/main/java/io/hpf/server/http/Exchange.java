@@ -2,6 +2,8 @@ package io.hpf.server.http;
 
 import io.hpf.server.archives.ReaderPool;
 import io.hpf.server.metrics.ServerMetrics;
+import io.hpf.server.s3.S3Error;
+import io.hpf.server.s3.S3Xml;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -24,6 +26,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One request and its response: what the handlers write through, from the connection's event loop
@@ -45,6 +48,14 @@ final class Exchange {
   private int status;
   private ReaderPool.Lease lease;
 
+  /** Set for a request in the S3 dialect: errors are S3's XML, answered for this. */
+  private S3Target s3;
+
+  /** What an S3 request names, and what a 404 means for it (no such key, or no such bucket). */
+  record S3Target(String resource, String bucket, String key, S3Error missing, String requestId) {}
+
+  private static final AtomicLong S3_REQUESTS = new AtomicLong(System.nanoTime());
+
   Exchange(
       ChannelHandlerContext ctx, FullHttpRequest request, ServerMetrics metrics, Runnable onDone) {
     this.ctx = ctx;
@@ -65,7 +76,21 @@ final class Exchange {
   }
 
   void route(String name) {
-    this.route = name;
+    this.route = s3 == null ? name : "s3-" + name;
+  }
+
+  /**
+   * From now on this exchange speaks S3: errors are XML with S3's codes, a 404 means {@code
+   * missing}, and responses carry a request id.
+   */
+  void speakS3(String resource, String bucket, String key, S3Error missing) {
+    String id = s3 != null ? s3.requestId() : Long.toHexString(S3_REQUESTS.incrementAndGet());
+    s3 = new S3Target(resource, bucket, key, missing, id);
+    route = route.startsWith("s3-") ? route : "s3-" + route;
+  }
+
+  boolean speaksS3() {
+    return s3 != null;
   }
 
   /** The archive lease this request reads through, released when the exchange completes. */
@@ -83,8 +108,13 @@ final class Exchange {
     r.headers().set(HttpHeaderNames.DATE, HttpDates.now());
     r.headers().set(HttpHeaderNames.SERVER, SERVER);
     HttpUtil.setKeepAlive(r, keepAlive);
+    if (s3 != null) {
+      r.headers().set(AMZ_REQUEST_ID, s3.requestId());
+    }
     return r;
   }
+
+  private static final AsciiString AMZ_REQUEST_ID = AsciiString.cached("x-amz-request-id");
 
   /**
    * Sends a whole response: body (none for HEAD) with its length and type, over the headers of
@@ -126,9 +156,36 @@ final class Exchange {
     send(s, contentType, Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8)), null);
   }
 
-  /** An error as JSON with a message in hpf's words. */
+  /** An error with a message in hpf's words: JSON, or S3's XML for an S3 request. */
   void error(HttpResponseStatus s, String message) {
-    sendText(s, "application/json", Json.error(s.code(), message));
+    error(head(s), message);
+  }
+
+  /** An error over the given head (its status and headers, e.g. Content-Range for a 416). */
+  void error(HttpResponse head, String message) {
+    if (s3 != null) {
+      s3Error(S3Error.forStatus(head.status().code(), s3.missing()), message, head);
+      return;
+    }
+    HttpResponseStatus s = head.status();
+    send(s, "application/json", RequestRouter.utf8(Json.error(s.code(), message)), head);
+  }
+
+  /** An S3 error: S3's status for the code and its XML body. */
+  void s3Error(S3Error e, String message, HttpResponse head) {
+    S3Target t = s3 != null ? s3 : new S3Target("/", null, null, e, "0");
+    HttpResponse h = head != null ? head : head(HttpResponseStatus.valueOf(e.status()));
+    h.setStatus(HttpResponseStatus.valueOf(e.status()));
+    boolean named = e == S3Error.NO_SUCH_KEY || e == S3Error.NO_SUCH_BUCKET;
+    String xml =
+        S3Xml.error(
+            e,
+            message,
+            t.resource(),
+            t.requestId(),
+            named ? t.bucket() : null,
+            e == S3Error.NO_SUCH_KEY ? t.key() : null);
+    send(h.status(), "application/xml", RequestRouter.utf8(xml), h);
   }
 
   /** Sends the headers of a response whose body follows in writes of its own. */

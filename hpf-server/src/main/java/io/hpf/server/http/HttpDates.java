@@ -2,6 +2,8 @@ package io.hpf.server.http;
 
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -55,6 +57,22 @@ final class HttpDates {
 
   private static StringBuilder two(StringBuilder out, int n) {
     return out.append((char) ('0' + n / 10)).append((char) ('0' + n % 10));
+  }
+
+  /**
+   * The second an HTTP date names (IMF-fixdate, as every client sends it), or {@code otherwise}
+   * when there is none or it cannot be read: RFC 9110 has such a condition ignored.
+   */
+  static long parseSecond(String date, long otherwise) {
+    if (date == null || date.length() > 64) {
+      return otherwise;
+    }
+    try {
+      return java.time.ZonedDateTime.parse(date.strip(), DateTimeFormatter.RFC_1123_DATE_TIME)
+          .toEpochSecond();
+    } catch (DateTimeParseException e) {
+      return otherwise;
+    }
   }
 
   /** The Date header for now. */

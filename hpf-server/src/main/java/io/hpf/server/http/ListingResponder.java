@@ -1,18 +1,16 @@
 package io.hpf.server.http;
 
-import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryJson;
+import io.hpf.server.archives.PrefixWalk;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
-import java.util.Iterator;
 
 /**
  * A listing as JSON: {@code GET /<archive>/[<dir>/]?prefix=&delimiter=/&after=&limit=}. Names under
  * the prefix in byte order; with the '/' delimiter, names below a further '/' are rolled up into
- * one common prefix and the catalogs are entered again past it (never read through it), so a page
- * costs O(log n + page) block reads. Pages end with {@code "next"}: the cursor to pass as {@code
- * after} for the following page; the last page has none.
+ * one common prefix ({@link PrefixWalk}). Pages end with {@code "next"}: the cursor to pass as
+ * {@code after} for the following page; the last page has none.
  */
 final class ListingResponder {
   static final int DEFAULT_LIMIT = 1000;
@@ -35,40 +33,33 @@ final class ListingResponder {
     }
     boolean rollUp = delimiter != null;
     String after = path.parameter("after");
-    ArchiveReader reader = ex.lease().reader();
     StringBuilder entries = new StringBuilder(limit * 96);
     StringBuilder prefixes = new StringBuilder();
     String from = after == null || after.compareTo(prefix) < 0 ? prefix : justAfter(after);
-    Iterator<EntryInfo> it = reader.list(prefix, from);
-    String last = null;
-    int count = 0;
-    boolean more = false;
-    while (it.hasNext()) {
-      EntryInfo e = it.next();
-      String name = e.name();
-      int cut = rollUp ? name.indexOf('/', prefix.length()) : -1;
-      if (count == limit) {
-        more = true;
-        break;
-      }
-      if (cut >= 0) {
-        String common = name.substring(0, cut + 1);
-        separate(prefixes);
-        EntryJson.string(prefixes, common);
-        last = common;
-        count++;
-        it = reader.list(prefix, justAfter(common)); // past everything under it
-        continue;
-      }
-      separate(entries);
-      writeEntry(entries, e);
-      last = name;
-      count++;
-    }
+    PrefixWalk.Page page =
+        PrefixWalk.walk(
+            ex.lease().reader(),
+            prefix,
+            from,
+            delimiter,
+            limit,
+            new PrefixWalk.Visitor() {
+              @Override
+              public void entry(EntryInfo e) {
+                separate(entries);
+                EntryJson.row(entries, e, false);
+              }
+
+              @Override
+              public void commonPrefix(String common) {
+                separate(prefixes);
+                EntryJson.string(prefixes, common);
+              }
+            });
     ex.sendText(
         HttpResponseStatus.OK,
         "application/json",
-        page(archive, prefix, rollUp, entries, prefixes, more ? last : null));
+        page(archive, prefix, rollUp, entries, prefixes, page.truncated() ? page.last() : null));
   }
 
   /** The page's JSON (docs/SERVER.md); {@code next} null on the last page. */
@@ -94,10 +85,6 @@ final class ListingResponder {
       EntryJson.string(out, next);
     }
     return out.append("}\n").toString();
-  }
-
-  private static void writeEntry(StringBuilder out, EntryInfo e) {
-    EntryJson.row(out, e, false);
   }
 
   /**

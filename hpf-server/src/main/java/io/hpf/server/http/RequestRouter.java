@@ -52,6 +52,7 @@ public final class RequestRouter {
   private final MgetResponder mget;
   private final AdminResponder admin;
   private final Proxy proxy;
+  private final S3Responder s3;
 
   /** Work for a worker thread; it may throw, and the exchange is answered with the error. */
   interface Work {
@@ -79,11 +80,17 @@ public final class RequestRouter {
     this.mget = new MgetResponder(this, options.maxMgetNames);
     this.admin = new AdminResponder(directory, metrics, hotArchives, hotPrefixes, options);
     this.proxy = options.proxy ? new Proxy() : null;
+    this.s3 = new S3Responder(this, directory, entries, options);
   }
 
   /** Releases what the responders keep open; called when the server stops. */
   public void close() {
     entries.close();
+  }
+
+  /** Whether archives are on local disk (warm reads may be answered on the event loop). */
+  boolean local() {
+    return local;
   }
 
   long writeTimeoutMillis() {
@@ -116,6 +123,14 @@ public final class RequestRouter {
           "the request could not be read: " + status.reasonPhrase().toLowerCase(Locale.ROOT));
       return;
     }
+    if (S3Responder.isS3(ex.request)) {
+      if (local) {
+        s3.respond(ex, false);
+      } else {
+        offload(ex, () -> s3.respond(ex, true));
+      }
+      return;
+    }
     HttpMethod method = ex.request.method();
     boolean post = method.equals(HttpMethod.POST);
     if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD) && !post) {
@@ -134,6 +149,13 @@ public final class RequestRouter {
           HttpHeaderNames.WWW_AUTHENTICATE,
           "Bearer",
           "a valid bearer token is required");
+      return;
+    }
+    if (token == null && options.s3Keys != null) {
+      ex.route("bad");
+      ex.error(
+          HttpResponseStatus.FORBIDDEN,
+          "this server answers only requests signed with one of its S3 keys (AWS Signature V4)");
       return;
     }
     RequestPath path;
@@ -165,7 +187,12 @@ public final class RequestRouter {
     ex.send(status, "application/json", utf8(Json.error(status.code(), message)), head);
   }
 
-  /** A request for something inside an archive: counted, then answered here or sent on. */
+  /** What answers a request once the reader of its archive is leased to the exchange. */
+  interface Answer {
+    void respond(Exchange ex, String archive, boolean onWorker) throws IOException;
+  }
+
+  /** A request for something inside an archive, over HTTP: its archive found, then answered. */
   private void archiveRequest(Exchange ex, RequestPath path, boolean onWorker) throws IOException {
     ArchiveDirectory.Target target = directory.resolve(path.path());
     if (target == null) {
@@ -174,8 +201,18 @@ public final class RequestRouter {
           HttpResponseStatus.NOT_FOUND, "no archive at '/" + firstComponent(path.path()) + "'");
       return;
     }
-    String archive = target.archive();
     String rest = target.rest();
+    forArchive(
+        ex, target.archive(), rest, onWorker, (e, archive, w) -> serve(e, path, archive, rest, w));
+  }
+
+  /**
+   * A request for {@code rest} (an entry or a prefix) of an archive, in either dialect: counted in
+   * the hot set, then answered here, or redirected or proxied to the server of the ring that owns
+   * the archive.
+   */
+  void forArchive(Exchange ex, String archive, String rest, boolean onWorker, Answer answer)
+      throws IOException {
     hotArchives.offer(archive);
     int slash = rest.lastIndexOf('/');
     hotPrefixes.offer(slash < 0 ? archive + "/" : archive + "/" + rest.substring(0, slash + 1));
@@ -196,18 +233,24 @@ public final class RequestRouter {
       }
       return;
     }
-    serve(ex, path, archive, rest, onWorker);
+    leased(ex, archive, onWorker, answer);
   }
 
-  /** Answers a request for an archive this server answers for. */
-  private void serve(Exchange ex, RequestPath path, String archive, String rest, boolean onWorker)
+  /** Answers with the archive's reader leased; a reader that must be opened first, on a worker. */
+  private void leased(Exchange ex, String archive, boolean onWorker, Answer answer)
       throws IOException {
     ReaderPool.Lease lease = onWorker ? pool.acquire(archive) : pool.tryAcquire(archive);
     if (lease == null) {
-      offload(ex, () -> serve(ex, path, archive, rest, true));
+      offload(ex, () -> leased(ex, archive, true, answer));
       return;
     }
     ex.hold(lease);
+    answer.respond(ex, archive, onWorker);
+  }
+
+  /** Answers an HTTP API request for an archive whose reader is leased. */
+  private void serve(Exchange ex, RequestPath path, String archive, String rest, boolean onWorker)
+      throws IOException {
     if (ex.request.method().equals(HttpMethod.POST)) {
       if (!rest.equals("_mget")) {
         ex.route("bad");

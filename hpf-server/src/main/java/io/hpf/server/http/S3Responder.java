@@ -1,0 +1,271 @@
+package io.hpf.server.http;
+
+import io.hpf.archive.EntryInfo;
+import io.hpf.server.ServerOptions;
+import io.hpf.server.archives.ArchiveDirectory;
+import io.hpf.server.archives.PrefixWalk;
+import io.hpf.server.s3.ListObjects;
+import io.hpf.server.s3.S3Error;
+import io.hpf.server.s3.S3Exception;
+import io.hpf.server.s3.S3Xml;
+import io.hpf.server.s3.SignatureV4;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The S3 API, path style, over the same archives: buckets are archives (those whose id is a bucket
+ * name: no '/'), keys are entry names. ListBuckets, HeadBucket, GetBucketLocation, ListObjects
+ * (versions 1 and 2), GetObject and HeadObject; every other operation is refused as a write
+ * (MethodNotAllowed) or as not implemented. With {@code --s3-keys} every request must be signed
+ * (AWS Signature V4) by one of the keys; without, reads are anonymous and signatures are not
+ * checked. Objects are answered by the HTTP API's {@link EntryResponder} (same ETag, ranges,
+ * conditions, zero-copy), errors in S3's XML.
+ */
+final class S3Responder {
+  /** Query parameters only S3 clients send: a request with one speaks S3. */
+  private static final Set<String> S3_PARAMETERS =
+      Set.of(
+          "list-type",
+          "location",
+          "x-id",
+          "encoding-type",
+          "continuation-token",
+          "start-after",
+          "max-keys",
+          "marker",
+          "fetch-owner",
+          "X-Amz-Algorithm",
+          "X-Amz-Signature",
+          "X-Amz-Credential",
+          "AWSAccessKeyId",
+          "Signature");
+
+  /** Sub-resources of a bucket that S3 has and this server does not. */
+  private static final Set<String> UNSUPPORTED =
+      Set.of(
+          "acl",
+          "cors",
+          "delete",
+          "encryption",
+          "lifecycle",
+          "logging",
+          "notification",
+          "object-lock",
+          "policy",
+          "replication",
+          "tagging",
+          "uploads",
+          "versioning",
+          "versions",
+          "website");
+
+  private final RequestRouter router;
+  private final ArchiveDirectory directory;
+  private final EntryResponder entries;
+  private final SignatureV4 signatures;
+  private final long startedMillis = System.currentTimeMillis();
+
+  S3Responder(
+      RequestRouter router,
+      ArchiveDirectory directory,
+      EntryResponder entries,
+      ServerOptions options) {
+    this.router = router;
+    this.directory = directory;
+    this.entries = entries;
+    this.signatures =
+        options.s3Keys == null ? null : new SignatureV4(options.s3Keys, options.wallClock);
+  }
+
+  /**
+   * Whether a request speaks S3: it is signed the AWS way, carries an {@code x-amz-} header, or a
+   * query parameter only S3 has. (An unsigned plain GET of an object is the same in both.)
+   */
+  static boolean isS3(HttpRequest request) {
+    HttpHeaders h = request.headers();
+    String authorization = h.get(HttpHeaderNames.AUTHORIZATION);
+    if (authorization != null
+        && (authorization.startsWith(SignatureV4.ALGORITHM) || authorization.startsWith("AWS "))) {
+      return true;
+    }
+    for (Map.Entry<String, String> e : h) {
+      if (e.getKey().regionMatches(true, 0, "x-amz-", 0, 6)) {
+        return true;
+      }
+    }
+    String uri = request.uri();
+    int q = uri.indexOf('?');
+    if (q < 0) {
+      return false;
+    }
+    for (String piece : uri.substring(q + 1).split("&")) {
+      int eq = piece.indexOf('=');
+      if (S3_PARAMETERS.contains(eq < 0 ? piece : piece.substring(0, eq))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void respond(Exchange ex, boolean onWorker) throws IOException {
+    String uri = ex.request.uri();
+    int q = uri.indexOf('?');
+    String rawPath = q < 0 ? uri : uri.substring(0, q);
+    String rawQuery = q < 0 ? "" : uri.substring(q + 1);
+    ex.speakS3(rawPath, null, null, S3Error.NO_SUCH_BUCKET);
+    ex.route("bad");
+    try {
+      if (signatures != null) {
+        signatures.verify(new Signed(ex, rawPath, rawQuery));
+      }
+      HttpMethod method = ex.request.method();
+      if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+        throw new S3Exception(
+            S3Error.METHOD_NOT_ALLOWED, "the server is read-only: " + method + " is refused");
+      }
+      RequestPath path;
+      try {
+        path = RequestPath.parse(uri);
+      } catch (RequestPath.BadPathException e) {
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, e.getMessage());
+      }
+      route(ex, path, rawQuery, onWorker);
+    } catch (S3Exception e) {
+      ex.s3Error(e.error(), e.getMessage(), null);
+    }
+  }
+
+  private void route(Exchange ex, RequestPath path, String rawQuery, boolean onWorker)
+      throws IOException, S3Exception {
+    String p = path.path();
+    int slash = p.indexOf('/');
+    String bucket = slash < 0 ? p : p.substring(0, slash);
+    String key = slash < 0 ? "" : p.substring(slash + 1);
+    if (bucket.isEmpty()) {
+      ex.route("buckets");
+      sendXml(ex, S3Xml.buckets(buckets(), startedMillis));
+      return;
+    }
+    ArchiveDirectory.Target target = directory.resolve(bucket);
+    if (target == null || !target.archive().equals(bucket)) {
+      throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
+    }
+    Map<String, String> query = parameters(rawQuery);
+    if (!key.isEmpty()) {
+      ex.speakS3(ex.request.uri(), bucket, key, S3Error.NO_SUCH_KEY);
+      router.forArchive(ex, bucket, key, onWorker, (e, a, w) -> object(e, a, key, w));
+      return;
+    }
+    ex.speakS3(ex.request.uri(), bucket, null, S3Error.NO_SUCH_BUCKET);
+    for (String name : query.keySet()) {
+      if (UNSUPPORTED.contains(name)) {
+        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "'" + name + "' is not served here");
+      }
+    }
+    if (query.containsKey("location")) {
+      ex.route("bucket");
+      sendXml(ex, S3Xml.location());
+    } else if (ex.isHead()) {
+      ex.route("bucket");
+      ex.send(HttpResponseStatus.OK, null, Unpooled.EMPTY_BUFFER, ex.head(HttpResponseStatus.OK));
+    } else {
+      ListObjects list = ListObjects.of(query);
+      router.forArchive(ex, bucket, list.prefix(), onWorker, (e, a, w) -> list(e, a, list));
+    }
+  }
+
+  private void object(Exchange ex, String bucket, String key, boolean onWorker) {
+    try {
+      entries.respond(ex, bucket, key, onWorker);
+    } catch (IOException | RuntimeException e) {
+      router.failed(ex, bucket, key, e);
+    }
+  }
+
+  private void list(Exchange ex, String bucket, ListObjects list) {
+    ex.route("list");
+    List<EntryInfo> contents = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    try {
+      PrefixWalk.Page page =
+          list.maxKeys() == 0
+              ? new PrefixWalk.Page(false, null, false)
+              : PrefixWalk.walk(
+                  ex.lease().reader(),
+                  list.prefix(),
+                  list.from(),
+                  list.delimiter(),
+                  list.maxKeys(),
+                  new PrefixWalk.Visitor() {
+                    @Override
+                    public void entry(EntryInfo entry) {
+                      contents.add(entry);
+                    }
+
+                    @Override
+                    public void commonPrefix(String prefix) {
+                      prefixes.add(prefix);
+                    }
+                  });
+      sendXml(ex, list.result(bucket, contents, prefixes, page));
+    } catch (IOException | RuntimeException e) {
+      router.failed(ex, bucket, null, e);
+    }
+  }
+
+  /** The archives whose ids are bucket names (no '/'), in order. */
+  private List<String> buckets() {
+    List<String> out = new ArrayList<>();
+    for (String id : directory.ids()) {
+      if (id.indexOf('/') < 0) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  private static void sendXml(Exchange ex, String xml) {
+    ex.sendText(HttpResponseStatus.OK, "application/xml", xml);
+  }
+
+  private static Map<String, String> parameters(String rawQuery) {
+    Map<String, String> out = new HashMap<>();
+    new QueryStringDecoder(rawQuery, java.nio.charset.StandardCharsets.UTF_8, false, 64)
+        .parameters()
+        .forEach((k, v) -> out.put(k, v.isEmpty() ? "" : v.get(0)));
+    return out;
+  }
+
+  /** The request as the signature check reads it. */
+  private record Signed(Exchange ex, String rawPath, String rawQuery)
+      implements SignatureV4.Request {
+    @Override
+    public String method() {
+      return ex.request.method().name();
+    }
+
+    @Override
+    public List<String> headers(String lowerCaseName) {
+      return ex.request.headers().getAll(lowerCaseName);
+    }
+
+    @Override
+    public byte[] body() {
+      io.netty.buffer.ByteBuf content = ex.request.content();
+      byte[] out = new byte[content.readableBytes()];
+      content.getBytes(content.readerIndex(), out);
+      return out;
+    }
+  }
+}
