@@ -3,6 +3,7 @@
 # then the Python tests: PySpark (pip's pyspark, the version hpf-spark builds against) reading and
 # writing archives with the built jar, and the Python package (python/) reading archives without
 # a JVM.
+# Then hpf serve's S3 API read by boto3, s3fs and the AWS CLI.
 # Longer tests: ./scripts/test.sh -Plong
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,11 @@ if "$venv/bin/python" -c 'import pyspark, pytest' 2>/dev/null; then
 else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi
+
+# hpf serve's S3 API read by boto3, s3fs and the AWS CLI (from PyPI, in venvs of their own).
+s3venv="$(./scripts/s3-clients-venv.sh)"
+timed "S3 clients" env HPF_AWS_CLI="$s3venv-awscli/bin/aws" "$s3venv/bin/python" -m pytest -q \
+  -p no:cacheprovider hpf-server/src/test/python
 
 show_dist() {
   local status=0
