@@ -1,0 +1,258 @@
+package io.hpf.hadoop;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A real S3 server for tests: SeaweedFS's {@code weed server} (master, volume, filer and S3
+ * gateway) as a process of its own on loopback ports, with one bucket and one key. The binary is
+ * built by {@code scripts/install-seaweedfs.sh} (it is found there, or at {@code $HPF_WEED}).
+ */
+public final class SeaweedS3 implements Closeable {
+  public static final String ACCESS = "HPFSEAWEED";
+  public static final String SECRET = "hpf-seaweed-secret";
+  public static final String BUCKET = "hpf";
+
+  private final Process process;
+  private final int s3Port;
+  private final Path dir;
+  private final AtomicInteger serial = new AtomicInteger();
+
+  private SeaweedS3(Process process, int s3Port, Path dir) {
+    this.process = process;
+    this.s3Port = s3Port;
+    this.dir = dir;
+  }
+
+  /** The weed binary, or null when it has not been built here. */
+  public static Path binary() throws IOException {
+    String env = System.getenv("HPF_WEED");
+    if (env != null) {
+      return Path.of(env);
+    }
+    Path cache = Path.of(System.getProperty("user.home"), ".cache", "hpf");
+    if (!Files.isDirectory(cache)) {
+      return null;
+    }
+    try (Stream<Path> dirs = Files.list(cache)) {
+      return dirs.filter(d -> d.getFileName().toString().startsWith("seaweedfs-"))
+          .map(d -> d.resolve("weed"))
+          .filter(Files::isExecutable)
+          .max(Comparator.comparing(Path::toString))
+          .orElse(null);
+    }
+  }
+
+  private static SeaweedS3 shared;
+
+  /** One server for every test class of this JVM; it stops when the JVM exits. */
+  public static synchronized SeaweedS3 shared() throws Exception {
+    if (shared == null) {
+      Path weed = binary();
+      if (weed == null) {
+        throw new IllegalStateException("SeaweedFS is not built: run scripts/install-seaweedfs.sh");
+      }
+      SeaweedS3 started = start(weed, Files.createTempDirectory("hpf-seaweed"));
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close));
+      shared = started;
+    }
+    return shared;
+  }
+
+  static SeaweedS3 start(Path weed, Path dir) throws Exception {
+    Path config = dir.resolve("s3.json");
+    Files.writeString(
+        config,
+        "{\"identities\":[{\"name\":\"hpf\",\"credentials\":[{\"accessKey\":\""
+            + ACCESS
+            + "\",\"secretKey\":\""
+            + SECRET
+            + "\"}],\"actions\":[\"Admin\",\"Read\",\"Write\",\"List\",\"Tagging\"]}]}",
+        StandardCharsets.UTF_8);
+    // Each service takes a port and its gRPC port 10000 above it.
+    int[] ports = freePorts(5);
+    List<String> command = new ArrayList<>();
+    command.add(weed.toString());
+    command.add("server");
+    for (String arg :
+        new String[] {
+          "-dir=" + dir,
+          "-ip=127.0.0.1",
+          "-ip.bind=127.0.0.1",
+          "-master.port=" + ports[0],
+          "-volume.port=" + ports[1],
+          "-filer",
+          "-filer.port=" + ports[2],
+          "-s3",
+          "-s3.port=" + ports[3],
+          "-s3.port.iceberg=" + ports[4],
+          "-s3.config=" + config,
+          "-master.telemetry=false",
+          "-volume.max=8"
+        }) {
+      command.add(arg);
+    }
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("weed.log").toFile())
+            .start();
+    SeaweedS3 s3 = new SeaweedS3(p, ports[3], dir);
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!listening(ports[3])) {
+      if (!p.isAlive() || System.nanoTime() > deadline) {
+        s3.close();
+        throw new IOException("SeaweedFS did not start; its log: " + dir.resolve("weed.log"));
+      }
+      Thread.sleep(100);
+    }
+    s3.createBucket();
+    return s3;
+  }
+
+  private void createBucket() throws InterruptedException {
+    try (S3Client client =
+        S3Client.builder()
+            .endpointOverride(URI.create(endpoint()))
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
+            .build()) {
+      for (int attempt = 0; ; attempt++) {
+        try {
+          client.createBucket(b -> b.bucket(BUCKET));
+          return;
+        } catch (RuntimeException e) {
+          if (attempt == 50) { // the filer and volume server join the master a moment later
+            throw e;
+          }
+          Thread.sleep(200);
+        }
+      }
+    }
+  }
+
+  public String endpoint() {
+    return "http://127.0.0.1:" + s3Port;
+  }
+
+  /** S3A's settings for this server. */
+  public Configuration configuration() {
+    Configuration conf = new Configuration();
+    for (String[] kv : settings()) {
+      conf.set(kv[0], kv[1]);
+    }
+    return conf;
+  }
+
+  /** The same settings as -D options of the CLI. */
+  public List<String> cliOptions() {
+    List<String> out = new ArrayList<>();
+    for (String[] kv : settings()) {
+      out.add("-D");
+      out.add(kv[0] + "=" + kv[1]);
+    }
+    return out;
+  }
+
+  private String[][] settings() {
+    return new String[][] {
+      {"fs.s3a.endpoint", endpoint()},
+      {"fs.s3a.endpoint.region", "us-east-1"},
+      {"fs.s3a.path.style.access", "true"},
+      {"fs.s3a.access.key", ACCESS},
+      {"fs.s3a.secret.key", SECRET},
+      {"fs.s3a.attempts.maximum", "2"},
+      {"fs.s3a.retry.limit", "2"}
+    };
+  }
+
+  public FileSystem fs() throws IOException {
+    return FileSystem.get(URI.create("s3a://" + BUCKET + "/"), configuration());
+  }
+
+  /** An s3a:// path no other test has used. */
+  public org.apache.hadoop.fs.Path freshPath(String name) {
+    return new org.apache.hadoop.fs.Path(
+        "s3a://"
+            + BUCKET
+            + "/t"
+            + ProcessHandle.current().pid()
+            + "-"
+            + serial.incrementAndGet()
+            + "/"
+            + name);
+  }
+
+  private static boolean listening(int port) {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Free ports whose gRPC companions (10000 above) are free too. */
+  private static int[] freePorts(int n) throws IOException {
+    int[] out = new int[n];
+    int found = 0;
+    while (found < n) {
+      try (ServerSocket s = new ServerSocket(0)) {
+        int port = s.getLocalPort();
+        if (port < 55_000 && free(port + 10_000)) {
+          out[found++] = port;
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket s = new ServerSocket(port)) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.delete(p);
+    } catch (IOException e) {
+      // a temporary file: left for the system to clean
+    }
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(SeaweedS3::deleteQuietly);
+    } catch (IOException e) {
+      // a temporary directory: left for the system to clean
+    }
+  }
+}
