@@ -11,6 +11,12 @@ command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-bui
 # hpf mount's tests mount FUSE file systems: libfuse 2 and fuse3, when missing and installable
 # (where this machine cannot mount, those tests say so and are skipped).
 ./scripts/install-fuse.sh || echo "test.sh: FUSE could not be installed: the mount tests will be skipped"
+# The s3a:// tests run against SeaweedFS (a real S3 server) where its binary is built: -Plong
+# builds it first (once, 10-30 minutes cold, then cached under ~/.cache/hpf); otherwise, when it is
+# missing, those tests say so and are skipped.
+for arg in "$@"; do [ "$arg" = -Plong ] && ./scripts/install-seaweedfs.sh >/dev/null; done
+ls "$HOME"/.cache/hpf/seaweedfs-*/weed >/dev/null 2>&1 || [ -n "${HPF_WEED:-}" ] ||
+  echo "test.sh: SeaweedFS is not built: the s3a:// tests are skipped (scripts/install-seaweedfs.sh builds it)"
 # How long each part took, printed at the end (Maven's reactor summary gives each module's).
 times=()
 timed() { # timed NAME COMMAND...: runs COMMAND, records its minutes and seconds under NAME

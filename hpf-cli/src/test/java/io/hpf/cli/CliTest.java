@@ -626,4 +626,18 @@ class CliTest {
       assertTrue(help.text().contains("Examples:"), command);
     }
   }
+
+  @Test
+  void aSchemeWithoutItsConnectorIsOneLineNamingWhatToAdd() {
+    CliRun gs = hpf("ls", "gs://bucket/x.hpf");
+    assertEquals(1, gs.code());
+    assertEquals(
+        "hpf: gs://bucket/x.hpf: no file system for 'gs://' on the classpath (Google Cloud"
+            + " Storage needs the gcs-connector jar: add it with HPF_CLASSPATH)\n",
+        gs.err());
+    CliRun unknown = hpf("ls", "nosuch://h/x.hpf");
+    assertEquals(1, unknown.code());
+    assertTrue(unknown.err().contains("no file system for 'nosuch://'"), unknown.err());
+    assertEquals(1, unknown.err().split("\n").length, unknown.err());
+  }
 }
