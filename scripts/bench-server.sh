@@ -48,21 +48,7 @@ make_tree() { # size
   local tree="$dir/files-$1-$files"
   if [ ! -f "$tree.done" ]; then
     rm -rf "$tree"
-    python3 - "$tree" "$files" "$1" <<'PY'
-import os, sys, random
-root, n, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rnd = random.Random(12)
-names = []
-for i in range(n):
-    d = os.path.join(root, "d%03d" % (i % 1000))
-    os.makedirs(d, exist_ok=True)
-    name = "d%03d/f%07d.bin" % (i % 1000, i)
-    with open(os.path.join(root, name), "wb") as f:
-        f.write(rnd.randbytes(size))
-    names.append(name)
-with open(root + ".names", "w") as f:
-    f.write("\n".join(names) + "\n")
-PY
+    python3 "$here/scripts/gen-random-tree.py" "$tree" "$files" "$1"
     touch "$tree.done"
   fi
   if [ ! -d "$dir/archives-$1-$files/c.hpf" ]; then

@@ -94,29 +94,34 @@ final class S3Responder {
    */
   static boolean isS3(HttpRequest request) {
     HttpHeaders h = request.headers();
+    String uri = request.uri();
+    int q = uri.indexOf('?');
+    if (q >= 0) {
+      for (int at = q + 1; at < uri.length(); ) {
+        int amp = uri.indexOf('&', at);
+        int end = amp < 0 ? uri.length() : amp;
+        int eq = uri.indexOf('=', at);
+        if (S3_PARAMETERS.contains(uri.substring(at, eq < 0 || eq > end ? end : eq))) {
+          return true;
+        }
+        at = end + 1;
+      }
+    }
     String authorization = h.get(HttpHeaderNames.AUTHORIZATION);
     if (authorization != null
         && (authorization.startsWith(SignatureV4.ALGORITHM) || authorization.startsWith("AWS "))) {
       return true;
     }
-    for (Map.Entry<String, String> e : h) {
-      if (e.getKey().regionMatches(true, 0, "x-amz-", 0, 6)) {
-        return true;
-      }
-    }
-    String uri = request.uri();
-    int q = uri.indexOf('?');
-    if (q < 0) {
-      return false;
-    }
-    for (String piece : uri.substring(q + 1).split("&")) {
-      int eq = piece.indexOf('=');
-      if (S3_PARAMETERS.contains(eq < 0 ? piece : piece.substring(0, eq))) {
+    for (var it = h.iteratorCharSequence(); it.hasNext(); ) {
+      CharSequence name = it.next().getKey();
+      if (name.length() > 6 && AMZ.contentEqualsIgnoreCase(name.subSequence(0, 6))) {
         return true;
       }
     }
     return false;
   }
+
+  private static final io.netty.util.AsciiString AMZ = io.netty.util.AsciiString.cached("x-amz-");
 
   void respond(Exchange ex, boolean onWorker) throws IOException {
     String uri = ex.request.uri();
@@ -136,7 +141,7 @@ final class S3Responder {
       }
       RequestPath path;
       try {
-        path = RequestPath.parse(uri);
+        path = RequestPath.parse(rawPath); // the query is S3's, read below where needed
       } catch (RequestPath.BadPathException e) {
         throw new S3Exception(S3Error.INVALID_ARGUMENT, e.getMessage());
       }
@@ -161,13 +166,13 @@ final class S3Responder {
     if (target == null || !target.archive().equals(bucket)) {
       throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
     }
-    Map<String, String> query = parameters(rawQuery);
     if (!key.isEmpty()) {
       ex.speakS3(ex.request.uri(), bucket, key, S3Error.NO_SUCH_KEY);
       router.forArchive(ex, bucket, key, onWorker, (e, a, w) -> object(e, a, key, w));
       return;
     }
     ex.speakS3(ex.request.uri(), bucket, null, S3Error.NO_SUCH_BUCKET);
+    Map<String, String> query = parameters(rawQuery);
     for (String name : query.keySet()) {
       if (UNSUPPORTED.contains(name)) {
         throw new S3Exception(S3Error.NOT_IMPLEMENTED, "'" + name + "' is not served here");

@@ -1,6 +1,5 @@
 package io.hpf.server.s3;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,26 +24,29 @@ final class Canonical {
    * The query: parameters encoded, sorted by name then value, joined by '&'; a presigned URL's own
    * signature left out.
    */
-  static String query(String rawQuery) {
-    List<String> pairs = new ArrayList<>();
-    for (String[] p : split(rawQuery)) {
+  static String query(List<String[]> parameters) {
+    List<String[]> pairs = new ArrayList<>(parameters.size());
+    for (String[] p : parameters) {
       if (!p[0].equals("X-Amz-Signature")) {
-        pairs.add(encode(p[0], false) + '=' + encode(p[1], false));
+        pairs.add(new String[] {encode(p[0], false), encode(p[1], false)});
       }
     }
     // By name, then value: not by the joined text, where "a=" would sort after "a-b=".
-    pairs.sort(
-        (a, b) -> {
-          int c = a.substring(0, a.indexOf('=')).compareTo(b.substring(0, b.indexOf('=')));
-          return c != 0 ? c : a.compareTo(b);
-        });
-    return String.join("&", pairs);
+    pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
+    StringBuilder out = new StringBuilder(256);
+    for (String[] p : pairs) {
+      if (out.length() > 0) {
+        out.append('&');
+      }
+      out.append(p[0]).append('=').append(p[1]);
+    }
+    return out.toString();
   }
 
   /** The query's parameters, decoded; the first value of each name. */
-  static Map<String, String> queryParameters(String rawQuery) {
+  static Map<String, String> queryParameters(List<String[]> parameters) {
     Map<String, String> out = new HashMap<>();
-    for (String[] p : split(rawQuery)) {
+    for (String[] p : parameters) {
       out.putIfAbsent(p[0], p[1]);
     }
     return out;
@@ -63,7 +65,8 @@ final class Canonical {
         if (i > 0) {
           out.append(',');
         }
-        out.append(vs.get(i).strip().replaceAll(" {2,}", " "));
+        String v = vs.get(i).strip();
+        out.append(v.contains("  ") ? v.replaceAll(" {2,}", " ") : v);
       }
       out.append('\n');
     }
@@ -83,19 +86,23 @@ final class Canonical {
     return fields;
   }
 
-  private static List<String[]> split(String rawQuery) {
+  /** The query's parameters in order, each {name, value} decoded. */
+  static List<String[]> split(String rawQuery) {
     List<String[]> out = new ArrayList<>();
-    if (rawQuery == null || rawQuery.isEmpty()) {
+    if (rawQuery == null) {
       return out;
     }
-    for (String piece : rawQuery.split("&")) {
-      if (piece.isEmpty()) {
-        continue;
+    for (int at = 0; at < rawQuery.length(); ) {
+      int amp = rawQuery.indexOf('&', at);
+      int end = amp < 0 ? rawQuery.length() : amp;
+      if (end > at) {
+        int eq = rawQuery.indexOf('=', at);
+        boolean valued = eq >= 0 && eq < end;
+        String name = rawQuery.substring(at, valued ? eq : end);
+        String value = valued ? rawQuery.substring(eq + 1, end) : "";
+        out.add(new String[] {decode(name, true), decode(value, true)});
       }
-      int eq = piece.indexOf('=');
-      String name = eq < 0 ? piece : piece.substring(0, eq);
-      String value = eq < 0 ? "" : piece.substring(eq + 1);
-      out.add(new String[] {decode(name, true), decode(value, true)});
+      at = end + 1;
     }
     return out;
   }
@@ -108,30 +115,56 @@ final class Canonical {
     if (s.indexOf('%') < 0 && (!plusIsSpace || s.indexOf('+') < 0)) {
       return s;
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+    byte[] out = new byte[s.length() * 3];
+    int n = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      int hi = i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
-      int lo = i + 2 < s.length() ? Character.digit(s.charAt(i + 2), 16) : -1;
-      if (c == '%' && hi >= 0 && lo >= 0) {
-        out.write(hi * 16 + lo);
+      int hi = c == '%' && i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
+      int lo = hi >= 0 ? Character.digit(s.charAt(i + 2), 16) : -1;
+      if (lo >= 0) {
+        out[n++] = (byte) (hi * 16 + lo);
         i += 2;
       } else if (c == '+' && plusIsSpace) {
-        out.write(' ');
+        out[n++] = ' ';
+      } else if (c < 0x80) {
+        out[n++] = (byte) c;
       } else {
         int end = Character.isHighSurrogate(c) && i + 1 < s.length() ? i + 2 : i + 1;
         byte[] b = s.substring(i, end).getBytes(StandardCharsets.UTF_8);
-        out.write(b, 0, b.length);
+        System.arraycopy(b, 0, out, n, b.length);
+        n += b.length;
         i = end - 1;
       }
     }
-    return out.toString(StandardCharsets.UTF_8);
+    return new String(out, 0, n, StandardCharsets.UTF_8);
   }
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
+  private static boolean unreservedOnly(String s, boolean keepSlash) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_'
+              || c == '.'
+              || c == '~'
+              || (c == '/' && keepSlash);
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** SigV4's URI encoding: unreserved characters as they are, every other byte as %XX. */
   static String encode(String s, boolean keepSlash) {
+    if (unreservedOnly(s, keepSlash)) {
+      return s;
+    }
     StringBuilder out = new StringBuilder(s.length() + 16);
     for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
       int c = b & 0xff;

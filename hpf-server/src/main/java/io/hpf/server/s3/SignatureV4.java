@@ -3,13 +3,8 @@ package io.hpf.server.s3;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -28,10 +23,10 @@ public final class SignatureV4 {
   public static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
   static final long MAX_SKEW_MILLIS = 15 * 60_000L;
   static final long MAX_EXPIRES_SECONDS = 7 * 24 * 3600L;
-  private static final DateTimeFormatter AMZ_DATE =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
-  private static final String EMPTY_SHA256 = sha256Hex(new byte[0]);
-  private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(SignatureV4::newMac);
+
+  /** SHA-256 of no bytes: the payload hash of every read. */
+  private static final String EMPTY_SHA256 =
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
   /** What the check reads of a request. */
   public interface Request {
@@ -63,12 +58,13 @@ public final class SignatureV4 {
   /** The access key of a correctly signed request; else the refusal S3 would give. */
   public String verify(Request r) throws S3Exception {
     List<String> authorization = r.headers("authorization");
-    Map<String, String> query = Canonical.queryParameters(r.rawQuery());
+    List<String[]> parameters = Canonical.split(r.rawQuery());
+    Map<String, String> query = Canonical.queryParameters(parameters);
     if (!authorization.isEmpty()) {
-      return verifyHeader(r, authorization.get(0));
+      return verifyHeader(r, authorization.get(0), parameters);
     }
     if (query.containsKey("X-Amz-Signature")) {
-      return verifyPresigned(r, query);
+      return verifyPresigned(r, query, parameters);
     }
     if (query.containsKey("Signature")) {
       throw new S3Exception(
@@ -78,7 +74,8 @@ public final class SignatureV4 {
     throw new S3Exception(S3Error.ACCESS_DENIED, "the request is not signed (AWS Signature V4)");
   }
 
-  private String verifyHeader(Request r, String authorization) throws S3Exception {
+  private String verifyHeader(Request r, String authorization, List<String[]> parameters)
+      throws S3Exception {
     if (!authorization.startsWith(ALGORITHM + " ")) {
       throw new S3Exception(
           S3Error.INVALID_REQUEST,
@@ -115,10 +112,12 @@ public final class SignatureV4 {
         amzDate,
         signedHeaders,
         signature,
-        payload);
+        payload,
+        parameters);
   }
 
-  private String verifyPresigned(Request r, Map<String, String> query) throws S3Exception {
+  private String verifyPresigned(Request r, Map<String, String> query, List<String[]> parameters)
+      throws S3Exception {
     S3Error malformed = S3Error.AUTHORIZATION_QUERY_PARAMETERS_ERROR;
     if (!ALGORITHM.equals(query.get("X-Amz-Algorithm"))) {
       throw new S3Exception(malformed, "X-Amz-Algorithm must be " + ALGORITHM);
@@ -149,7 +148,8 @@ public final class SignatureV4 {
         amzDate,
         signedHeaders,
         query.get("X-Amz-Signature"),
-        payload);
+        payload,
+        parameters);
   }
 
   private String check(
@@ -158,7 +158,8 @@ public final class SignatureV4 {
       String amzDate,
       String signedHeaders,
       String signature,
-      String payload)
+      String payload,
+      List<String[]> parameters)
       throws S3Exception {
     String secret = keys.secret(credential.accessKey());
     if (secret == null) {
@@ -175,7 +176,7 @@ public final class SignatureV4 {
             + '\n'
             + Canonical.path(r.rawPath())
             + '\n'
-            + Canonical.query(r.rawQuery())
+            + Canonical.query(parameters)
             + '\n'
             + Canonical.headers(names, r::headers)
             + '\n'
@@ -235,12 +236,39 @@ public final class SignatureV4 {
     return key;
   }
 
+  /** {@code yyyyMMdd'T'HHmmss'Z'} to epoch milliseconds, read by hand (a formatter costs µs). */
   private static long parseDate(String amzDate, S3Error error) throws S3Exception {
+    boolean shaped =
+        amzDate.length() == 16 && amzDate.charAt(8) == 'T' && amzDate.charAt(15) == 'Z';
     try {
-      return LocalDateTime.parse(amzDate, AMZ_DATE).toInstant(ZoneOffset.UTC).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      throw new S3Exception(error, "'" + amzDate + "' is not a time like 20260131T235959Z");
+      if (shaped) {
+        long day =
+            java.time.LocalDate.of(
+                    digits(amzDate, 0, 4), digits(amzDate, 4, 6), digits(amzDate, 6, 8))
+                .toEpochDay();
+        int hour = digits(amzDate, 9, 11);
+        int minute = digits(amzDate, 11, 13);
+        int second = digits(amzDate, 13, 15);
+        if (hour < 24 && minute < 60 && second < 60) {
+          return ((day * 24 + hour) * 60 + minute) * 60_000L + second * 1000L;
+        }
+      }
+    } catch (java.time.DateTimeException | NumberFormatException e) {
+      // said below
     }
+    throw new S3Exception(error, "'" + amzDate + "' is not a time like 20260131T235959Z");
+  }
+
+  private static int digits(String s, int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      int d = s.charAt(i) - '0';
+      if (d < 0 || d > 9) {
+        throw new NumberFormatException();
+      }
+      n = n * 10 + d;
+    }
+    return n;
   }
 
   private static long parseExpires(String expires) throws S3Exception {
@@ -261,22 +289,41 @@ public final class SignatureV4 {
     return values.isEmpty() ? null : values.get(0);
   }
 
-  static byte[] hmac(byte[] key, String data) {
-    Mac mac = HMAC.get();
-    try {
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HMAC-SHA256 refused a key", e);
-    }
-    return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+  /**
+   * A thread's HMAC and the key it was last given: signing keys are cached, so usually the same.
+   */
+  private static final class Hmac {
+    final Mac mac = newMac();
+    byte[] key;
   }
 
-  static String sha256Hex(byte[] data) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this Java has no SHA-256", e);
+  private static final ThreadLocal<Hmac> HMAC = ThreadLocal.withInitial(Hmac::new);
+
+  static byte[] hmac(byte[] key, String data) {
+    Hmac h = HMAC.get();
+    if (h.key != key) {
+      try {
+        h.mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("HMAC-SHA256 refused a key", e);
+      }
+      h.key = key;
     }
+    return h.mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("this Java has no SHA-256", e);
+            }
+          });
+
+  static String sha256Hex(byte[] data) {
+    return HexFormat.of().formatHex(SHA256.get().digest(data));
   }
 
   private static Mac newMac() {
