@@ -11,16 +11,28 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * upload at close, which is where their bytes become durable and visible), neither is called: S3A
  * would warn on every call that it is unsupported.
  *
+ * <p>A store that writes an object only at close (S3A) refuses there a create over an object that
+ * another writer made meanwhile (a conditional PUT): that failure, with the object now there, is
+ * the "already exists" the core expects from an exclusive create.
+ *
  * @param path the file, for messages
  * @param blockSize the file's block size, which writers align entries to
  * @param syncable whether the stream honours hflush and hsync
+ * @param exists whether the file exists now, asked when closing it failed
  */
-record HadoopAppendableFile(String path, FSDataOutputStream out, long blockSize, boolean syncable)
+record HadoopAppendableFile(
+    String path, FSDataOutputStream out, long blockSize, boolean syncable, Existence exists)
     implements AppendableFile {
-  static HadoopAppendableFile of(String path, FSDataOutputStream out, long blockSize) {
+  /** Asks the store whether the file is there. */
+  interface Existence {
+    boolean now() throws IOException;
+  }
+
+  static HadoopAppendableFile of(
+      String path, FSDataOutputStream out, long blockSize, Existence exists) {
     boolean syncable =
         out.hasCapability(StreamCapabilities.HSYNC) && out.hasCapability(StreamCapabilities.HFLUSH);
-    return new HadoopAppendableFile(path, out, blockSize, syncable);
+    return new HadoopAppendableFile(path, out, blockSize, syncable, exists);
   }
 
   @Override
@@ -49,6 +61,15 @@ record HadoopAppendableFile(String path, FSDataOutputStream out, long blockSize,
 
   @Override
   public void close() throws IOException {
-    out.close();
+    try {
+      out.close();
+    } catch (IOException e) {
+      if (!syncable && exists.now()) {
+        var taken = new java.nio.file.FileAlreadyExistsException(path);
+        taken.initCause(e);
+        throw taken;
+      }
+      throw e;
+    }
   }
 }

@@ -9,12 +9,10 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.BlockStoragePolicySpi;
-import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -36,6 +34,9 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
  */
 public final class HadoopStorage implements Storage {
   private static final String LAZY_PERSIST = "LAZY_PERSIST";
+
+  /** Hadoop 3.4.2's create option for a create that must not replace (S3A: If-None-Match). */
+  private static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
 
   private final FileSystem fs;
   private final Path directory;
@@ -254,23 +255,25 @@ public final class HadoopStorage implements Storage {
     if (options.lazyPersist()) {
       setLazyPersistPolicy();
     }
-    EnumSet<CreateFlag> flags = EnumSet.of(CreateFlag.CREATE);
     FSDataOutputStream out;
     try {
-      out =
-          fs.create(
-              path,
-              FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(fs.getConf())),
-              flags,
-              fs.getConf().getInt("io.file.buffer.size", 4096),
-              replication,
-              blockSize,
-              null);
+      // Never over an existing file: HDFS refuses at once; on S3A the PUT carries If-None-Match
+      // (the store refuses it at close, atomically: two writers cannot both take the lock).
+      var builder =
+          fs.createFile(path)
+              .overwrite(false)
+              .permission(
+                  FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(fs.getConf())))
+              .bufferSize(fs.getConf().getInt("io.file.buffer.size", 4096))
+              .replication(replication)
+              .blockSize(blockSize);
+      builder.opt(CONDITIONAL_CREATE, true);
+      out = builder.build();
     } catch (FileAlreadyExistsException e) {
       // The core relies on the java.nio type to tell "exists" apart from other failures.
       throw new java.nio.file.FileAlreadyExistsException(describe(name));
     }
-    return HadoopAppendableFile.of(describe(name), out, blockSize);
+    return HadoopAppendableFile.of(describe(name), out, blockSize, () -> fs.exists(path));
   }
 
   @Override
