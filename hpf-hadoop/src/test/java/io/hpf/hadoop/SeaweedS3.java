@@ -157,32 +157,33 @@ public final class SeaweedS3 implements Closeable {
   /** S3A's settings for this server. */
   public Configuration configuration() {
     Configuration conf = new Configuration();
-    for (String[] kv : settings()) {
-      conf.set(kv[0], kv[1]);
-    }
+    properties().forEach(conf::set);
     return conf;
   }
 
   /** The same settings as -D options of the CLI. */
   public List<String> cliOptions() {
     List<String> out = new ArrayList<>();
-    for (String[] kv : settings()) {
-      out.add("-D");
-      out.add(kv[0] + "=" + kv[1]);
-    }
+    properties()
+        .forEach(
+            (k, v) -> {
+              out.add("-D");
+              out.add(k + "=" + v);
+            });
     return out;
   }
 
-  private String[][] settings() {
-    return new String[][] {
-      {"fs.s3a.endpoint", endpoint()},
-      {"fs.s3a.endpoint.region", "us-east-1"},
-      {"fs.s3a.path.style.access", "true"},
-      {"fs.s3a.access.key", ACCESS},
-      {"fs.s3a.secret.key", SECRET},
-      {"fs.s3a.attempts.maximum", "2"},
-      {"fs.s3a.retry.limit", "2"}
-    };
+  /** The settings by name, in order. */
+  public java.util.Map<String, String> properties() {
+    java.util.Map<String, String> p = new java.util.LinkedHashMap<>();
+    p.put("fs.s3a.endpoint", endpoint());
+    p.put("fs.s3a.endpoint.region", "us-east-1");
+    p.put("fs.s3a.path.style.access", "true");
+    p.put("fs.s3a.access.key", ACCESS);
+    p.put("fs.s3a.secret.key", SECRET);
+    p.put("fs.s3a.attempts.maximum", "2");
+    p.put("fs.s3a.retry.limit", "2");
+    return p;
   }
 
   public FileSystem fs() throws IOException {
