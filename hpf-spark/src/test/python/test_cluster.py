@@ -19,7 +19,7 @@ from pathlib import Path
 import pyspark
 import pytest
 
-from conftest import HPF, JAR, session
+from conftest import HPF, JAR, s3_options, session
 
 SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
 
@@ -223,3 +223,18 @@ def test_reads_and_writes_through_executors(spark, cluster, tmp_path):
     assert hpf("verify", out).returncode == 0
     assert executor_logs(cluster["base"]), "executors ran in JVMs of their own"
     shutil.rmtree(out)
+
+
+def test_executors_read_an_archive_in_s3_with_the_s3a_jar(spark, cluster, s3, tmp_path):
+    """The executors (JVMs of their own, whose Spark has no S3A) read an archive in S3
+    (SeaweedFS) with hpf-s3a.jar, shipped with the session's jars."""
+    for key, value in s3.items():
+        spark.sparkContext._jsc.hadoopConfiguration().set(key, value)
+    tree = tmp_path / "tree"
+    files = make_tree(tree)
+    archive = f"s3a://hpf/cluster-{os.getpid()}/a.hpf"
+    run = hpf("create", *s3_options(s3), archive, tree)
+    assert run.returncode == 0, run.stderr
+    df = spark.read.format("hpf").load(archive).repartition(4)
+    assert {r["name"]: bytes(r["content"]) for r in df.select("name", "content").collect()} == files
+    assert executor_logs(cluster["base"]), "executors ran in JVMs of their own"

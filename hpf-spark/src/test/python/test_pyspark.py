@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import HPF, session
+from conftest import HPF, s3_options, session
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +70,25 @@ def test_a_dataframe_is_written_in_one_commit(spark, tree, tmp_path):
     assert verify.returncode == 0, verify.stdout + verify.stderr
     log = subprocess.run([str(HPF), "log", str(out)], capture_output=True, text=True, check=True)
     assert len([l for l in log.stdout.splitlines() if "job" in l]) == 2, log.stdout
+
+
+def test_an_archive_in_s3_is_read_and_written_with_the_s3a_jar(spark, tree, s3, tmp_path):
+    """hpf-s3a.jar gives Spark's Hadoop (which has no S3A) s3a://: an archive `hpf create` put in
+    S3 (SeaweedFS) read as a DataFrame, and a DataFrame written there in one commit."""
+    files, _ = tree
+    for key, value in s3.items():
+        spark.sparkContext._jsc.hadoopConfiguration().set(key, value)
+    archive = f"s3a://hpf/pyspark-{os.getpid()}/logs.hpf"
+    src = tmp_path / "src"
+    for name, data in files.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_bytes(data)
+    run = subprocess.run([str(HPF), "create", *s3_options(s3), archive, str(src)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    df = spark.read.format("hpf").load(archive)
+    assert {r["name"]: bytes(r["content"]) for r in df.collect()} == files
+    out = archive.replace("logs.hpf", "written.hpf")
+    df.where("name like '2023/%'").write.format("hpf").save(out)
+    ls = subprocess.run([str(HPF), "ls", *s3_options(s3), out], capture_output=True, text=True)
+    assert ls.stdout.split() == sorted(n for n in files if n.startswith("2023/")), ls.stderr

@@ -30,7 +30,9 @@ final class ErrorMessages {
     if (t instanceof java.io.IOException
         || t instanceof IllegalArgumentException
         || t instanceof IllegalStateException) {
-      return message == null || message.isBlank() ? "input/output error" : message;
+      return message == null || message.isBlank()
+          ? "input/output error"
+          : io.hpf.hadoop.ProgramMessages.inOurWords(message);
     }
     return "internal error"
         + (message == null ? "" : ": " + message)

@@ -16,8 +16,30 @@ public final class ProgramMessages {
     }
     String m = e.getMessage();
     if (e instanceof IOException || e instanceof IllegalArgumentException) {
-      return m == null ? "input/output error" : m;
+      return m == null ? "input/output error" : inOurWords(m);
     }
-    return "internal error" + (m == null ? "" : ": " + m) + " (a bug in hpf)";
+    return "internal error" + (m == null ? "" : ": " + inOurWords(m)) + " (a bug in hpf)";
+  }
+
+  /** A Java class name before a colon: {@code software.amazon...SdkClientException: }. */
+  private static final java.util.regex.Pattern CLASS_NAME =
+      java.util.regex.Pattern.compile("\\b(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error):\\s*");
+
+  /**
+   * A message from a library (Hadoop's connectors, the AWS SDK) in hpf's words as far as can be:
+   * the Java class names those libraries put into their messages taken out, and the parts they
+   * repeat (a cause's message wrapped again and again) said once.
+   */
+  public static String inOurWords(String message) {
+    String m = CLASS_NAME.matcher(message).replaceAll("");
+    String[] parts = m.split(":\\s+");
+    java.util.LinkedHashSet<String> seen = new java.util.LinkedHashSet<>();
+    for (String part : parts) {
+      String p = part.strip();
+      if (!p.isEmpty()) {
+        seen.add(p);
+      }
+    }
+    return String.join(": ", seen);
   }
 }
