@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The binary distribution, as Hadoop and Spark users install tools: target/hpf-VERSION.tar.gz
-# (bin/hpf; lib/ with the CLI's, the read server's, the mount's, the MapReduce and the Spark jars, their
+# (bin/hpf; lib/ with the CLI's, the read server's, the mount's, the MapReduce and the Spark jars and
+# hpf-s3a.jar for clusters without S3A, their
 # dependencies in lib/lib/; README and docs) runs with only a Java 17 runtime, no Maven and no
 # checkout; the Python package's wheel goes beside it (target/hpf_archive-*.whl).
 # Usage: scripts/dist.sh            (builds first; HPF_DIST_NO_BUILD=1 takes the jars as built)
@@ -17,7 +18,8 @@ rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib/lib"
 cp build-tools/dist-launcher.sh "$stage/bin/hpf"
 chmod +x "$stage/bin/hpf"
 cp hpf-cli/target/hpf.jar hpf-server/target/hpf-server.jar hpf-mount/target/hpf-mount.jar \
-  hpf-mapreduce/target/hpf-mapreduce.jar hpf-spark/target/hpf-spark.jar "$stage/lib/"
+  hpf-mapreduce/target/hpf-mapreduce.jar hpf-spark/target/hpf-spark.jar \
+  hpf-hadoop/target/hpf-s3a.jar "$stage/lib/"
 # One copy of each dependency: each thin jar's manifest names its own versions in lib/.
 for module in hpf-cli hpf-server hpf-mount hpf-mapreduce; do
   cp -n "$module"/target/lib/*.jar "$stage/lib/lib/"

@@ -32,6 +32,7 @@ for f in a/random.bin a/b/f7.txt empty; do
   run cat a.hpf "$f" | cmp - "tree/$f"
 done
 run classpath | tr ':' '\n' | grep -q '/lib/hpf-mapreduce.jar$'
+run classpath --spark --s3a | grep -q '/lib/hpf-spark.jar,.*/lib/hpf-s3a.jar$'
 run serve --help >/dev/null
 run mount --help >/dev/null
 run umount --help >/dev/null

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  HADOOP_CLASSPATH=$(hpf classpath) hadoop fs -ls hpf://hdfs-nn:9000/data/logs.hpf/",
-      "  pyspark --jars $(hpf classpath --spark)"
+      "  pyspark --jars $(hpf classpath --spark)",
+      "  spark-submit --jars $(hpf classpath --spark --s3a) ...   # a cluster without S3A"
     },
     mixinStandardHelpOptions = true)
 final class ClasspathCommand implements Callable<Integer> {
@@ -35,6 +36,13 @@ final class ClasspathCommand implements Callable<Integer> {
 
   @Option(names = "--spark", description = "The jar Spark needs (Spark brings Hadoop and codecs).")
   boolean spark;
+
+  @Option(
+      names = "--s3a",
+      description =
+          "Add hpf-s3a.jar: S3A and the AWS SDK modules it calls, for a cluster whose Hadoop"
+              + " (3.5) has no s3a:// (comma-separated with --spark, for --jars).")
+  boolean s3a;
 
   /** What a Hadoop client lacks: hpf's own jars and the two codecs' (Hadoop has the rest). */
   private static final List<String> HADOOP_CLIENT_LACKS =
@@ -44,12 +52,17 @@ final class ClasspathCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Layout layout = Layout.ofThisCli();
     if (spark) {
-      spec.commandLine().getOut().println(layout.jar("spark"));
+      spec.commandLine()
+          .getOut()
+          .println(layout.jar("spark") + (s3a ? "," + layout.jar("s3a") : ""));
       return Main.EXIT_OK;
     }
     Path jar = layout.jar("mapreduce");
     List<String> entries = new ArrayList<>();
     entries.add(jar.toString());
+    if (s3a) {
+      entries.add(layout.jar("s3a").toString());
+    }
     try (Stream<Path> libs = Files.list(jar.resolveSibling("lib"))) {
       libs.filter(ClasspathCommand::hadoopClientLacks)
           .map(Path::toString)

@@ -42,10 +42,12 @@ record Layout(Path root, boolean distribution) {
    */
   Path jar(String module) throws IOException {
     String name = "hpf-" + module + ".jar";
+    // hpf-s3a.jar is packed by hpf-hadoop, whose dependencies it holds.
+    String built = module.equals("s3a") ? "hpf-hadoop" : "hpf-" + module;
     Path jar =
         distribution
             ? root.resolve("lib").resolve(name)
-            : root.resolve("hpf-" + module).resolve("target").resolve(name);
+            : root.resolve(built).resolve("target").resolve(name);
     if (!Files.isRegularFile(jar)) {
       throw new java.io.FileNotFoundException(
           jar + ": not found (" + (distribution ? "not in this distribution" : "not built") + ")");

@@ -23,7 +23,8 @@ public final class ProgramMessages {
 
   /** A Java class name before a colon: {@code software.amazon...SdkClientException: }. */
   private static final java.util.regex.Pattern CLASS_NAME =
-      java.util.regex.Pattern.compile("\\b(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error):\\s*");
+      java.util.regex.Pattern.compile(
+          "\\b(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error):\\s*");
 
   /**
    * A message from a library (Hadoop's connectors, the AWS SDK) in hpf's words as far as can be:

@@ -62,6 +62,17 @@ public final class SeaweedS3 implements Closeable {
 
   private static SeaweedS3 shared;
 
+  /**
+   * The shared server for a test class that needs it; where SeaweedFS is not built, the class is
+   * skipped, saying how to build it.
+   */
+  public static SeaweedS3 sharedOrSkip() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        binary() != null,
+        "SeaweedFS is not built here: scripts/install-seaweedfs.sh builds it (once)");
+    return shared();
+  }
+
   /** One server for every test class of this JVM; it stops when the JVM exits. */
   public static synchronized SeaweedS3 shared() throws Exception {
     if (shared == null) {

@@ -143,21 +143,23 @@ final class Canonical {
 
   private static boolean unreservedOnly(String s, boolean keepSlash) {
     for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      boolean ok =
-          (c >= 'A' && c <= 'Z')
-              || (c >= 'a' && c <= 'z')
-              || (c >= '0' && c <= '9')
-              || c == '-'
-              || c == '_'
-              || c == '.'
-              || c == '~'
-              || (c == '/' && keepSlash);
-      if (!ok) {
+      if (!unreserved(s.charAt(i), keepSlash)) {
         return false;
       }
     }
     return true;
+  }
+
+  /** {@code A-Za-z0-9-_.~}, and '/' in a path. */
+  private static boolean unreserved(int c, boolean keepSlash) {
+    return (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '_'
+        || c == '.'
+        || c == '~'
+        || (c == '/' && keepSlash);
   }
 
   /** SigV4's URI encoding: unreserved characters as they are, every other byte as %XX. */
@@ -168,16 +170,7 @@ final class Canonical {
     StringBuilder out = new StringBuilder(s.length() + 16);
     for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
       int c = b & 0xff;
-      boolean unreserved =
-          (c >= 'A' && c <= 'Z')
-              || (c >= 'a' && c <= 'z')
-              || (c >= '0' && c <= '9')
-              || c == '-'
-              || c == '_'
-              || c == '.'
-              || c == '~'
-              || (c == '/' && keepSlash);
-      if (unreserved) {
+      if (unreserved(c, keepSlash)) {
         out.append((char) c);
       } else {
         out.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
