@@ -77,13 +77,15 @@ def s3(tmp_path_factory):
     (base / "s3.json").write_text(
         '{"identities":[{"name":"hpf","credentials":[{"accessKey":"HPFSPARK","secretKey":'
         '"hpf-spark-secret"}],"actions":["Admin","Read","Write","List"]}]}')
-    master, volume, filer, s3_port, iceberg = free_ports(5)
+    master, volume, filer, s3_port, admin, webdav = free_ports(6)
     log = open(base / "weed.log", "wb")
+    # `weed mini`: master, volume server, filer and S3 gateway in one process, quick to start.
     server = subprocess.Popen(
-        [str(weed), "server", f"-dir={base}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-         f"-master.port={master}", f"-volume.port={volume}", "-filer", f"-filer.port={filer}",
-         "-s3", f"-s3.port={s3_port}", f"-s3.port.iceberg={iceberg}",
-         f"-s3.config={base / 's3.json'}", "-master.telemetry=false", "-volume.max=8"],
+        [str(weed), "mini", f"-dir={base}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+         f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}",
+         f"-s3.port={s3_port}", f"-admin.port={admin}", f"-webdav.port={webdav}",
+         "-admin.port.legacy=0", "-s3.port.iceberg=0", "-s3.port.lance=0", "-admin.ui=false",
+         f"-s3.config={base / 's3.json'}", "-master.telemetry=false"],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.time() + 60

