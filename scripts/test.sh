@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The whole default test suite with the static checks (formatting, forbidden APIs, Error Prone),
 # then the Python tests: PySpark (pip's pyspark, the version hpf-spark builds against) reading and
-# writing archives with the built jar, and the Python package (python/) reading archives without
-# a JVM.
-# Then hpf serve's S3 API read by boto3, s3fs and the AWS CLI.
+# writing archives with the built jar, the Python package (python/) reading archives without a
+# JVM, and hpf serve's S3 API read by boto3, s3fs and the AWS CLI.
 # Longer tests: ./scripts/test.sh -Plong
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,8 +44,15 @@ mkdir -p target
 beside=target/test-beside.log
 fuzz_seconds=10
 for arg in "$@"; do [ "$arg" = -Plong ] && fuzz_seconds=300; done
+# - hpf serve's S3 API read by boto3, s3fs and the AWS CLI (from PyPI, in venvs of their own).
+s3_clients() {
+  local s3venv
+  s3venv="$(./scripts/s3-clients-venv.sh)"
+  HPF_AWS_CLI="$s3venv-awscli/bin/aws" "$s3venv/bin/python" -m pytest -q -p no:cacheprovider \
+    hpf-server/src/test/python
+}
 (PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests &&
-  ./scripts/fuzz.sh "$fuzz_seconds") >"$beside" 2>&1 &
+  s3_clients && ./scripts/fuzz.sh "$fuzz_seconds") >"$beside" 2>&1 &
 beside_pid=$!
 show_beside() {
   local status=0
@@ -81,11 +87,6 @@ else
   echo "test.sh: NOT RUN: the PySpark test (pyspark could not be installed from PyPI)"
 fi
 
-# hpf serve's S3 API read by boto3, s3fs and the AWS CLI (from PyPI, in venvs of their own).
-s3venv="$(./scripts/s3-clients-venv.sh)"
-timed "S3 clients" env HPF_AWS_CLI="$s3venv-awscli/bin/aws" "$s3venv/bin/python" -m pytest -q \
-  -p no:cacheprovider hpf-server/src/test/python
-
 show_dist() {
   local status=0
   wait "$dist_pid" || status=$?
@@ -93,7 +94,7 @@ show_dist() {
   return "$status"
 }
 timed "waiting for the binary distribution's test" show_dist
-timed "waiting for the Python package's tests and the fuzzers" show_beside
+timed "waiting for the Python package's and S3 clients' tests and the fuzzers" show_beside
 trap - EXIT
 echo "test.sh: times:"
 printf '  %s\n' "${times[@]}"

@@ -109,7 +109,7 @@ public abstract class StorageConformanceSuite {
   }
 
   @Test
-  void smallBucketsForceDeepDirectoriesAndPartsRollOver() throws Exception {
+  protected void smallBucketsForceDeepDirectoriesAndPartsRollOver() throws Exception {
     // Capacity 7 gives hundreds of buckets of several local depths; 64 KiB parts roll often.
     WriterOptions options = options(Codec.ZSTD).bucketCapacity(7).maxPartBytes(64 * 1024).build();
     roundTrip(ArchiveModel.random(2000, 5), options, 4);
@@ -149,7 +149,7 @@ public abstract class StorageConformanceSuite {
   }
 
   @Test
-  void readerIsThreadSafe() throws Exception {
+  protected void readerIsThreadSafe() throws Exception {
     TreeMap<String, byte[]> model = ArchiveModel.random(2000, 12);
     Storage storage =
         TestArchives.write(newStorage("t.hpf"), model, options(Codec.ZSTD).build(), 2);
@@ -163,7 +163,7 @@ public abstract class StorageConformanceSuite {
             pool.submit(
                 () -> {
                   SplittableRandom random = new SplittableRandom(seed);
-                  for (int i = 0; i < readsPerThread(); i++) {
+                  for (int i = 0; i < 5000; i++) {
                     String name = names[random.nextInt(names.length)];
                     assertArrayEquals(model.get(name), reader.get(name), name);
                   }
@@ -178,14 +178,6 @@ public abstract class StorageConformanceSuite {
   }
 
   /**
-   * How many random gets each of the eight threads of the thread-safety test makes; a storage where
-   * each is a network request may make fewer outside the long profile ({@link #LONG}).
-   */
-  protected int readsPerThread() {
-    return 5000;
-  }
-
-  /**
    * How many random sequences the model test runs (each 25 steps); a slow storage may run fewer
    * outside the long profile ({@link #LONG}).
    */
@@ -197,7 +189,7 @@ public abstract class StorageConformanceSuite {
   protected static final boolean LONG = Boolean.getBoolean("hpf.long");
 
   @Test
-  void randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel() throws Exception {
+  protected void randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel() throws Exception {
     for (long seed = 1; seed <= modelSequences(); seed++) {
       SplittableRandom random = new SplittableRandom(seed);
       Storage storage = newStorage("m" + seed + ".hpf");
