@@ -225,6 +225,7 @@ def test_reads_and_writes_through_executors(spark, cluster, tmp_path):
     shutil.rmtree(out)
 
 
+@pytest.mark.long  # SeaweedFS and S3A: -Plong (the default suite's budget)
 def test_executors_read_an_archive_in_s3_with_the_s3a_jar(spark, cluster, s3, tmp_path):
     """The executors (JVMs of their own, whose Spark has no S3A) read an archive in S3
     (SeaweedFS) with hpf-s3a.jar, shipped with the session's jars."""

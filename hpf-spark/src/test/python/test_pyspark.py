@@ -72,6 +72,7 @@ def test_a_dataframe_is_written_in_one_commit(spark, tree, tmp_path):
     assert len([l for l in log.stdout.splitlines() if "job" in l]) == 2, log.stdout
 
 
+@pytest.mark.long  # SeaweedFS and S3A: -Plong (the default suite's budget)
 def test_an_archive_in_s3_is_read_and_written_with_the_s3a_jar(spark, tree, s3, tmp_path):
     """hpf-s3a.jar gives Spark's Hadoop (which has no S3A) s3a://: an archive `hpf create` put in
     S3 (SeaweedFS) read as a DataFrame, and a DataFrame written there in one commit."""

@@ -109,7 +109,7 @@ public abstract class StorageConformanceSuite {
   }
 
   @Test
-  protected void smallBucketsForceDeepDirectoriesAndPartsRollOver() throws Exception {
+  void smallBucketsForceDeepDirectoriesAndPartsRollOver() throws Exception {
     // Capacity 7 gives hundreds of buckets of several local depths; 64 KiB parts roll often.
     WriterOptions options = options(Codec.ZSTD).bucketCapacity(7).maxPartBytes(64 * 1024).build();
     roundTrip(ArchiveModel.random(2000, 5), options, 4);
@@ -149,7 +149,7 @@ public abstract class StorageConformanceSuite {
   }
 
   @Test
-  protected void readerIsThreadSafe() throws Exception {
+  void readerIsThreadSafe() throws Exception {
     TreeMap<String, byte[]> model = ArchiveModel.random(2000, 12);
     Storage storage =
         TestArchives.write(newStorage("t.hpf"), model, options(Codec.ZSTD).build(), 2);
@@ -189,7 +189,7 @@ public abstract class StorageConformanceSuite {
   protected static final boolean LONG = Boolean.getBoolean("hpf.long");
 
   @Test
-  protected void randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel() throws Exception {
+  void randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel() throws Exception {
     for (long seed = 1; seed <= modelSequences(); seed++) {
       SplittableRandom random = new SplittableRandom(seed);
       Storage storage = newStorage("m" + seed + ".hpf");

@@ -21,37 +21,13 @@ import org.junit.jupiter.api.Test;
  * Skipped, saying so, where SeaweedFS has not been built ({@code scripts/install-seaweedfs.sh};
  * {@code scripts/test.sh -Plong} builds it).
  */
+@Tag("long")
 class S3aConformanceTest extends StorageConformanceSuite {
   private static SeaweedS3 s3;
 
   @BeforeAll
   static void startServer() throws Exception {
     s3 = SeaweedS3.sharedOrSkip();
-  }
-
-  // The suite's three longest tests, 11 s here of the default suite's budget, run with -Plong:
-  // the rest (every codec, the lock, snapshots and refresh, entries past every threshold) and
-  // hpf's other S3 tests (S3aCliTest, S3aServeTest, PySpark's) run by default.
-
-  @Override
-  @Test
-  @Tag("long")
-  protected void randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel() throws Exception {
-    super.randomSequencesOfAddReplaceDeleteAndCompactMatchTheModel();
-  }
-
-  @Override
-  @Test
-  @Tag("long")
-  protected void readerIsThreadSafe() throws Exception {
-    super.readerIsThreadSafe();
-  }
-
-  @Override
-  @Test
-  @Tag("long")
-  protected void smallBucketsForceDeepDirectoriesAndPartsRollOver() throws Exception {
-    super.smallBucketsForceDeepDirectoriesAndPartsRollOver();
   }
 
   /**

@@ -3,14 +3,8 @@ package io.hpf.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.Codec;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
-import io.hpf.hadoop.HadoopStorage;
-import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.HdfsSettings;
 import io.hpf.hadoop.LocalHdfs;
 import io.hpf.server.client.HpfHttpClient;
@@ -74,24 +68,12 @@ class HdfsServeTest {
                 .filter(p -> p.equals("large/"))
                 .findFirst()
                 .orElse(null));
-        try (ArchiveWriter w =
-            ArchiveWriter.open(
-                HadoopStorage.open(
-                    fs,
-                    new org.apache.hadoop.fs.Path(uri + "/data/set/zstd.hpf"),
-                    HadoopStorageOptions.DEFAULTS,
-                    false),
-                WriterOptions.builder().build())) {
-          w.add("added/on-hdfs.txt", "new".getBytes(StandardCharsets.UTF_8), EntryMetadata.of(0));
-          w.commit();
-        }
-        long committed = System.nanoTime();
-        byte[] got;
-        while ((got = client.get("set/zstd", "added/on-hdfs.txt")) == null) {
-          assertTrue(System.nanoTime() - committed < 1_000_000_000L, "commit not seen in 1 s");
-          Thread.sleep(20);
-        }
-        assertArrayEquals("new".getBytes(StandardCharsets.UTF_8), got);
+        TestServer.commitIsServedWithinASecond(
+            fs,
+            new org.apache.hadoop.fs.Path(uri + "/data/set/zstd.hpf"),
+            client,
+            "set/zstd",
+            "added/on-hdfs.txt");
       }
       fs.close();
     } finally {
