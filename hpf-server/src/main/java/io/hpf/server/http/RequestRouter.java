@@ -216,7 +216,9 @@ public final class RequestRouter {
     hotArchives.offer(archive);
     int slash = rest.lastIndexOf('/');
     hotPrefixes.offer(slash < 0 ? archive + "/" : archive + "/" + rest.substring(0, slash + 1));
-    if (options.ring != null && !answersFor(ex, archive)) {
+    // S3 requests are answered by the server asked: an S3 client does not follow a redirect of a
+    // signed request, and every server of a ring reads the same root.
+    if (options.ring != null && !ex.speaksS3() && !answersFor(ex, archive)) {
       RingMember owner = options.ring.owner(archive);
       if (proxy != null) {
         ex.route("proxy");
