@@ -167,11 +167,11 @@ final class S3Responder {
       throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
     }
     if (!key.isEmpty()) {
-      ex.speakS3(ex.request.uri(), bucket, key, S3Error.NO_SUCH_KEY);
+      ex.speakS3("/" + p, bucket, key, S3Error.NO_SUCH_KEY);
       router.forArchive(ex, bucket, key, onWorker, (e, a, w) -> object(e, a, key, w));
       return;
     }
-    ex.speakS3(ex.request.uri(), bucket, null, S3Error.NO_SUCH_BUCKET);
+    ex.speakS3("/" + p, bucket, null, S3Error.NO_SUCH_BUCKET);
     Map<String, String> query = parameters(rawQuery);
     for (String name : query.keySet()) {
       if (UNSUPPORTED.contains(name)) {
