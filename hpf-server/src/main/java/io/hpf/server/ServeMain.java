@@ -87,6 +87,14 @@ public final class ServeMain implements Callable<Integer> {
   Path s3KeysFile;
 
   @Option(
+      names = "--s3-domain",
+      paramLabel = "DOMAIN",
+      description =
+          "Also take virtual-host-style S3 requests: a Host of BUCKET.DOMAIN names the bucket"
+              + " (DNS must send *.DOMAIN here).")
+  String s3Domain;
+
+  @Option(
       names = "--allow",
       split = ",",
       description = "Serve only these archive ids (comma-separated).")
@@ -154,6 +162,7 @@ public final class ServeMain implements Callable<Integer> {
         throw new IllegalArgumentException(tokenFile + ": the token file is empty");
       }
     }
+    o.s3Domain = s3Domain == null ? null : s3Domain.toLowerCase(Locale.ROOT);
     if (s3KeysFile != null) {
       o.s3Keys = io.hpf.server.s3.S3Keys.read(s3KeysFile);
     }

@@ -54,6 +54,12 @@ public final class ServerOptions {
    */
   public io.hpf.server.s3.S3Keys s3Keys;
 
+  /**
+   * The domain of virtual-host-style S3 requests ({@code photos.s3.example.com} is bucket {@code
+   * photos} when this is {@code s3.example.com}), or null for path style only.
+   */
+  public String s3Domain;
+
   /** The archive ids that may be served, or null for all. */
   public Set<String> allow;
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.Codec;
 import io.hpf.server.s3.S3Keys;
+import io.hpf.server.testing.RawHttp;
 import io.hpf.server.testing.TestServer;
 import io.hpf.testing.ModelArchive;
 import java.io.ByteArrayInputStream;
@@ -66,7 +67,9 @@ class S3ApiTest {
     ServerOptions withKeys = TestServer.options(root);
     withKeys.s3Keys = S3Keys.read(keys);
     signed = TestServer.start(withKeys);
-    anonymous = TestServer.start(TestServer.options(root));
+    ServerOptions open = TestServer.options(root);
+    open.s3Domain = "s3.test";
+    anonymous = TestServer.start(open);
     s3a = FileSystem.newInstance(URI.create("s3a://photos/"), s3aSettings(SECRET));
   }
 
@@ -281,6 +284,29 @@ class S3ApiTest {
         get(anonymous, uri, Map.of("x-amz-x", "1", "Range", "bytes=" + content.length + "-")),
         416,
         "InvalidRange");
+  }
+
+  @Test
+  void aVirtualHostNamesTheBucket() throws Exception {
+    String name = photos.live().firstKey();
+    try (RawHttp http = new RawHttp(anonymous.port())) {
+      http.send(
+          "GET /"
+              + encode(name)
+              + " HTTP/1.1\r\nHost: photos.s3.test:"
+              + anonymous.port()
+              + "\r\n\r\n");
+      RawHttp.Response object = http.read();
+      assertEquals(200, object.status());
+      assertArrayEquals(photos.live().get(name), object.body());
+      http.send("GET /?list-type=2&max-keys=3 HTTP/1.1\r\nHost: photos.s3.test\r\n\r\n");
+      RawHttp.Response list = http.read();
+      assertEquals(200, list.status());
+      assertTrue(list.bodyText().contains("<Name>photos</Name>"), list.bodyText());
+      assertEquals(3, list.bodyText().split("<Key>", -1).length - 1, list.bodyText());
+      http.send("GET /x HTTP/1.1\r\nHost: nobucket.s3.test\r\n\r\n");
+      assertEquals(404, http.read().status());
+    }
   }
 
   static void assertS3Error(HttpResponse<byte[]> r, int status, String code) throws Exception {

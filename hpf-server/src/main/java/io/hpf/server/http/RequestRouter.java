@@ -123,7 +123,7 @@ public final class RequestRouter {
           "the request could not be read: " + status.reasonPhrase().toLowerCase(Locale.ROOT));
       return;
     }
-    if (S3Responder.isS3(ex.request)) {
+    if (s3.isS3(ex.request)) {
       if (local) {
         s3.respond(ex, false);
       } else {

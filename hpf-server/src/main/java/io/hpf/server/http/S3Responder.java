@@ -24,13 +24,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The S3 API, path style, over the same archives: buckets are archives (those whose id is a bucket
- * name: no '/'), keys are entry names. ListBuckets, HeadBucket, GetBucketLocation, ListObjects
- * (versions 1 and 2), GetObject and HeadObject; every other operation is refused as a write
- * (MethodNotAllowed) or as not implemented. With {@code --s3-keys} every request must be signed
- * (AWS Signature V4) by one of the keys; without, reads are anonymous and signatures are not
- * checked. Objects are answered by the HTTP API's {@link EntryResponder} (same ETag, ranges,
- * conditions, zero-copy), errors in S3's XML.
+ * The S3 API, path style (and virtual-host style under --s3-domain), over the same archives:
+ * buckets are archives (those whose id is a bucket name: no '/'), keys are entry names.
+ * ListBuckets, HeadBucket, GetBucketLocation, ListObjects (versions 1 and 2), GetObject and
+ * HeadObject; every other operation is refused as a write (MethodNotAllowed) or as not implemented.
+ * With {@code --s3-keys} every request must be signed (AWS Signature V4) by one of the keys;
+ * without, reads are anonymous and signatures are not checked. Objects are answered by the HTTP
+ * API's {@link EntryResponder} (same ETag, ranges, conditions, zero-copy), errors in S3's XML.
  */
 final class S3Responder {
   /** Query parameters only S3 clients send: a request with one speaks S3. */
@@ -76,6 +76,9 @@ final class S3Responder {
   private final SignatureV4 signatures;
   private final long startedMillis = System.currentTimeMillis();
 
+  /** ".DOMAIN" of virtual-host-style requests, or null. */
+  private final String hostSuffix;
+
   S3Responder(
       RequestRouter router,
       ArchiveDirectory directory,
@@ -86,14 +89,18 @@ final class S3Responder {
     this.entries = entries;
     this.signatures =
         options.s3Keys == null ? null : new SignatureV4(options.s3Keys, options.wallClock);
+    this.hostSuffix = options.s3Domain == null ? null : "." + options.s3Domain;
   }
 
   /**
    * Whether a request speaks S3: it is signed the AWS way, carries an {@code x-amz-} header, or a
    * query parameter only S3 has. (An unsigned plain GET of an object is the same in both.)
    */
-  static boolean isS3(HttpRequest request) {
+  boolean isS3(HttpRequest request) {
     HttpHeaders h = request.headers();
+    if (virtualBucket(request) != null) {
+      return true;
+    }
     String uri = request.uri();
     int q = uri.indexOf('?');
     if (q >= 0) {
@@ -140,8 +147,10 @@ final class S3Responder {
             S3Error.METHOD_NOT_ALLOWED, "the server is read-only: " + method + " is refused");
       }
       RequestPath path;
+      String bucket = virtualBucket(ex.request);
       try {
-        path = RequestPath.parse(rawPath); // the query is S3's, read below where needed
+        // The query is S3's, read below where needed; a virtual host's bucket leads the path.
+        path = RequestPath.parse(bucket == null ? rawPath : "/" + bucket + rawPath);
       } catch (RequestPath.BadPathException e) {
         throw new S3Exception(S3Error.INVALID_ARGUMENT, e.getMessage());
       }
@@ -238,6 +247,29 @@ final class S3Responder {
       }
     }
     return out;
+  }
+
+  /**
+   * The bucket a virtual-host-style request names in its Host ({@code BUCKET.DOMAIN[:port]}), or
+   * null: path style, or no {@code --s3-domain}.
+   */
+  private String virtualBucket(HttpRequest request) {
+    if (hostSuffix == null) {
+      return null;
+    }
+    String host = request.headers().get(HttpHeaderNames.HOST);
+    if (host == null) {
+      return null;
+    }
+    int colon = host.lastIndexOf(':');
+    String name =
+        (colon > host.lastIndexOf(']') ? host.substring(0, colon) : host)
+            .toLowerCase(java.util.Locale.ROOT);
+    if (!name.endsWith(hostSuffix) || name.length() == hostSuffix.length()) {
+      return null;
+    }
+    String bucket = name.substring(0, name.length() - hostSuffix.length());
+    return bucket.indexOf('/') < 0 ? bucket : null;
   }
 
   private static void sendXml(Exchange ex, String xml) {
