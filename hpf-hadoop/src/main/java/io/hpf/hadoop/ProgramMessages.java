@@ -21,10 +21,13 @@ public final class ProgramMessages {
     return "internal error" + (m == null ? "" : ": " + inOurWords(m)) + " (a bug in hpf)";
   }
 
-  /** A Java class name before a colon: {@code software.amazon...SdkClientException: }. */
+  /**
+   * A Java exception's class name before a colon or at the end: {@code
+   * software.amazon...SdkClientException: }.
+   */
   private static final java.util.regex.Pattern CLASS_NAME =
       java.util.regex.Pattern.compile(
-          "\\b(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error):\\s*");
+          "\\b(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error)(?::\\s*|$)");
 
   /**
    * A message from a library (Hadoop's connectors, the AWS SDK) in hpf's words as far as can be:

@@ -28,11 +28,14 @@ public final class PrefixWalk {
    * @param last the last name or common prefix handed out (null if none)
    * @param lastWasPrefix whether {@code last} is a common prefix
    */
-  public record Page(boolean truncated, String last, boolean lastWasPrefix) {
-    /** Where the next page starts. */
-    public String resumeFrom() {
-      return lastWasPrefix ? pastPrefix(last) : last + '\0';
-    }
+  public record Page(boolean truncated, String last, boolean lastWasPrefix) {}
+
+  /**
+   * Where a walk resumes after {@code last}: past every name under it when it was a common prefix,
+   * else just after it ({@code last} + NUL, the least string after a name: names hold no NUL).
+   */
+  public static String after(String last, boolean wasPrefix) {
+    return wasPrefix ? pastPrefix(last) : last + '\0';
   }
 
   /**

@@ -325,7 +325,7 @@ final class EntryResponder {
   }
 
   /** S3's x-amz-checksum-crc32c: the content's CRC32C, big-endian, in base64. */
-  static String crc32cBase64(int crc) {
+  private static String crc32cBase64(int crc) {
     return java.util.Base64.getEncoder()
         .encodeToString(java.nio.ByteBuffer.allocate(4).putInt(crc).array());
   }

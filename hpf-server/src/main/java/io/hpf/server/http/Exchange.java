@@ -171,9 +171,9 @@ final class Exchange {
     send(s, "application/json", RequestRouter.utf8(Json.error(s.code(), message)), head);
   }
 
-  /** An S3 error: S3's status for the code and its XML body. */
+  /** An S3 error (once the exchange speaks S3): S3's status for the code and its XML body. */
   void s3Error(S3Error e, String message, HttpResponse head) {
-    S3Target t = s3 != null ? s3 : new S3Target("/", null, null, e, "0");
+    S3Target t = s3;
     HttpResponse h = head != null ? head : head(HttpResponseStatus.valueOf(e.status()));
     h.setStatus(HttpResponseStatus.valueOf(e.status()));
     boolean named = e == S3Error.NO_SUCH_KEY || e == S3Error.NO_SUCH_BUCKET;

@@ -35,7 +35,11 @@ final class ListingResponder {
     String after = path.parameter("after");
     StringBuilder entries = new StringBuilder(limit * 96);
     StringBuilder prefixes = new StringBuilder();
-    String from = after == null || after.compareTo(prefix) < 0 ? prefix : justAfter(after);
+    // A name ends in no '/': a cursor that does was a common prefix.
+    String from =
+        after == null || after.compareTo(prefix) < 0
+            ? prefix
+            : PrefixWalk.after(after, after.endsWith("/"));
     PrefixWalk.Page page =
         PrefixWalk.walk(
             ex.lease().reader(),
@@ -85,18 +89,6 @@ final class ListingResponder {
       EntryJson.string(out, next);
     }
     return out.append("}\n").toString();
-  }
-
-  /**
-   * The least string after {@code s} and every name starting with it when it ends with '/': '/' is
-   * followed by '0' in byte order. Else {@code s} + NUL, the least string after a name (names hold
-   * no NUL).
-   */
-  static String justAfter(String s) {
-    if (s.endsWith("/")) {
-      return s.substring(0, s.length() - 1) + '0';
-    }
-    return s + '\0';
   }
 
   private static void separate(StringBuilder sb) {

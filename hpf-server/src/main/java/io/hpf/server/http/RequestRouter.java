@@ -1,6 +1,7 @@
 package io.hpf.server.http;
 
 import io.hpf.archive.CorruptArchiveException;
+import io.hpf.hadoop.ProgramMessages;
 import io.hpf.server.ServerLog;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
@@ -86,11 +87,6 @@ public final class RequestRouter {
   /** Releases what the responders keep open; called when the server stops. */
   public void close() {
     entries.close();
-  }
-
-  /** Whether archives are on local disk (warm reads may be answered on the event loop). */
-  boolean local() {
-    return local;
   }
 
   long writeTimeoutMillis() {
@@ -362,20 +358,16 @@ public final class RequestRouter {
     return slash < 0 ? path : path.substring(0, slash);
   }
 
-  /** A Java class name at the start of a message ({@code java.io.IOException: ...}). */
-  private static final java.util.regex.Pattern CLASS_NAME =
-      java.util.regex.Pattern.compile("^(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?::\\s*|$)");
-
   /**
-   * What went wrong, in words: the first message along the causes with any Java class name at its
-   * start taken off (a wrapper's message is often its cause's class name, which a log never shows).
+   * What went wrong, in words: the first message along the causes, in hpf's words (a wrapper's
+   * message is often its cause's class name, which a log never shows).
    */
   static String message(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof java.nio.channels.ClosedChannelException) {
         return "the connection was closed";
       }
-      String m = t.getMessage() == null ? "" : CLASS_NAME.matcher(t.getMessage()).replaceFirst("");
+      String m = t.getMessage() == null ? "" : ProgramMessages.inOurWords(t.getMessage());
       if (!m.isBlank()) {
         return m;
       }

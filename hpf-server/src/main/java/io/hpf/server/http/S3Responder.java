@@ -4,6 +4,7 @@ import io.hpf.archive.EntryInfo;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.archives.PrefixWalk;
+import io.hpf.server.s3.Canonical;
 import io.hpf.server.s3.ListObjects;
 import io.hpf.server.s3.S3Error;
 import io.hpf.server.s3.S3Exception;
@@ -15,10 +16,8 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -181,7 +180,7 @@ final class S3Responder {
       return;
     }
     ex.speakS3("/" + p, bucket, null, S3Error.NO_SUCH_BUCKET);
-    Map<String, String> query = parameters(rawQuery);
+    Map<String, String> query = Canonical.parameters(rawQuery);
     for (String name : query.keySet()) {
       if (UNSUPPORTED.contains(name)) {
         throw new S3Exception(S3Error.NOT_IMPLEMENTED, "'" + name + "' is not served here");
@@ -274,14 +273,6 @@ final class S3Responder {
 
   private static void sendXml(Exchange ex, String xml) {
     ex.sendText(HttpResponseStatus.OK, "application/xml", xml);
-  }
-
-  private static Map<String, String> parameters(String rawQuery) {
-    Map<String, String> out = new HashMap<>();
-    new QueryStringDecoder(rawQuery, java.nio.charset.StandardCharsets.UTF_8, false, 64)
-        .parameters()
-        .forEach((k, v) -> out.put(k, v.isEmpty() ? "" : v.get(0)));
-    return out;
   }
 
   /** The request as the signature check reads it. */

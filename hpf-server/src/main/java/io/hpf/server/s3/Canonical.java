@@ -11,8 +11,9 @@ import java.util.function.Function;
  * SigV4's canonical forms: the path, query and headers of a request as the signer saw them. What
  * arrived is decoded, then encoded again the one way SigV4 allows (every byte but {@code
  * A-Za-z0-9-_.~} as %XX, upper-case hex), so clients that escape differently sign the same text.
+ * Its query decoding is also how the S3 routes read their parameters: one reading of a request.
  */
-final class Canonical {
+public final class Canonical {
   private Canonical() {}
 
   /** The path, each byte encoded once ('/' kept): S3 does not normalize it. */
@@ -41,6 +42,11 @@ final class Canonical {
       out.append(p[0]).append('=').append(p[1]);
     }
     return out.toString();
+  }
+
+  /** A query's parameters, decoded ('+' a space; a '%' that starts no escape kept as it is). */
+  public static Map<String, String> parameters(String rawQuery) {
+    return queryParameters(split(rawQuery));
   }
 
   /** The query's parameters, decoded; the first value of each name. */

@@ -87,8 +87,7 @@ public final class ListObjects {
     }
     boolean isPrefix =
         delimiter != null && after.endsWith(delimiter) && after.length() > prefix.length();
-    String past = isPrefix ? PrefixWalk.pastPrefix(after) : after + '\0';
-    return past.compareTo(prefix) < 0 ? prefix : past;
+    return PrefixWalk.after(after, isPrefix); // (the walk starts at the prefix if this is before)
   }
 
   private static String resume(String token) throws S3Exception {
@@ -100,7 +99,7 @@ public final class ListObjects {
       if (t.length() < 2 || (t.charAt(0) != 'p' && t.charAt(0) != 'k')) {
         throw new IllegalArgumentException();
       }
-      return new PrefixWalk.Page(true, t.substring(1), t.charAt(0) == 'p').resumeFrom();
+      return PrefixWalk.after(t.substring(1), t.charAt(0) == 'p');
     } catch (IllegalArgumentException e) {
       throw new S3Exception(S3Error.INVALID_ARGUMENT, "the continuation token is not one of ours");
     }
