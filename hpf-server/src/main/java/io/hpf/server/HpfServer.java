@@ -162,10 +162,14 @@ public final class HpfServer implements Closeable {
               + (o.token == null && o.s3Keys == null
                   ? ": anyone who can reach it reads every archive (--token-file requires a"
                       + " token, --s3-keys S3 signatures)"
-                  : o.token == null
-                      ? ": requests need an S3 signature"
-                      : ": requests need the token"
-                          + (o.s3Keys == null ? "" : " or an S3 signature")));
+                  : ": requests need "
+                      + String.join(
+                          " or ",
+                          java.util.stream.Stream.of(
+                                  o.token == null ? null : "the token",
+                                  o.s3Keys == null ? null : "an S3 signature")
+                              .filter(java.util.Objects::nonNull)
+                              .toList())));
     }
   }
 

@@ -105,7 +105,7 @@ public final class SignatureV4 {
       throw new S3Exception(
           S3Error.INVALID_REQUEST, "a signed request needs an x-amz-content-sha256 header");
     }
-    checkPayload(payload, r.body());
+    checkPayload(payload, r);
     return check(
         r,
         Credential.parse(credential, amzDate, S3Error.AUTHORIZATION_HEADER_MALFORMED),
@@ -209,10 +209,11 @@ public final class SignatureV4 {
   }
 
   /** A body sent with a hex SHA-256 must match it (a read's body is empty). */
-  private static void checkPayload(String payload, byte[] body) throws S3Exception {
+  private static void checkPayload(String payload, Request r) throws S3Exception {
     if (payload.length() != 64 || !payload.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
       return; // UNSIGNED-PAYLOAD, or a streaming upload, refused later as a write
     }
+    byte[] body = r.body(); // copied only when there is a hash to check it against
     String actual = body.length == 0 ? EMPTY_SHA256 : sha256Hex(body);
     if (!actual.equalsIgnoreCase(payload)) {
       throw new S3Exception(
