@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
-# hpf mount's tests mount FUSE file systems: libfuse 2 and fuse3, when missing and installable
+# hpf mount's tests mount FUSE file systems: fuse3 (libfuse 3, fusermount3), when missing and installable
 # (where this machine cannot mount, those tests say so and are skipped).
 ./scripts/install-fuse.sh || echo "test.sh: FUSE could not be installed: the mount tests will be skipped"
 # The s3a:// tests run against SeaweedFS (a real S3 server) where its binary is built: -Plong

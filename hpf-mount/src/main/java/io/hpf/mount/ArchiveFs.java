@@ -3,211 +3,213 @@ package io.hpf.mount;
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.archive.EntryInfo;
+import io.hpf.mount.fuse.Attributes;
+import io.hpf.mount.fuse.FuseError;
+import io.hpf.mount.fuse.ReadOnlyFileSystem;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import jnr.ffi.Pointer;
-import jnr.ffi.types.off_t;
-import jnr.ffi.types.size_t;
-import ru.serce.jnrfuse.ErrorCodes;
-import ru.serce.jnrfuse.FuseFillDir;
-import ru.serce.jnrfuse.FuseStubFS;
-import ru.serce.jnrfuse.struct.FileStat;
-import ru.serce.jnrfuse.struct.FuseFileInfo;
-import ru.serce.jnrfuse.struct.Statvfs;
 
 /**
- * The FUSE operations of a mount, over its {@link MountedArchives}: attributes from the index and
- * catalogs, listings from the catalogs a page at a time ({@link DirectoryCursor}), content through
- * open files ({@link OpenFile}); every change is refused with EROFS. Open files and listings are
- * handles numbered here, each holding the snapshot it began in. An error reading one entry is EIO
- * for that file and a line in the log naming archive, entry and what was wrong; the mount serves
- * the rest.
+ * The file system a mount shows, over its {@link MountedArchives}: nodes ({@link Nodes}) from the
+ * index and catalogs, listings from the catalogs a page at a time ({@link DirectoryCursor}),
+ * content through the one entry reader ({@link FileContents}). A listing holds the snapshot it
+ * began in; a file's node the one it was found in. An error reading one entry is EIO for that file
+ * and a line in the log naming archive, entry and what was wrong; the mount serves the rest.
  */
-final class ArchiveFs extends FuseStubFS {
-  private static final int O_ACCMODE = 3;
-  private static final int O_RDONLY = 0;
+final class ArchiveFs implements ReadOnlyFileSystem {
   private static final long ROOT_INODE = 1;
 
   private final MountedArchives archives;
-  private final long mountedMillis = System.currentTimeMillis();
   private final MountLog log;
-  private final MemoryBudget budget;
   private final int uid;
   private final int gid;
-  private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
-  private final Map<Long, DirectoryCursor> directories = new ConcurrentHashMap<>();
+  private final Nodes nodes = new Nodes();
+  private final FileContents contents;
+  private final Map<Long, Listing> listings = new ConcurrentHashMap<>();
   private final AtomicLong nextHandle = new AtomicLong(1);
-  private final PageCacheRule pageCache = new PageCacheRule();
-  private final KernelNotices notices;
-
-  /** Where reads copy content before handing it to the kernel: one buffer per libfuse thread. */
-  private static final ThreadLocal<byte[]> READ_BUFFER = ThreadLocal.withInitial(() -> new byte[0]);
 
   ArchiveFs(MountedArchives archives, MountLog log, MemoryBudget budget, int uid, int gid) {
     this.archives = archives;
     this.log = log;
-    this.budget = budget;
+    this.contents = new FileContents(budget);
     this.uid = uid;
     this.gid = gid;
-    this.notices = new KernelNotices(log);
   }
 
-  /** libfuse is ready: the kernel can be told what to forget from now on. */
-  @Override
-  public Pointer init(Pointer conn) {
-    notices.attach(getContext().fuse.get());
-    return null;
-  }
-
-  /** Where the refresher tells of a commit. */
-  KernelNotices notices() {
-    return notices;
-  }
-
-  /** Inode numbers stable for the mount's life, whatever commits come: from the name alone. */
-  static long inodeOf(String name) {
-    if (name.isEmpty()) {
+  /** Inode numbers stable for the mount's life, whatever commits come: from the path alone. */
+  static long inodeOf(String path) {
+    if (path.isEmpty()) {
       return ROOT_INODE;
     }
-    long h = ArchiveFormat.hash64(name.getBytes(StandardCharsets.UTF_8)) & Long.MAX_VALUE;
+    long h = ArchiveFormat.hash64(path.getBytes(StandardCharsets.UTF_8)) & Long.MAX_VALUE;
     return h <= ROOT_INODE ? h + 2 : h;
   }
 
+  private static String child(String directory, String name) {
+    return directory.isEmpty() ? name : directory + "/" + name;
+  }
+
+  private Nodes.Node node(long id) throws FuseError {
+    Nodes.Node node = nodes.get(id);
+    if (node == null) {
+      throw new FuseError(FuseError.ENOENT); // forgotten: the kernel does not ask after that
+    }
+    return node;
+  }
+
   @Override
-  public int getattr(String path, FileStat stat) {
-    String name = ArchiveTree.nameOf(path);
+  public Entry lookup(long parent, String name) throws FuseError {
+    Nodes.Node directory = node(parent);
+    if (!directory.directory()) {
+      throw new FuseError(FuseError.ENOTDIR);
+    }
+    String path = child(directory.path, name);
     try {
       MountedArchives.Place place = archives.resolve(path);
       if (place == null) {
         if (!archives.isIdDirectory(path)) {
-          return -ErrorCodes.ENOENT();
+          throw new FuseError(FuseError.ENOENT);
         }
-        directoryStat(stat, name, mountedMillis);
-        return 0;
+        return new Entry(
+            nodes.directory(path).id, directoryAttributes(path, archives.idsChangedMillis()));
       }
       ArchiveSnapshot snapshot = place.archive().acquire();
       try {
-        ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
-        if (!node.exists()) {
-          return -ErrorCodes.ENOENT();
+        ArchiveTree.Node found = ArchiveTree.lookup(snapshot.reader(), place.inside());
+        if (!found.exists()) {
+          throw new FuseError(FuseError.ENOENT);
         }
-        if (node.file() != null) {
-          fileStat(stat, node.file(), name);
-        } else {
-          directoryStat(stat, name, snapshot.reader().manifest().commitMillis());
-        }
-        return 0;
+        return entry(path, place.archive(), snapshot, found.file());
       } finally {
         release(snapshot);
       }
     } catch (IOException | RuntimeException e) {
-      return failed("cannot look up", path, e);
+      throw failed("cannot look up", path, e);
     }
   }
 
   /**
-   * The attributes of an open file: of the entry it was opened on, whatever commits came since, so
-   * that its size stays that of the bytes it reads.
+   * The node of {@code path} found in {@code snapshot}: a file on {@code row}, else a directory.
    */
-  @Override
-  public int fgetattr(String path, FileStat stat, FuseFileInfo fi) {
-    OpenFile file = open.get(fi.fh.get());
-    if (file == null) {
-      return getattr(path, stat);
+  private Entry entry(String path, LiveArchive archive, ArchiveSnapshot snapshot, EntryInfo row) {
+    if (row == null) {
+      long commit = snapshot.reader().manifest().commitMillis();
+      return new Entry(nodes.directory(path).id, directoryAttributes(path, commit));
     }
-    fileStat(stat, file.row(), ArchiveTree.nameOf(path));
-    return 0;
+    Nodes.Node node = nodes.file(path, archive, snapshot, row);
+    return new Entry(node.id, fileAttributes(node.path, node.row));
   }
 
-  /** A file's attributes; {@code name} is its path in the mount, which its inode comes from. */
-  private void fileStat(FileStat stat, EntryInfo row, String name) {
-    stat.st_mode.set(FileStat.S_IFREG | (row.mode() & 07777));
-    stat.st_ino.set(inodeOf(name));
-    stat.st_nlink.set(1);
-    stat.st_size.set(row.rawLength());
-    stat.st_blocks.set((row.rawLength() + 511) / 512);
-    setTimes(stat, row.mtimeMillis());
-    stat.st_uid.set(uid);
-    stat.st_gid.set(gid);
-  }
-
-  private void directoryStat(FileStat stat, String name, long mtimeMillis) {
-    stat.st_mode.set(FileStat.S_IFDIR | 0555);
-    stat.st_ino.set(inodeOf(name));
-    stat.st_nlink.set(1); // unknown: find must not count subdirectories from it
-    setTimes(stat, mtimeMillis);
-    stat.st_uid.set(uid);
-    stat.st_gid.set(gid);
-  }
-
-  private static void setTimes(FileStat stat, long millis) {
-    long seconds = Math.floorDiv(millis, 1000);
-    long nanos = Math.floorMod(millis, 1000) * 1_000_000L;
-    stat.st_mtim.tv_sec.set(seconds);
-    stat.st_mtim.tv_nsec.set(nanos);
-    stat.st_ctim.tv_sec.set(seconds);
-    stat.st_ctim.tv_nsec.set(nanos);
-    stat.st_atim.tv_sec.set(seconds);
-    stat.st_atim.tv_nsec.set(nanos);
-  }
-
-  /** Starts a listing: a cursor over the directory's children, in the snapshot of now. */
   @Override
-  public int opendir(String path, FuseFileInfo fi) {
+  public void forget(long id, long lookups) {
+    Nodes.Node gone = nodes.forget(id, lookups);
+    if (gone != null && gone.snapshot != null) {
+      contents.forget(id);
+      release(gone.snapshot);
+    }
+  }
+
+  @Override
+  public Attributes attributes(long id) throws FuseError {
+    Nodes.Node node = node(id);
+    if (!node.directory()) {
+      return fileAttributes(node.path, node.row);
+    }
+    try {
+      MountedArchives.Place place = archives.resolve(node.path);
+      if (place == null) {
+        return directoryAttributes(node.path, archives.idsChangedMillis());
+      }
+      ArchiveSnapshot snapshot = place.archive().acquire();
+      try {
+        return directoryAttributes(node.path, snapshot.reader().manifest().commitMillis());
+      } finally {
+        release(snapshot);
+      }
+    } catch (IOException | RuntimeException e) {
+      throw failed("cannot look up", node.path, e);
+    }
+  }
+
+  private Attributes fileAttributes(String path, EntryInfo row) {
+    return Attributes.file(inodeOf(path), row.rawLength(), row.mode(), row.mtimeMillis(), uid, gid);
+  }
+
+  private Attributes directoryAttributes(String path, long mtimeMillis) {
+    return Attributes.directory(inodeOf(path), mtimeMillis, uid, gid);
+  }
+
+  /**
+   * A listing being read: where it stands and, for a directory in an archive, the archive and the
+   * snapshot it began in (null for a directory of archive ids).
+   */
+  private record Listing(
+      String path,
+      DirectoryCursor<ArchiveTree.Child> cursor,
+      LiveArchive archive,
+      ArchiveSnapshot snapshot,
+      long mtimeMillis) {}
+
+  private static final ArchiveTree.Child DOT = new ArchiveTree.Child(".", null);
+  private static final ArchiveTree.Child DOT_DOT = new ArchiveTree.Child("..", null);
+
+  @Override
+  public long openDirectory(long id) throws FuseError {
+    Nodes.Node directory = node(id);
+    if (!directory.directory()) {
+      throw new FuseError(FuseError.ENOTDIR);
+    }
+    String path = directory.path;
     try {
       MountedArchives.Place place = archives.resolve(path);
-      DirectoryCursor cursor;
-      if (place == null) {
-        if (!archives.isIdDirectory(path)) {
-          return -ErrorCodes.ENOENT();
-        }
-        List<String> names = new ArrayList<>();
-        archives.idChildren(path, names::add);
-        cursor = new DirectoryCursor(names::iterator, null);
-      } else {
-        cursor = archiveCursor(place);
-        if (cursor == null) {
-          return -ErrorCodes.ENOENT();
-        }
-      }
+      Listing listing = place == null ? idListing(path) : archiveListing(path, place);
       long handle = nextHandle.getAndIncrement();
-      directories.put(handle, cursor);
-      fi.fh.set(handle);
-      return 0;
-    } catch (NotADirectory e) {
-      return -ErrorCodes.ENOTDIR();
+      listings.put(handle, listing);
+      return handle;
     } catch (IOException | RuntimeException e) {
-      return failed("cannot list", path, e);
+      throw failed("cannot list", path, e);
     }
   }
 
-  /** Thrown by {@link #archiveCursor} for a file. */
-  private static final class NotADirectory extends IOException {
-    private static final long serialVersionUID = 1L;
+  private Listing idListing(String path) throws FuseError {
+    if (!archives.isIdDirectory(path)) {
+      throw new FuseError(FuseError.ENOENT);
+    }
+    List<ArchiveTree.Child> children = new ArrayList<>();
+    archives.idChildren(path, name -> children.add(new ArchiveTree.Child(name, null)));
+    return new Listing(
+        path,
+        new DirectoryCursor<>(children::iterator, DOT, DOT_DOT),
+        null,
+        null,
+        archives.idsChangedMillis());
   }
 
-  /** A cursor over a directory in an archive, holding its snapshot; null if there is none. */
-  private DirectoryCursor archiveCursor(MountedArchives.Place place) throws IOException {
+  private Listing archiveListing(String path, MountedArchives.Place place)
+      throws IOException, FuseError {
     ArchiveSnapshot snapshot = place.archive().acquire();
     boolean kept = false;
     try {
-      ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
-      if (!node.exists()) {
-        return null;
+      ArchiveTree.Node found = ArchiveTree.lookup(snapshot.reader(), place.inside());
+      if (!found.exists()) {
+        throw new FuseError(FuseError.ENOENT);
       }
-      if (!node.directory()) {
-        throw new NotADirectory();
+      if (!found.directory()) {
+        throw new FuseError(FuseError.ENOTDIR);
       }
       String inside = place.inside();
-      DirectoryCursor cursor =
-          new DirectoryCursor(() -> ArchiveTree.childNames(snapshot.reader(), inside), snapshot);
+      DirectoryCursor<ArchiveTree.Child> cursor =
+          new DirectoryCursor<>(
+              () -> ArchiveTree.children(snapshot.reader(), inside), DOT, DOT_DOT);
+      long commit = snapshot.reader().manifest().commitMillis();
       kept = true;
-      return cursor;
+      return new Listing(path, cursor, place.archive(), snapshot, commit);
     } finally {
       if (!kept) {
         release(snapshot);
@@ -215,111 +217,85 @@ final class ArchiveFs extends FuseStubFS {
     }
   }
 
-  /** The next page of a listing: as many names as the kernel's buffer takes, from its offset. */
   @Override
-  public int readdir(
-      String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
-    DirectoryCursor cursor = directories.get(fi.fh.get());
-    if (cursor == null) {
-      return -ErrorCodes.EBADF();
+  public void readDirectory(long id, long handle, long offset, DirectorySink sink)
+      throws FuseError {
+    Listing listing = listings.get(handle);
+    if (listing == null) {
+      throw new FuseError(FuseError.EBADF);
     }
     try {
-      cursor.fill(offset, (name, position) -> filler.apply(buf, name, null, position) == 0);
+      listing.cursor().fill(offset, (child, position) -> add(listing, child, position, sink));
+    } catch (IOException | RuntimeException e) {
+      throw failed("cannot list", listing.path(), e);
+    }
+  }
+
+  /** Adds one child of a listing to the kernel's reply; false if it does not fit. */
+  private boolean add(Listing listing, ArchiveTree.Child child, long position, DirectorySink sink) {
+    if (!sink.fits(child.name())) {
+      return false;
+    }
+    Entry entry;
+    if (position <= 2) { // "." and ".." (DirectoryCursor's positions)
+      String path = position == 1 ? listing.path() : parentOf(listing.path());
+      entry = new Entry(0, directoryAttributes(path, listing.mtimeMillis()));
+    } else {
+      String path = child(listing.path(), child.name());
+      if (sink.withNodes() && listing.snapshot() != null) {
+        entry = entry(path, listing.archive(), listing.snapshot(), child.file());
+      } else if (child.file() != null) {
+        entry = new Entry(0, fileAttributes(path, child.file()));
+      } else {
+        entry = new Entry(0, directoryAttributes(path, listing.mtimeMillis()));
+      }
+    }
+    sink.add(child.name(), position, entry);
+    return true;
+  }
+
+  private static String parentOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 ? "" : path.substring(0, slash);
+  }
+
+  @Override
+  public void releaseDirectory(long handle) {
+    Listing listing = listings.remove(handle);
+    if (listing != null && listing.snapshot() != null) {
+      release(listing.snapshot());
+    }
+  }
+
+  @Override
+  public int read(long id, long offset, int size, ByteBuffer into) throws FuseError {
+    Nodes.Node node = node(id);
+    if (node.directory()) {
+      throw new FuseError(FuseError.EISDIR);
+    }
+    long length = node.row.rawLength();
+    if (offset >= length) {
       return 0;
-    } catch (IOException | RuntimeException e) {
-      return failed("cannot list", path, e);
     }
-  }
-
-  @Override
-  public int releasedir(String path, FuseFileInfo fi) {
-    DirectoryCursor cursor = directories.remove(fi.fh.get());
-    if (cursor != null) {
-      try {
-        cursor.close();
-      } catch (IOException e) {
-        log.warn(archives.location() + ": closing a listing: " + e.getMessage());
-      }
-    }
-    return 0;
-  }
-
-  @Override
-  public int open(String path, FuseFileInfo fi) {
-    if ((fi.flags.get() & O_ACCMODE) != O_RDONLY) {
-      return -ErrorCodes.EROFS();
-    }
+    int n = (int) Math.min(size, length - offset);
     try {
-      MountedArchives.Place place = archives.resolve(path);
-      if (place == null) {
-        return archives.isIdDirectory(path) ? -ErrorCodes.EISDIR() : -ErrorCodes.ENOENT();
-      }
-      ArchiveSnapshot snapshot = place.archive().acquire();
-      boolean kept = false;
-      try {
-        ArchiveTree.Node node = ArchiveTree.lookup(snapshot.reader(), place.inside());
-        if (!node.exists()) {
-          return -ErrorCodes.ENOENT();
-        }
-        if (node.file() == null) {
-          return -ErrorCodes.EISDIR();
-        }
-        long handle = nextHandle.getAndIncrement();
-        open.put(handle, new OpenFile(place.archive().name(), snapshot, node.file(), budget));
-        kept = true;
-        fi.fh.set(handle);
-        if (pageCache.unchangedSinceLastOpen(path, node.file())) {
-          PageCacheRule.keepCache(fi);
-        }
-        return 0;
-      } finally {
-        if (!kept) {
-          release(snapshot);
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return failed("cannot open", path, e);
-    }
-  }
-
-  @Override
-  public int read(
-      String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
-    OpenFile file = open.get(fi.fh.get());
-    if (file == null) {
-      return -ErrorCodes.EBADF();
-    }
-    try {
-      int wanted = (int) Math.min(size, 1 << 20);
-      byte[] bytes = READ_BUFFER.get();
-      if (bytes.length < wanted) {
-        bytes = new byte[wanted];
-        READ_BUFFER.set(bytes);
-      }
-      int n = file.read(offset, bytes, wanted);
-      buf.put(0, bytes, 0, n);
+      contents.read(id, node.snapshot.reader(), node.row, offset, n, into);
       return n;
     } catch (IOException | RuntimeException e) {
-      log.warn(file.archiveName() + ": cannot read '" + file.row().name() + "': " + e.getMessage());
-      return -ErrorCodes.EIO();
+      log.warn(
+          node.archive.name()
+              + ": cannot read '"
+              + node.row.name()
+              + "' at "
+              + offset
+              + ": "
+              + e.getMessage());
+      throw new FuseError(FuseError.EIO);
     }
   }
 
   @Override
-  public int release(String path, FuseFileInfo fi) {
-    OpenFile file = open.remove(fi.fh.get());
-    if (file != null) {
-      try {
-        file.close();
-      } catch (IOException | RuntimeException e) {
-        log.warn(file.archiveName() + ": closing '" + file.row().name() + "': " + e.getMessage());
-      }
-    }
-    return 0;
-  }
-
-  @Override
-  public int statfs(String path, Statvfs stbuf) {
+  public Usage usage() {
     long bytes = 0;
     long entries = 0;
     for (LiveArchive archive : archives.openArchives().values()) {
@@ -335,29 +311,13 @@ final class ArchiveFs extends FuseStubFS {
         // closed meanwhile: it counts no more
       }
     }
-    stbuf.f_bsize.set(4096);
-    stbuf.f_frsize.set(4096);
-    stbuf.f_blocks.set((bytes + 4095) / 4096);
-    stbuf.f_bfree.set(0);
-    stbuf.f_bavail.set(0);
-    stbuf.f_files.set(entries);
-    stbuf.f_ffree.set(0);
-    stbuf.f_namemax.set(255);
-    stbuf.f_flag.set(Statvfs.ST_RDONLY);
-    return 0;
+    return new Usage(bytes, entries);
   }
 
-  /** Logs what went wrong with {@code path} in one line and answers EIO. */
-  private int failed(String what, String path, Exception e) {
-    log.warn(
-        archives.location()
-            + ": "
-            + what
-            + " '"
-            + ArchiveTree.nameOf(path)
-            + "': "
-            + e.getMessage());
-    return -ErrorCodes.EIO();
+  /** Logs what went wrong with {@code path} in one line; the request is answered EIO. */
+  private FuseError failed(String what, String path, Exception e) {
+    log.warn(archives.location() + ": " + what + " '" + path + "': " + e.getMessage());
+    return new FuseError(FuseError.EIO);
   }
 
   private void release(ArchiveSnapshot snapshot) {
@@ -368,61 +328,8 @@ final class ArchiveFs extends FuseStubFS {
     }
   }
 
-  // A read-only file system: every change is refused (the mount is also made with -o ro).
-
-  @Override
-  public int create(String path, long mode, FuseFileInfo fi) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int mkdir(String path, long mode) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int unlink(String path) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int rmdir(String path) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int rename(String oldpath, String newpath) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int truncate(String path, long size) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int write(
-      String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int chmod(String path, long mode) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int chown(String path, long uid, long gid) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int symlink(String oldpath, String newpath) {
-    return -ErrorCodes.EROFS();
-  }
-
-  @Override
-  public int link(String oldpath, String newpath) {
-    return -ErrorCodes.EROFS();
+  /** The nodes the kernel knows now (for tests and the log). */
+  int knownNodes() {
+    return nodes.size();
   }
 }

@@ -47,20 +47,26 @@ final class ArchiveTree {
     return reader.list(name + "/").hasNext() ? Node.DIRECTORY : Node.NONE;
   }
 
+  /** A child of a directory: a file (its row) or a subdirectory (no row). */
+  record Child(String name, EntryInfo file) {}
+
   /**
    * Gives the name of each child of directory {@code path} to {@code sink} once, in name order: its
-   * files and its subdirectories. Each subdirectory costs one seek of the catalogs past its names.
+   * files and its subdirectories.
    */
-  static void children(ArchiveReader reader, String path, Consumer<String> sink)
+  static void childNames(ArchiveReader reader, String path, Consumer<String> sink)
       throws IOException {
-    Iterator<String> all = childNames(reader, path);
+    Iterator<Child> all = children(reader, path);
     while (all.hasNext()) {
-      sink.accept(all.next());
+      sink.accept(all.next().name());
     }
   }
 
-  /** The children's names of directory {@code path} as {@link #children} gives them, lazily. */
-  static Iterator<String> childNames(ArchiveReader reader, String path) throws IOException {
+  /**
+   * The children of directory {@code path} in name order, lazily. Each subdirectory costs one seek
+   * of the catalogs past its names.
+   */
+  static Iterator<Child> children(ArchiveReader reader, String path) throws IOException {
     String name = nameOf(path);
     String prefix = name.isEmpty() ? "" : name + "/";
     Iterator<EntryInfo> first = reader.list(prefix);
@@ -73,11 +79,12 @@ final class ArchiveTree {
       }
 
       @Override
-      public String next() {
-        String rest = rows.next().name().substring(prefix.length());
+      public Child next() {
+        EntryInfo row = rows.next();
+        String rest = row.name().substring(prefix.length());
         int slash = rest.indexOf('/');
         if (slash < 0) {
-          return rest;
+          return new Child(rest, row);
         }
         String directory = rest.substring(0, slash);
         try {
@@ -86,7 +93,7 @@ final class ArchiveTree {
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
-        return directory;
+        return new Child(directory, null);
       }
     };
   }

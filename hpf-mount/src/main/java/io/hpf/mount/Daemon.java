@@ -92,6 +92,11 @@ final class Daemon {
       return "the mount ended at once (log: " + logFile + ")";
     }
     List<String> lines = said.lines().toList();
-    return lines.get(lines.size() - 1).replaceFirst("^hpf mount: ", "");
+    String last = lines.get(lines.size() - 1).replaceFirst("^hpf mount: ", "");
+    String why = " (the line before says why)"; // libfuse's own line: join it
+    if (last.endsWith(why) && lines.size() > 1) {
+      last = last.substring(0, last.length() - why.length()) + ": " + lines.get(lines.size() - 2);
+    }
+    return last;
   }
 }

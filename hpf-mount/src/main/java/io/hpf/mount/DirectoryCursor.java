@@ -1,40 +1,44 @@
 package io.hpf.mount;
 
-import io.hpf.archive.ArchiveSnapshot;
 import java.io.IOException;
 import java.util.Iterator;
 
 /**
- * A directory a program is listing (from opendir to releasedir): the children not yet handed out,
- * read from the catalogs as the kernel asks for more, so that a directory of a million names is
- * listed page by page and never held whole. Positions are the kernel's offsets: 1 and 2 for "." and
- * "..", then one per child; a listing asked for from another position (a seekdir, a rewind) starts
- * again and skips to it.
+ * Where a listing of a directory stands (from opendir to releasedir): the children not yet handed
+ * out, read as the kernel asks for more, so that a directory of a million names is listed page by
+ * page and never held whole. Positions are the kernel's offsets: 1 and 2 for "." and "..", then one
+ * per child; a listing asked for from another position (a seekdir, a rewind) starts again and skips
+ * to it.
+ *
+ * @param <T> what a child is
  */
-final class DirectoryCursor {
+final class DirectoryCursor<T> {
   /** Children, lazily; the same ones in the same order each time it is called. */
-  interface Source {
-    Iterator<String> open() throws IOException;
+  interface Source<T> {
+    Iterator<T> open() throws IOException;
   }
 
-  /** Takes one name at its position; false if the kernel's buffer is full (not taken). */
-  interface Sink {
-    boolean take(String name, long position);
+  /** Takes one child at its position; false if the kernel's buffer is full (not taken). */
+  interface Sink<T> {
+    boolean take(T child, long position);
   }
 
-  private final Source source;
-  private final ArchiveSnapshot snapshot; // null for a directory of archive ids
-  private Iterator<String> children;
-  private String pending;
-  private long position; // of the last name taken
+  private final Source<T> source;
+  private final T dot;
+  private final T dotDot;
+  private Iterator<T> children;
+  private T pending;
+  private long position; // of the last child taken
 
-  DirectoryCursor(Source source, ArchiveSnapshot snapshot) {
+  /** A listing of {@code source}'s children after {@code dot} and {@code dotDot}. */
+  DirectoryCursor(Source<T> source, T dot, T dotDot) {
     this.source = source;
-    this.snapshot = snapshot;
+    this.dot = dot;
+    this.dotDot = dotDot;
   }
 
-  /** Hands out names from after {@code offset} until the sink is full or the listing ends. */
-  synchronized void fill(long offset, Sink sink) throws IOException {
+  /** Hands out children from after {@code offset} until the sink is full or the listing ends. */
+  synchronized void fill(long offset, Sink<T> sink) throws IOException {
     if (children == null || offset != position) {
       children = source.open();
       pending = null;
@@ -42,12 +46,12 @@ final class DirectoryCursor {
       skipTo(offset);
     }
     while (true) {
-      String name = next();
-      if (name == null) {
+      T child = next();
+      if (child == null) {
         return;
       }
-      if (!sink.take(name, position + 1)) {
-        pending = name;
+      if (!sink.take(child, position + 1)) {
+        pending = child;
         return;
       }
       position++;
@@ -60,22 +64,15 @@ final class DirectoryCursor {
     }
   }
 
-  private String next() {
+  private T next() {
     if (pending != null) {
-      String name = pending;
+      T child = pending;
       pending = null;
-      return name;
+      return child;
     }
     if (position < 2) {
-      return position == 0 ? "." : "..";
+      return position == 0 ? dot : dotDot;
     }
     return children.hasNext() ? children.next() : null;
-  }
-
-  /** Lets go of the snapshot the listing reads. */
-  void close() throws IOException {
-    if (snapshot != null) {
-      snapshot.release();
-    }
   }
 }

@@ -1,49 +1,26 @@
 package io.hpf.mount;
 
 import io.hpf.archive.ArchiveReader;
+import io.hpf.mount.fuse.FuseSession;
+import io.hpf.mount.fuse.ReadOnlyFileSystem;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
-import jnr.ffi.LibraryLoader;
-import jnr.ffi.Pointer;
 
 /**
  * Tells the kernel to forget what it cached of names a commit may have changed, so that it can
  * trust names for an hour otherwise (a walk of an unchanged tree is then the kernel's alone, as on
- * a local file system) and still see a commit at once. libfuse 2's high-level interface keeps the
- * kernel's node numbers to itself, but the root's is fixed (1): forgetting each name at the top of
- * the tree drops every cached name under it, which the kernel then looks up anew.
+ * a local file system) and still see a commit at once: forgetting a name at the top of the tree
+ * drops every cached name under it, which the kernel then looks up anew (and the root's cached
+ * listing with it).
  */
 final class KernelNotices {
-  /** The three calls of libfuse 2 this needs (libfuse.so.2, as jnr-fuse loads it). */
-  public interface LibFuseNotify {
-    Pointer fuse_get_session(Pointer fuse);
+  private volatile FuseSession session;
 
-    Pointer fuse_session_next_chan(Pointer session, Pointer previous);
-
-    int fuse_lowlevel_notify_inval_entry(Pointer channel, long parent, byte[] name, long length);
-  }
-
-  private static final long ROOT_NODE = 1;
-
-  private final LibFuseNotify fuse;
-  private final MountLog log;
-  private volatile Pointer channel;
-
-  KernelNotices(MountLog log) {
-    this.fuse = LibraryLoader.create(LibFuseNotify.class).load("fuse");
-    this.log = log;
-  }
-
-  /** Called from libfuse's init with the context's {@code struct fuse *}. */
-  void attach(Pointer fuseHandle) {
-    if (fuseHandle == null) {
-      return;
-    }
-    Pointer session = fuse.fuse_get_session(fuseHandle);
-    channel = session == null ? null : fuse.fuse_session_next_chan(session, null);
+  /** From now on, notices go to {@code mounted}. */
+  void attach(FuseSession mounted) {
+    this.session = mounted;
   }
 
   /**
@@ -52,8 +29,8 @@ final class KernelNotices {
    */
   static Set<String> topLevelNames(ArchiveReader before, ArchiveReader now) throws IOException {
     Set<String> names = new TreeSet<>();
-    ArchiveTree.children(before, "/", names::add);
-    ArchiveTree.children(now, "/", names::add);
+    ArchiveTree.childNames(before, "/", names::add);
+    ArchiveTree.childNames(now, "/", names::add);
     return names;
   }
 
@@ -62,16 +39,12 @@ final class KernelNotices {
    * Not from a request's thread: the kernel may wait on a request while it forgets.
    */
   void forget(Collection<String> topLevelNames) {
-    Pointer ch = channel;
-    if (ch == null) {
+    FuseSession mounted = session;
+    if (mounted == null) {
       return;
     }
     for (String name : topLevelNames) {
-      byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-      int result = fuse.fuse_lowlevel_notify_inval_entry(ch, ROOT_NODE, utf8, utf8.length);
-      if (result < 0 && result != -2) { // -ENOENT: the kernel had nothing of it
-        log.warn("the kernel did not forget '" + name + "' (error " + -result + ")");
-      }
+      mounted.forgetEntry(ReadOnlyFileSystem.ROOT, name);
     }
   }
 }

@@ -137,14 +137,7 @@ public final class MountMain implements Callable<Integer> {
           uid != null ? uid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
       int group =
           gid != null ? gid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:gid");
-      ArchiveFs fs;
-      try {
-        fs = new ArchiveFs(archives, log, new MemoryBudget(memoryBytes), owner, group);
-      } catch (LinkageError e) { // jnr-fuse found no libfuse.so.2
-        throw new IOException(
-            "hpf mount needs libfuse 2: run scripts/install-fuse.sh (apt-get install libfuse2 fuse3)",
-            e);
-      }
+      ArchiveFs fs = new ArchiveFs(archives, log, new MemoryBudget(memoryBytes), owner, group);
       new Serving(archives, fs, dir, log).run(fuseOptions);
     }
     return 0;

@@ -33,6 +33,7 @@ final class MountedArchives implements Closeable {
   private final LiveArchive single;
   private final ArchiveRoot root;
   private volatile NavigableMap<String, String> ids = new TreeMap<>();
+  private volatile long idsChangedMillis = System.currentTimeMillis();
   private final Map<String, LiveArchive> open = new ConcurrentHashMap<>();
 
   private MountedArchives(String location, LiveArchive single, ArchiveRoot root) {
@@ -93,6 +94,9 @@ final class MountedArchives implements Closeable {
       }
     }
     ids = now;
+    if (!changed.isEmpty()) {
+      idsChangedMillis = System.currentTimeMillis();
+    }
     return changed;
   }
 
@@ -115,6 +119,14 @@ final class MountedArchives implements Closeable {
       slash = next;
     } while (slash >= 0);
     return null;
+  }
+
+  /**
+   * When the archives found last changed: the time of the directories made of ids (so that the
+   * kernel drops what it cached of their listings when it learns it).
+   */
+  long idsChangedMillis() {
+    return idsChangedMillis;
   }
 
   /** Whether {@code path} is a directory made of ids: the root, or a prefix of some id. */

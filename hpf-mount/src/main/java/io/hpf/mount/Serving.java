@@ -1,5 +1,6 @@
 package io.hpf.mount;
 
+import io.hpf.mount.fuse.FuseSession;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A mount while it serves: the FUSE loop (libfuse's, multithreaded) on this thread, the archive
- * refreshed in the background, and an unmount when the process is asked to end.
+ * A mount while it serves: the FUSE session's threads answering the kernel, the archive refreshed
+ * in the background, and an unmount when the process is asked to end.
  */
 final class Serving {
   /** How often a commit is looked for: a commit is seen within this, the server's rule. */
@@ -21,13 +22,17 @@ final class Serving {
    * makes it forget what the commit may have changed ({@link KernelNotices}). That a name does not
    * exist is not kept at all.
    */
-  static final String KERNEL_TIMEOUT_SECONDS = "3600";
+  static final long KERNEL_TIMEOUT_SECONDS = 3600;
+
+  /** Threads answering the kernel: requests wait on storage (HDFS, S3) more than on a core. */
+  private static final int THREADS = 8;
 
   /** How often, in refreshes, a directory of archives is searched again for archives. */
   private static final int RESCAN_EVERY = 10;
 
   private final MountedArchives archives;
   private final ArchiveFs fs;
+  private final KernelNotices notices = new KernelNotices();
   private int refreshes;
   private final Path dir;
   private final MountLog log;
@@ -39,17 +44,13 @@ final class Serving {
     this.log = log;
   }
 
-  /** The FUSE options: read-only, named, our inode numbers, the timeouts, then the user's. */
+  /** The FUSE options: read-only, named, reads of up to 1 MiB, then the user's. */
   static List<String> options(String archive, List<String> user) {
     String fsName = "hpf:" + archive.replace(",", "\\,");
     List<String> o = new ArrayList<>();
     o.add("ro");
     o.add("fsname=" + fsName);
     o.add("subtype=hpf");
-    o.add("use_ino");
-    o.add("entry_timeout=" + KERNEL_TIMEOUT_SECONDS);
-    o.add("negative_timeout=0");
-    o.add("attr_timeout=" + KERNEL_TIMEOUT_SECONDS);
     o.add("max_read=1048576");
     for (String u : user) {
       if (!u.isBlank() && !u.equals("rw")) {
@@ -61,6 +62,18 @@ final class Serving {
 
   /** Serves until unmounted (hpf umount, fusermount -u) or the process is ended. */
   void run(List<String> userOptions) throws java.io.IOException {
+    log.info(
+        "serving "
+            + archives.location()
+            + " at "
+            + dir
+            + " (process "
+            + ProcessHandle.current().pid()
+            + ")");
+    FuseSession session =
+        FuseSession.mount(
+            dir, options(archives.location(), userOptions), fs, KERNEL_TIMEOUT_SECONDS, log::warn);
+    notices.attach(session);
     ScheduledExecutorService refresher =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -70,20 +83,11 @@ final class Serving {
             });
     refresher.scheduleWithFixedDelay(
         this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
-    Thread unmountOnExit = new Thread(this::unmountQuietly, "hpf-mount-exit");
-    Runtime.getRuntime().addShutdownHook(unmountOnExit);
-    log.info(
-        "serving "
-            + archives.location()
-            + " at "
-            + dir
-            + " (process "
-            + ProcessHandle.current().pid()
-            + ")");
-    try {
-      fs.mount(dir, true, false, options(archives.location(), userOptions).toArray(new String[0]));
-    } catch (ru.serce.jnrfuse.FuseException e) { // libfuse said why on stderr, the log
-      throw new java.io.IOException(dir + ": the mount was refused (the line before says why)", e);
+    Runtime.getRuntime().addShutdownHook(new Thread(this::unmountQuietly, "hpf-mount-exit"));
+    try (session) {
+      session.serve(THREADS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       refresher.shutdownNow();
       log.info("unmounted " + dir);
@@ -98,11 +102,10 @@ final class Serving {
         boolean changed =
             live.refresh(
                 (before, now) ->
-                    fs.notices()
-                        .forget(
-                            archives.single()
-                                ? KernelNotices.topLevelNames(before, now)
-                                : List.of(firstName(id))));
+                    notices.forget(
+                        archives.single()
+                            ? KernelNotices.topLevelNames(before, now)
+                            : List.of(firstName(id))));
         if (changed) {
           log.info(live.name() + ": serving a new generation");
         }
@@ -113,7 +116,7 @@ final class Serving {
     if (!archives.single() && ++refreshes % RESCAN_EVERY == 0) {
       try {
         List<String> changed = archives.rescan();
-        fs.notices().forget(changed.stream().map(Serving::firstName).distinct().toList());
+        notices.forget(changed.stream().map(Serving::firstName).distinct().toList());
       } catch (Exception ex) {
         log.warn(archives.location() + ": looking for archives: " + ex.getMessage());
       }

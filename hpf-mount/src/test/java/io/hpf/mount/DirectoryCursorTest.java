@@ -12,8 +12,8 @@ class DirectoryCursorTest {
   private static final List<String> CHILDREN = List.of("a", "b", "c", "d", "e", "f", "g");
 
   /** Names and positions taken, at most {@code room} a call, as a kernel buffer takes them. */
-  private static List<String> page(DirectoryCursor cursor, long offset, int room, List<Long> at)
-      throws Exception {
+  private static List<String> page(
+      DirectoryCursor<String> cursor, long offset, int room, List<Long> at) throws Exception {
     List<String> taken = new ArrayList<>();
     cursor.fill(
         offset,
@@ -29,19 +29,20 @@ class DirectoryCursorTest {
   }
 
   /** A cursor over {@link #CHILDREN} that counts how often it reads them. */
-  private static DirectoryCursor counted(AtomicInteger opens) {
-    return new DirectoryCursor(
+  private static DirectoryCursor<String> counted(AtomicInteger opens) {
+    return new DirectoryCursor<>(
         () -> {
           opens.incrementAndGet();
           return CHILDREN.iterator();
         },
-        null);
+        ".",
+        "..");
   }
 
   @Test
   void pagesFollowOneAnotherFromTheKernelsOffsets() throws Exception {
     AtomicInteger opens = new AtomicInteger();
-    DirectoryCursor cursor = counted(opens);
+    DirectoryCursor<String> cursor = counted(opens);
     List<String> all = new ArrayList<>();
     List<Long> positions = new ArrayList<>();
     long offset = 0;
@@ -63,7 +64,7 @@ class DirectoryCursorTest {
   @Test
   void anOffsetElsewhereStartsAgainAndSkipsToIt() throws Exception {
     AtomicInteger opens = new AtomicInteger();
-    DirectoryCursor cursor = counted(opens);
+    DirectoryCursor<String> cursor = counted(opens);
     List<Long> at = new ArrayList<>();
     assertEquals(List.of(".", "..", "a"), page(cursor, 0, 3, at));
     assertEquals(List.of("e", "f"), page(cursor, 6, 2, at), "a seekdir to after d");

@@ -61,8 +61,22 @@ class MountDirectoryTest {
         ModelArchive.write(root.resolve("a/logs.hpf"), Codec.LZ4, 60, 2).live();
     Files.writeString(Files.createDirectories(root.resolve("a/plain")).resolve("x.txt"), "x");
     try (Mounted mount =
-        Mounted.mount(root.toString(), temp.resolve("mnt"), "--uid", "1234", "--gid", "4321")) {
+        Mounted.mount(
+            root.toString(),
+            temp.resolve("mnt"),
+            "--uid",
+            "1234",
+            "--gid",
+            "4321",
+            "-o",
+            "allow_other")) {
       Path mnt = mount.dir;
+      String line =
+          Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
+              .filter(l -> l.contains(" " + mnt + " "))
+              .findFirst()
+              .orElseThrow();
+      assertTrue(line.contains("allow_other") && line.contains(" ro"), "as asked: " + line);
       assertEquals(new TreeSet<>(List.of("a", "photos")), list(mnt));
       Path someFile = mnt.resolve("photos").resolve(photos.firstKey());
       for (Path p : List.of(mnt.resolve("a"), someFile)) {

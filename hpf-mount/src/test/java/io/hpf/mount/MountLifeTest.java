@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,12 @@ class MountLifeTest {
     ModelArchive made = ModelArchive.write(archive, Codec.ZSTD, 120, 3);
     TreeMap<String, byte[]> live = made.live();
     String kept = live.firstKey(); // replaced while open
-    String gone = live.lastKey();
+    String gone = // deleted from a directory that keeps other names
+        live.descendingKeySet().stream()
+            .filter(
+                n -> !parentOf(n).isEmpty() && childrenOf(live.keySet(), parentOf(n)).size() > 1)
+            .findFirst()
+            .orElseThrow();
     String sameSize = live.higherKey(kept); // replaced by other bytes of the same length
     byte[] sameSizeNew = live.get(sameSize).clone();
     for (int i = 0; i < sameSizeNew.length; i++) {
@@ -66,7 +72,16 @@ class MountLifeTest {
       assertTrue(Files.exists(mnt.resolve(gone)));
       assertEquals(live.get(kept).length, Files.size(mnt.resolve(kept)));
       assertFalse(Files.exists(mnt.resolve("new/arrival.txt")));
-      try (InputStream open = Files.newInputStream(mnt.resolve(kept))) {
+      for (int i = 0; i < 2; i++) { // the kernel keeps listings: the second is its own
+        assertEquals(childrenOf(live.keySet(), ""), list(mnt));
+        assertEquals(childrenOf(live.keySet(), parentOf(gone)), list(mnt.resolve(parentOf(gone))));
+      }
+      // Held open across the commit, a directory's node outlives it: its listing must not.
+      try (java.nio.file.DirectoryStream<Path> held =
+              Files.newDirectoryStream(mnt.resolve(parentOf(gone)));
+          InputStream open = Files.newInputStream(mnt.resolve(kept));
+          java.nio.channels.FileChannel channel =
+              java.nio.channels.FileChannel.open(mnt.resolve(kept))) {
         int first = open.read();
         try (ArchiveWriter w =
             ArchiveWriter.open(
@@ -87,6 +102,15 @@ class MountLifeTest {
         }
         long seenMillis = (System.nanoTime() - committed) / 1_000_000;
         assertTrue(seenMillis < 1_500, "seen after " + seenMillis + " ms");
+        // Listings the kernel kept are dropped with the commit.
+        java.util.Set<String> now = new TreeSet<>(live.keySet());
+        now.remove(gone);
+        now.add("new/arrival.txt");
+        assertEquals(childrenOf(now, ""), list(mnt));
+        assertEquals(childrenOf(now, parentOf(gone)), list(mnt.resolve(parentOf(gone))));
+        // The open file is the entry it was opened on: its size (fstat) too, not the name's.
+        assertEquals(live.get(kept).length, channel.size());
+        assertEquals(text("replaced").length, Files.size(mnt.resolve(kept)));
         byte[] rest = open.readAllBytes();
         byte[] old = live.get(kept);
         assertEquals(old.length, rest.length + (first < 0 ? 0 : 1));
@@ -100,6 +124,31 @@ class MountLifeTest {
       // Not from the pages cached of the entry it replaced, though its size is the same.
       assertArrayEquals(sameSizeNew, Files.readAllBytes(mnt.resolve(sameSize)));
       assertArrayEquals(text("new"), Files.readAllBytes(mnt.resolve("new/arrival.txt")));
+    }
+  }
+
+  private static String parentOf(String name) {
+    int slash = name.lastIndexOf('/');
+    return slash < 0 ? "" : name.substring(0, slash);
+  }
+
+  /** The names in directory {@code dir} ("" the root) of a tree of these entry names. */
+  private static java.util.Set<String> childrenOf(java.util.Set<String> names, String dir) {
+    String prefix = dir.isEmpty() ? "" : dir + "/";
+    java.util.Set<String> children = new TreeSet<>();
+    for (String name : names) {
+      if (name.startsWith(prefix)) {
+        String rest = name.substring(prefix.length());
+        children.add(rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest);
+      }
+    }
+    return children;
+  }
+
+  private static java.util.Set<String> list(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString())
+          .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
     }
   }
 
@@ -174,12 +223,15 @@ class MountLifeTest {
     Path notArchive = Files.createDirectories(temp.resolve("plain"));
     Files.writeString(notArchive.resolve("x"), "x");
     Path dir = Files.createDirectories(temp.resolve("mnt"));
+    Path archive = temp.resolve("fine.hpf");
+    ModelArchive.write(archive, Codec.LZ4, 3, 1);
     for (List<String> args :
         List.of(
             List.of(notArchive.toString(), dir.toString()),
             List.of(temp.resolve("missing.hpf").toString(), dir.toString()),
             List.of(notArchive.toString(), temp.resolve("no/such/dir").toString()),
             List.of(notArchive.toString(), dir.toString(), "--memory", "lots"),
+            List.of(archive.toString(), dir.toString(), "-o", "bogus"),
             List.of(temp.toString(), dir.toString()))) { // a mount inside what it mounts
       Mounted.Run run = Mounted.run(MountMain.class, args.toArray(new String[0]));
       assertEquals(1, run.exitCode(), args + ": " + run.output());
@@ -187,6 +239,10 @@ class MountLifeTest {
       assertEquals(1, out.lines().count(), args + ": " + out);
       assertTrue(out.startsWith("hpf mount: "), out);
       assertFalse(out.contains("Exception") || out.contains("a bug in hpf"), out);
+      if (args.contains("bogus")) {
+        assertTrue(
+            out.contains("unknown option") && out.contains("bogus"), "libfuse's why: " + out);
+      }
     }
     assertEquals(null, Mounts.typeAt(dir), "nothing was mounted");
     Mounted.Run run = Mounted.run(UnmountMain.class, dir.toString());

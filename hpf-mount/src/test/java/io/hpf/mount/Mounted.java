@@ -29,15 +29,15 @@ final class Mounted implements AutoCloseable {
   static void assumeFuse() {
     boolean device = Files.exists(Path.of("/dev/fuse"));
     boolean library =
-        Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse.so.2"))
-            || Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"))
-            || Files.exists(Path.of("/lib/aarch64-linux-gnu/libfuse.so.2"))
-            || Files.exists(Path.of("/usr/lib/libfuse.so.2"));
+        Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse3.so.3"))
+            || Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse3.so.3"))
+            || Files.exists(Path.of("/lib/aarch64-linux-gnu/libfuse3.so.3"))
+            || Files.exists(Path.of("/usr/lib/libfuse3.so.3"));
     Assumptions.assumeTrue(
         device && library,
         "FUSE cannot mount here ("
             + (device ? "" : "no /dev/fuse ")
-            + (library ? "" : "no libfuse.so.2: apt-get install fuse3 libfuse2")
+            + (library ? "" : "no libfuse3.so.3: apt-get install fuse3")
             + "): the mount tests are skipped");
   }
 

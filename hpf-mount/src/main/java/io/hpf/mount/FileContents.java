@@ -1,0 +1,133 @@
+package io.hpf.mount;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.EntryInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The files being read in more than one request, by node: small content read whole on the first
+ * request and kept for the next ones (within {@code --memory}), large content streamed, a read at
+ * the stream's position continuing it and one elsewhere reopening it there (chunked content decodes
+ * from the chunk holding it). A file read in one request — most small files: the kernel asks for
+ * the whole of it — is never kept. The least recently read files are let go past {@link #KEPT}.
+ */
+final class FileContents {
+  /** Files kept at most. */
+  private static final int KEPT = 256;
+
+  private final MemoryBudget budget;
+  private final Map<Long, FileContent> files =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, FileContent> eldest) {
+          if (size() <= KEPT) {
+            return false;
+          }
+          eldest.getValue().close();
+          return true;
+        }
+      };
+
+  FileContents(MemoryBudget budget) {
+    this.budget = budget;
+  }
+
+  /**
+   * Puts {@code length} bytes of {@code row} (which {@code reader} reads) from {@code offset} into
+   * {@code into}; the caller has checked they exist. {@code node} names the file between calls.
+   */
+  void read(
+      long node, ArchiveReader reader, EntryInfo row, long offset, int length, ByteBuffer into)
+      throws IOException {
+    if (offset == 0 && length == row.rawLength() && row.readWhole()) {
+      into.put(reader.get(row));
+      return;
+    }
+    FileContent file;
+    synchronized (this) {
+      file = files.computeIfAbsent(node, n -> new FileContent(reader, row, budget));
+    }
+    file.read(offset, length, into);
+  }
+
+  /** Lets go of what is kept of {@code node}, which the kernel forgot. */
+  void forget(long node) {
+    FileContent file;
+    synchronized (this) {
+      file = files.remove(node);
+    }
+    if (file != null) {
+      file.close();
+    }
+  }
+
+  /** One file being read: its whole content, or a stream and where it is. */
+  private static final class FileContent {
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
+
+    private final ArchiveReader reader;
+    private final EntryInfo row;
+    private final MemoryBudget budget;
+    private byte[] whole;
+    private InputStream stream;
+    private long streamPosition;
+
+    FileContent(ArchiveReader reader, EntryInfo row, MemoryBudget budget) {
+      this.reader = reader;
+      this.row = row;
+      this.budget = budget;
+    }
+
+    synchronized void read(long offset, int length, ByteBuffer into) throws IOException {
+      if (whole == null && row.readWhole() && budget.take(row.rawLength())) {
+        whole = reader.get(row);
+      }
+      if (whole != null) {
+        into.put(whole, (int) offset, length);
+        return;
+      }
+      if (stream == null || streamPosition != offset) {
+        closeStream();
+        stream = reader.openStream(row, offset);
+        streamPosition = offset;
+      }
+      byte[] scratch = SCRATCH.get();
+      if (scratch.length < length) {
+        scratch = new byte[length];
+        SCRATCH.set(scratch);
+      }
+      int n = stream.readNBytes(scratch, 0, length);
+      if (n < length) {
+        throw new IOException("content ends at " + (offset + n) + " of " + row.rawLength());
+      }
+      streamPosition += n;
+      into.put(scratch, 0, n);
+    }
+
+    private void closeStream() {
+      if (stream != null) {
+        try {
+          stream.close();
+        } catch (IOException ignored) {
+          // a read-only stream: nothing was lost
+        }
+        stream = null;
+      }
+    }
+
+    /** Lets go of the content and the stream; a later read starts them again. */
+    synchronized void close() {
+      closeStream();
+      if (whole != null) {
+        budget.give(whole.length);
+        whole = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,329 @@
+package io.hpf.mount.fuse;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import jnr.ffi.Pointer;
+
+/**
+ * A mount served through the FUSE kernel protocol directly: threads read requests from the FUSE
+ * device and write replies, node by node (what libfuse calls its low-level interface), with no
+ * library in between. libfuse 3 only makes and ends the mount.
+ *
+ * <p>Why not libfuse's loop: the kernel then skips what a read-only archive does not need. Opens
+ * are answered "not implemented" once, after which the kernel opens files without asking and keeps
+ * their pages across opens, and closes need no flush: a file read again costs no request at all.
+ * Listings carry attributes (READDIRPLUS), and the kernel keeps them (cached directories). What
+ * makes this safe is the node rule of {@link ReadOnlyFileSystem}: a node never changes.
+ */
+public final class FuseSession implements Closeable {
+  /** Replies carry at most this much content: 256 pages. */
+  static final int MAX_READ = 1 << 20;
+
+  /** What the kernel may send in one request (a write of 128 KiB and its header, at most). */
+  private static final int MAX_WRITE = 128 << 10;
+
+  private static final int IN_BUFFER = MAX_WRITE + 4096;
+  private static final int OUT_BUFFER = Wire.OUT_HEADER + MAX_READ;
+
+  private final Native.Mount mount;
+  private final ReadOnlyFileSystem fs;
+  private final long validSeconds;
+  private final Consumer<String> warn;
+  private final ByteBuffer notice = direct(4096 + 64);
+  private final Pointer noticeAddress = Pointer.wrap(Native.RUNTIME, notice);
+
+  private FuseSession(
+      Native.Mount mount, ReadOnlyFileSystem fs, long validSeconds, Consumer<String> warn) {
+    this.mount = mount;
+    this.fs = fs;
+    this.validSeconds = validSeconds;
+    this.warn = warn;
+  }
+
+  /**
+   * Mounts {@code fs} at {@code dir} with FUSE {@code options} ("-o", "ro,fsname=..."); the kernel
+   * may trust names and attributes for {@code validSeconds}; {@code warn} takes what goes wrong.
+   */
+  public static FuseSession mount(
+      Path dir,
+      List<String> options,
+      ReadOnlyFileSystem fs,
+      long validSeconds,
+      Consumer<String> warn)
+      throws IOException {
+    return new FuseSession(Native.Mount.at(dir, options), fs, validSeconds, warn);
+  }
+
+  /** Serves requests on {@code threads} threads until the mount is ended (unmounted). */
+  public void serve(int threads) throws InterruptedException {
+    List<Thread> workers = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      Thread t = new Thread(this::work, "hpf-fuse-" + i);
+      workers.add(t);
+      t.start();
+    }
+    for (Thread t : workers) {
+      t.join();
+    }
+  }
+
+  private static ByteBuffer direct(int size) {
+    return ByteBuffer.allocateDirect(size).order(ByteOrder.nativeOrder());
+  }
+
+  /** One thread's loop: a request read, answered, until the device says the mount is gone. */
+  private void work() {
+    ByteBuffer in = direct(IN_BUFFER);
+    Pointer inAddress = Pointer.wrap(Native.RUNTIME, in);
+    ByteBuffer out = direct(OUT_BUFFER);
+    Pointer outAddress = Pointer.wrap(Native.RUNTIME, out);
+    while (true) {
+      long n = Native.LIBC.read(mount.fd, inAddress, IN_BUFFER);
+      if (n < 0) {
+        int error = Native.lastError();
+        if (error == Native.EINTR || error == Native.EAGAIN || error == Native.ENOENT) {
+          continue; // interrupted, or a request withdrawn before it was read
+        }
+        if (error != Native.ENODEV) { // ENODEV: unmounted, the normal end
+          warn.accept("reading from the FUSE device failed (error " + error + "): stopping");
+        }
+        return;
+      }
+      in.clear().limit((int) n);
+      out.clear();
+      if (answer(in, out)) {
+        long written = Native.LIBC.write(mount.fd, outAddress, out.getInt(0));
+        int error = written < 0 ? Native.lastError() : 0;
+        if (error != 0 && error != Native.ENOENT) { // ENOENT: the request was interrupted
+          warn.accept("a reply to the kernel was refused (error " + error + ")");
+        }
+      }
+    }
+  }
+
+  /** Answers one request into {@code out}; false if it takes no reply. */
+  private boolean answer(ByteBuffer in, ByteBuffer out) {
+    int opcode = in.getInt(4);
+    long unique = in.getLong(8);
+    long node = in.getLong(16);
+    in.position(Wire.IN_HEADER);
+    out.position(Wire.OUT_HEADER);
+    int error = 0;
+    try {
+      if (!dispatch(opcode, node, in, out)) {
+        return false;
+      }
+    } catch (FuseError e) {
+      error = e.errno();
+    } catch (RuntimeException e) { // a bug must cost one request, not the mount
+      warn.accept("request " + opcode + " failed: " + e);
+      error = FuseError.EIO;
+    }
+    if (error != 0) {
+      out.position(Wire.OUT_HEADER);
+    }
+    out.putInt(0, out.position()).putInt(4, -error).putLong(8, unique);
+    return true;
+  }
+
+  /** Does what {@code opcode} asks, its reply's arguments into {@code out}; false: no reply. */
+  private boolean dispatch(int opcode, long node, ByteBuffer in, ByteBuffer out) throws FuseError {
+    switch (opcode) {
+      case Wire.INIT -> init(in, out);
+      case Wire.LOOKUP -> Wire.putEntry(out, fs.lookup(node, name(in)), validSeconds);
+      case Wire.FORGET -> {
+        fs.forget(node, in.getLong());
+        return false;
+      }
+      case Wire.BATCH_FORGET -> {
+        forgetBatch(in);
+        return false;
+      }
+      case Wire.GETATTR -> {
+        out.putLong(validSeconds).putInt(0).putInt(0);
+        Wire.putAttributes(out, fs.attributes(node));
+      }
+      case Wire.READ -> read(node, in, out);
+      case Wire.OPENDIR -> {
+        out.putLong(fs.openDirectory(node));
+        out.putInt(Wire.FOPEN_CACHE_DIR | Wire.FOPEN_KEEP_CACHE).putInt(0);
+      }
+      case Wire.READDIR, Wire.READDIRPLUS -> {
+        long handle = in.getLong(Wire.IN_HEADER);
+        long offset = in.getLong(Wire.IN_HEADER + 8);
+        int size = Math.min(in.getInt(Wire.IN_HEADER + 16), MAX_READ);
+        fs.readDirectory(node, handle, offset, new Listing(out, size, opcode == Wire.READDIRPLUS));
+      }
+      case Wire.RELEASEDIR -> fs.releaseDirectory(in.getLong(Wire.IN_HEADER));
+      case Wire.STATFS -> statfs(out);
+      case Wire.INTERRUPT, Wire.NOTIFY_REPLY -> {
+        return false; // requests are short; an interrupted one simply completes
+      }
+      case Wire.DESTROY -> {
+        // nothing to let go of before the device closes
+      }
+      case Wire.SETATTR,
+              Wire.SYMLINK,
+              Wire.MKNOD,
+              Wire.MKDIR,
+              Wire.UNLINK,
+              Wire.RMDIR,
+              Wire.RENAME,
+              Wire.RENAME2,
+              Wire.LINK,
+              Wire.WRITE,
+              Wire.CREATE,
+              Wire.SETXATTR,
+              Wire.REMOVEXATTR,
+              Wire.FALLOCATE,
+              Wire.COPY_FILE_RANGE,
+              Wire.TMPFILE ->
+          throw new FuseError(FuseError.EROFS);
+      default -> throw new FuseError(FuseError.ENOSYS); // OPEN and FLUSH among them: see above
+    }
+    return true;
+  }
+
+  /** Agrees on the protocol and on what the kernel may do. */
+  private void init(ByteBuffer in, ByteBuffer out) throws FuseError {
+    int major = in.getInt();
+    in.getInt(); // the kernel's minor version: it speaks ours
+    int maxReadahead = in.getInt();
+    int offered = in.getInt();
+    if (major < Wire.MAJOR) {
+      throw new FuseError(FuseError.EINVAL); // a kernel older than any this code can meet
+    }
+    int flags =
+        offered & (Wire.ASYNC_READ | Wire.DO_READDIRPLUS | Wire.PARALLEL_DIROPS | Wire.MAX_PAGES);
+    out.putInt(Wire.MAJOR).putInt(Wire.MINOR).putInt(maxReadahead).putInt(flags);
+    out.putShort((short) 0).putShort((short) 0); // max_background, congestion: the kernel's
+    out.putInt(MAX_WRITE).putInt(1); // max_write, time_gran
+    out.putShort((short) (MAX_READ / 4096)).putShort((short) 0); // max_pages, map_alignment
+    out.putInt(0); // flags2
+    for (int i = 0; i < 7; i++) {
+      out.putInt(0);
+    }
+  }
+
+  private void forgetBatch(ByteBuffer in) {
+    int count = in.getInt();
+    in.getInt();
+    for (int i = 0; i < count && in.remaining() >= 16; i++) {
+      fs.forget(in.getLong(), in.getLong());
+    }
+  }
+
+  private void read(long node, ByteBuffer in, ByteBuffer out) throws FuseError {
+    long offset = in.getLong(Wire.IN_HEADER + 8);
+    int size = in.getInt(Wire.IN_HEADER + 16);
+    if (offset < 0 || size < 0) {
+      throw new FuseError(FuseError.EINVAL);
+    }
+    fs.read(node, offset, Math.min(size, MAX_READ), out);
+  }
+
+  private void statfs(ByteBuffer out) {
+    ReadOnlyFileSystem.Usage usage = fs.usage();
+    out.putLong((usage.bytes() + 4095) / 4096).putLong(0).putLong(0); // blocks, free, available
+    out.putLong(usage.files()).putLong(0); // files, free
+    out.putInt(4096).putInt(255).putInt(4096).putInt(0); // bsize, namelen, frsize, padding
+    for (int i = 0; i < 6; i++) {
+      out.putInt(0);
+    }
+  }
+
+  /** The NUL-terminated name a request carries; one that is not UTF-8 names nothing. */
+  private static String name(ByteBuffer in) throws FuseError {
+    ByteBuffer bytes = in.slice();
+    int end = 0;
+    while (end < bytes.limit() && bytes.get(end) != 0) {
+      end++;
+    }
+    bytes.limit(end);
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(bytes)
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new FuseError(FuseError.ENOENT);
+    }
+  }
+
+  /**
+   * A listing's reply: dirents, or direntpluses (an entry before each), up to the kernel's size.
+   */
+  private final class Listing implements ReadOnlyFileSystem.DirectorySink {
+    private final ByteBuffer out;
+    private final int end;
+    private final boolean plus;
+    private byte[] pending;
+
+    Listing(ByteBuffer out, int size, boolean plus) {
+      this.out = out;
+      this.end = Wire.OUT_HEADER + size;
+      this.plus = plus;
+    }
+
+    @Override
+    public boolean fits(String name) {
+      pending = name.getBytes(StandardCharsets.UTF_8);
+      int length = (plus ? Wire.ENTRY_SIZE : 0) + Wire.direntLength(pending.length);
+      return out.position() + length <= end;
+    }
+
+    @Override
+    public boolean withNodes() {
+      return plus;
+    }
+
+    @Override
+    public void add(String name, long next, ReadOnlyFileSystem.Entry entry) {
+      if (plus) {
+        Wire.putEntry(out, entry, validSeconds);
+      }
+      Attributes a = entry.attributes();
+      Wire.putDirent(out, a.inode(), next, a.direntType(), pending);
+    }
+  }
+
+  /**
+   * The kernel forgets {@code name} in directory {@code parent} (and, with it, what it cached below
+   * it). Not from a request's thread: the kernel may wait on a request while it forgets.
+   */
+  public synchronized void forgetEntry(long parent, String name) {
+    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+    if (utf8.length > 4096) {
+      return; // no such name: the kernel refuses names this long
+    }
+    notice.clear().position(Wire.OUT_HEADER);
+    notice.putLong(parent).putInt(utf8.length).putInt(0).put(utf8).put((byte) 0);
+    notify(Wire.NOTIFY_INVAL_ENTRY, "'" + name + "'");
+  }
+
+  private void notify(int code, String what) {
+    notice.putInt(0, notice.position()).putInt(4, code).putLong(8, 0);
+    long written = Native.LIBC.write(mount.fd, noticeAddress, notice.position());
+    int error = written < 0 ? Native.lastError() : 0;
+    if (error != 0 && error != Native.ENOENT) { // ENOENT: the kernel had nothing of it
+      warn.accept("the kernel did not forget " + what + " (error " + error + ")");
+    }
+  }
+
+  /** Unmounts if still mounted and closes the device; call once {@link #serve} returned. */
+  @Override
+  public void close() {
+    mount.close();
+  }
+}
