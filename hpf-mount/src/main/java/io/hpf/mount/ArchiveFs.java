@@ -3,6 +3,7 @@ package io.hpf.mount;
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.archive.EntryInfo;
+import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.Attributes;
 import io.hpf.mount.fuse.FuseError;
 import io.hpf.mount.fuse.ReadOnlyFileSystem;
@@ -289,7 +290,7 @@ final class ArchiveFs implements ReadOnlyFileSystem {
               + "' at "
               + offset
               + ": "
-              + e.getMessage());
+              + ProgramMessages.describe(e));
       throw new FuseError(FuseError.EIO);
     }
   }
@@ -316,7 +317,7 @@ final class ArchiveFs implements ReadOnlyFileSystem {
 
   /** Logs what went wrong with {@code path} in one line; the request is answered EIO. */
   private FuseError failed(String what, String path, Exception e) {
-    log.warn(archives.location() + ": " + what + " '" + path + "': " + e.getMessage());
+    log.warn(archives.location() + ": " + what + " '" + path + "': " + ProgramMessages.describe(e));
     return new FuseError(FuseError.EIO);
   }
 

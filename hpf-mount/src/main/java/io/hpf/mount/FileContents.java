@@ -77,6 +77,7 @@ final class FileContents {
     private byte[] whole;
     private InputStream stream;
     private long streamPosition;
+    private boolean closed;
 
     FileContent(ArchiveReader reader, EntryInfo row, MemoryBudget budget) {
       this.reader = reader;
@@ -85,6 +86,12 @@ final class FileContents {
     }
 
     synchronized void read(long offset, int length, ByteBuffer into) throws IOException {
+      if (closed) { // let go of meanwhile: read without keeping anything
+        try (InputStream once = reader.openStream(row, offset)) {
+          copy(once, offset, length, into);
+        }
+        return;
+      }
       if (whole == null && row.readWhole() && budget.take(row.rawLength())) {
         whole = reader.get(row);
       }
@@ -97,16 +104,25 @@ final class FileContents {
         stream = reader.openStream(row, offset);
         streamPosition = offset;
       }
+      copy(stream, offset, length, into);
+      streamPosition += length;
+    }
+
+    /**
+     * Copies {@code length} bytes of {@code from}, which stands at {@code offset}, into {@code
+     * into}.
+     */
+    private void copy(InputStream from, long offset, int length, ByteBuffer into)
+        throws IOException {
       byte[] scratch = SCRATCH.get();
       if (scratch.length < length) {
         scratch = new byte[length];
         SCRATCH.set(scratch);
       }
-      int n = stream.readNBytes(scratch, 0, length);
+      int n = from.readNBytes(scratch, 0, length);
       if (n < length) {
         throw new IOException("content ends at " + (offset + n) + " of " + row.rawLength());
       }
-      streamPosition += n;
       into.put(scratch, 0, n);
     }
 
@@ -121,8 +137,9 @@ final class FileContents {
       }
     }
 
-    /** Lets go of the content and the stream; a later read starts them again. */
+    /** Lets go of the content and the stream; a later read keeps nothing. */
     synchronized void close() {
+      closed = true;
       closeStream();
       if (whole != null) {
         budget.give(whole.length);

@@ -1,5 +1,6 @@
 package io.hpf.mount.fuse;
 
+import io.hpf.hadoop.ProgramMessages;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -125,7 +126,7 @@ public final class FuseSession implements Closeable {
     } catch (FuseError e) {
       error = e.errno();
     } catch (RuntimeException e) { // a bug must cost one request, not the mount
-      warn.accept("request " + opcode + " failed: " + e);
+      warn.accept("request " + opcode + " failed: " + ProgramMessages.describe(e));
       error = FuseError.EIO;
     }
     if (error != 0) {
