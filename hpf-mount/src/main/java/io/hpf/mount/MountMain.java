@@ -85,6 +85,11 @@ public final class MountMain implements Callable<Integer> {
   private List<String> mountMain = List.of();
 
   public static void main(String[] args) {
+    List<String> given = List.of(args);
+    if (given.contains("--foreground") || given.contains("-f")) {
+      // Before the command line is even read: the mount's start waits on nothing else.
+      io.hpf.mount.fuse.FuseSession.loadInBackground();
+    }
     MountMain main = new MountMain();
     main.given = List.of(args);
     main.mountMain = Daemon.thisJvmCommand();

@@ -64,6 +64,13 @@ public final class FuseSession implements Closeable {
     return new FuseSession(Native.Mount.at(dir, options), fs, validSeconds, warn);
   }
 
+  /** Loads libfuse and the C library in a thread of their own, so that {@link #mount} is quick. */
+  public static void loadInBackground() {
+    Thread t = new Thread(Native::load, "hpf-fuse-load");
+    t.setDaemon(true);
+    t.start();
+  }
+
   /** Serves requests on {@code threads} threads until the mount is ended (unmounted). */
   public void serve(int threads) throws InterruptedException {
     List<Thread> workers = new ArrayList<>();

@@ -59,6 +59,34 @@ final class Native {
     return RUNTIME.getLastError();
   }
 
+  private static LibFuse3 fuse3;
+
+  /** libfuse 3, loaded once. */
+  static synchronized LibFuse3 fuse3() throws IOException {
+    if (fuse3 == null) {
+      try {
+        fuse3 = LibraryLoader.create(LibFuse3.class).failImmediately().load("fuse3");
+      } catch (LinkageError e) {
+        throw new IOException(
+            "hpf mount needs libfuse 3: run scripts/install-fuse.sh (apt-get install fuse3)", e);
+      }
+    }
+    return fuse3;
+  }
+
+  /**
+   * Loads both libraries now. jnr-ffi makes their Java side when they load, about a quarter of a
+   * second of a mount's start: done in the background while the archive opens, it costs none.
+   */
+  static void load() {
+    try {
+      fuse3();
+    } catch (IOException | RuntimeException e) {
+      // said again, and answered, when the mount is made
+    }
+    LIBC.getClass();
+  }
+
   /** A mount made by libfuse 3: its session and the FUSE device's descriptor. */
   static final class Mount {
     private final LibFuse3 fuse;
@@ -78,13 +106,7 @@ final class Native {
      * option libfuse does not know, or a refused mount, is an error (libfuse says why on stderr).
      */
     static Mount at(Path dir, List<String> options) throws IOException {
-      LibFuse3 fuse;
-      try {
-        fuse = LibraryLoader.create(LibFuse3.class).failImmediately().load("fuse3");
-      } catch (LinkageError e) {
-        throw new IOException(
-            "hpf mount needs libfuse 3: run scripts/install-fuse.sh (apt-get install fuse3)", e);
-      }
+      LibFuse3 fuse = fuse3();
       List<String> argv = new ArrayList<>();
       argv.add("hpf");
       argv.addAll(options);
