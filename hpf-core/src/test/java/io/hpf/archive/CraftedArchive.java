@@ -151,6 +151,12 @@ public final class CraftedArchive {
     return this;
   }
 
+  /** Indexes {@code row} as given, whatever its fields say (no content is written for it). */
+  public CraftedArchive addRow(EntryInfo row) {
+    rows.add(SegmentBuilder.Row.of(row));
+    return this;
+  }
+
   /** Adds an uncompressed entry holding {@code content}. */
   public CraftedArchive addPlain(String name, byte[] content) throws IOException {
     return add(

@@ -16,9 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -195,12 +193,37 @@ public final class CatalogReader {
     if (last != null && last.index() == block) {
       return last.rows();
     }
-    List<EntryInfo> rows = java.util.Collections.unmodifiableList(decodeBlock(block));
+    BlockRows cursor =
+        new BlockRows(fileName, blockOffsets[block], rawBlock(block), blockEntries[block]);
+    List<EntryInfo> rows = new ArrayList<>(blockEntries[block]);
+    while (cursor.next()) {
+      rows.add(cursor.row());
+    }
+    rows = Collections.unmodifiableList(rows);
     lastBlock = new DecodedBlock(block, rows);
     return rows;
   }
 
-  private List<EntryInfo> decodeBlock(int block) throws IOException {
+  /** The last block's bytes read for a listing: a listing's seeks land in one block often. */
+  private record RawBlock(int index, byte[] raw) {}
+
+  private volatile RawBlock lastRaw;
+
+  /** One block's rows from the start, read as asked for (the block read and checked first). */
+  private BlockRows blockRows(int block) throws IOException {
+    RawBlock last = lastRaw;
+    byte[] raw;
+    if (last != null && last.index() == block) {
+      raw = last.raw();
+    } else {
+      raw = rawBlock(block);
+      lastRaw = new RawBlock(block, raw);
+    }
+    return new BlockRows(fileName, blockOffsets[block], raw, blockEntries[block]);
+  }
+
+  /** Reads one block, checks its header and CRC, and returns its decompressed rows' bytes. */
+  private byte[] rawBlock(int block) throws IOException {
     long at = blockOffsets[block];
     byte[] bytes = file.readFully(at, blockBytes[block]);
     ByteReader header = new ByteReader(fileName, at, bytes, 0, CatalogWriter.BLOCK_HEADER_BYTES);
@@ -239,90 +262,7 @@ public final class CatalogReader {
     }
     int actual = EntryCodec.crc32c(raw, 0, raw.length);
     FileFraming.checkCrc(fileName, at, "block", actual, crc);
-    return decodeRows(raw, at, blockEntries[block]);
-  }
-
-  private List<EntryInfo> decodeRows(byte[] raw, long blockOffset, int count)
-      throws CorruptArchiveException {
-    // Offsets in messages are of the block, since rows live in decompressed bytes.
-    ByteReader in = new ByteReader(fileName + " (block at " + blockOffset + ")", 0, raw);
-    List<EntryInfo> rows = new ArrayList<>(count);
-    byte[] previous = new byte[0];
-    for (int i = 0; i < count; i++) {
-      int shared = in.varInt("shared prefix");
-      int suffix = in.varInt("suffix length");
-      if (shared > previous.length) {
-        throw in.corrupt("shared prefix " + shared + " longer than the previous name");
-      }
-      byte[] name = Arrays.copyOf(previous, shared + suffix);
-      System.arraycopy(in.bytes(suffix, "name suffix"), 0, name, shared, suffix);
-      String text = new ByteReader(in.file(), 0, name).text(name.length, "name");
-      int flags = in.u8("flags");
-      if (flags != 0
-          && flags != CatalogWriter.FLAG_DELETED
-          && flags != CatalogWriter.FLAG_IN_GROUP) {
-        throw in.corrupt("row flags " + flags + " (0, 1 or 2)");
-      }
-      if ((flags & CatalogWriter.FLAG_DELETED) != 0) {
-        rows.add(EntryInfo.tombstone(text));
-      } else {
-        rows.add(readRow(in, text, flags));
-      }
-      previous = name;
-    }
-    if (in.remaining() != 0) {
-      throw in.corrupt(in.remaining() + " bytes left after the block's " + count + " rows");
-    }
-    return rows;
-  }
-
-  /** The rest of a live row, after its name and flags (FORMAT.md "Catalog"). */
-  private static EntryInfo readRow(ByteReader in, String text, int flags)
-      throws CorruptArchiveException {
-    long rawLength = in.varLong("raw length");
-    long storedLength = in.varLong("stored length");
-    int codecId = in.u8("codec");
-    Codec codec = Codec.byId(codecId);
-    if (codec == null) {
-      throw in.corrupt("unknown codec id " + codecId);
-    }
-    int dictionaryId = (int) in.varLong("dictionary id");
-    long mtime = in.zigZag("mtime");
-    int mode = (int) in.varLong("mode");
-    int partId = (int) in.varLong("part id");
-    long offset = in.varLong("offset");
-    long entryLength = in.varLong("entry length");
-    int member = 0;
-    int members = 0;
-    if (flags == CatalogWriter.FLAG_IN_GROUP) {
-      member = in.varInt("member index");
-      members = in.varInt("group members");
-      if (member >= members) {
-        throw in.corrupt("member " + member + " of a group of " + members);
-      }
-    }
-    int attributeCount = in.varInt("attribute count");
-    Map<String, String> attributes =
-        attributeCount == 0 ? Collections.emptyMap() : new LinkedHashMap<>();
-    for (int a = 0; a < attributeCount; a++) {
-      String key = in.text(in.varInt("key length"), "attribute key");
-      attributes.put(key, in.text(in.varInt("value length"), "attribute value"));
-    }
-    return new EntryInfo(
-        text,
-        false,
-        rawLength,
-        storedLength,
-        codec,
-        dictionaryId,
-        mtime,
-        mode,
-        attributes,
-        partId,
-        offset,
-        entryLength,
-        member,
-        members);
+    return raw;
   }
 
   /** The row of a name, or null. One block read. */
@@ -379,35 +319,33 @@ public final class CatalogReader {
     int first = Math.max(0, lastBlockStartingAtOrBefore(startKey));
     return new Iterator<>() {
       private int nextBlock = first;
-      private List<EntryInfo> rows = List.of();
-      private int position;
+      private BlockRows rows;
+      private boolean reachedStart;
       private EntryInfo next;
       private boolean done;
 
       @Override
       public boolean hasNext() {
-        while (next == null && !done) {
-          if (position < rows.size()) {
-            EntryInfo row = rows.get(position++);
-            byte[] name = EntryNames.utf8(row.name());
-            if (Arrays.compareUnsigned(name, startKey) < 0) {
-              continue;
-            }
-            if (startsWith(name, key)) {
-              next = row;
+        try {
+          while (next == null && !done) {
+            if (rows != null && rows.next()) {
+              if (!reachedStart && rows.compareName(startKey) < 0) {
+                continue; // before the start: its name compared, nothing made of it
+              }
+              reachedStart = true;
+              if (rows.nameStartsWith(key)) {
+                next = rows.row();
+              } else {
+                done = true;
+              }
+            } else if (nextBlock < firstNames.length) {
+              rows = blockRows(nextBlock++);
             } else {
               done = true;
             }
-          } else if (nextBlock < firstNames.length) {
-            try {
-              rows = readBlock(nextBlock++);
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-            position = 0;
-          } else {
-            done = true;
           }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
         return next != null;
       }
@@ -422,11 +360,6 @@ public final class CatalogReader {
         return row;
       }
     };
-  }
-
-  private static boolean startsWith(byte[] name, byte[] prefix) {
-    return name.length >= prefix.length
-        && Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   /** Closes the underlying file; errors are ignored since nothing was written. */
