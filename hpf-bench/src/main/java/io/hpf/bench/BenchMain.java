@@ -32,8 +32,10 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  hpf bench --suite paper --fs file:///tmp/b --scale ci",
-      "  hpf bench --suite paper --fs $(hpf hdfs status --uri)/b --scale bench"
+      "  hpf bench --suite paper --fs $(hpf hdfs status --uri)/b --scale bench",
+      "  hpf bench scale --entries 10000000     # 10M entries in one archive"
     },
+    subcommands = io.hpf.bench.scale.ScaleCommand.class,
     mixinStandardHelpOptions = true)
 public final class BenchMain implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -54,7 +56,6 @@ public final class BenchMain implements Callable<Integer> {
   @Option(
       names = "--fs",
       paramLabel = "URI",
-      required = true,
       description = "Where to store: file:///DIR or hdfs://HOST:PORT/DIR (emptied first).")
   String fs;
 
@@ -89,6 +90,10 @@ public final class BenchMain implements Callable<Integer> {
     if (!suite.equals("paper")) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "unknown suite '" + suite + "': the only suite is 'paper'");
+    }
+    if (fs == null) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "the paper suite needs --fs URI (or: hpf bench scale --entries N)");
     }
     Scale parsed = Scale.parse(scale);
     URI uri = URI.create(fs);
