@@ -81,8 +81,8 @@ public final class ScaleCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--size must be from 1 to 1048576 bytes");
     }
-    Path archive =
-        (dir != null ? dir : Files.createTempDirectory("hpf-scale")).resolve("scale.hpf");
+    Path made = dir == null ? Files.createTempDirectory("hpf-scale") : null;
+    Path archive = (made != null ? made : dir).resolve("scale.hpf");
     if (Files.exists(archive)) {
       throw new IOException(archive + " exists: give another --dir");
     }
@@ -97,7 +97,7 @@ public final class ScaleCommand implements Callable<Integer> {
       }
     } finally {
       if (!keep) {
-        deleteTree(archive);
+        deleteTree(made != null ? made : archive);
       }
     }
     String command = "hpf bench scale --entries " + entries + " --size " + size;
