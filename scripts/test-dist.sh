@@ -36,6 +36,17 @@ run classpath --spark --s3a | grep -q '/lib/hpf-spark.jar,.*/lib/hpf-s3a.jar$'
 run serve --help >/dev/null
 run mount --help >/dev/null
 run umount --help >/dev/null
+# The mount from the distribution, where this machine can mount FUSE file systems (the test suite
+# installs fuse3 where it can; hpf-mount's tests say so where it cannot).
+if [ -e /dev/fuse ] && command -v fusermount3 >/dev/null && ldconfig -p 2>/dev/null | grep -q 'libfuse3\.so\.'; then
+  mkdir -p mnt
+  trap 'fusermount3 -u -z "$scratch/mnt" 2>/dev/null || true; rm -rf "$scratch"' EXIT
+  run mount a.hpf mnt >/dev/null
+  diff -r tree mnt
+  run umount mnt
+else
+  echo "test-dist.sh: FUSE cannot mount here: the distribution's mount is not tried"
+fi
 if run spark-pack tree b.hpf 2>"$scratch/spark.err"; then
   echo "test-dist.sh: spark-pack ran without Spark's jars" >&2
   exit 1
@@ -47,4 +58,4 @@ pyvenv="${HPF_PY_VENV:-$HOME/.cache/hpf/venv-python}" # made by dist.sh if missi
 "$scratch/venv/bin/pip" install -q --no-deps --no-index "$wheel"
 PYTHONPATH="$(ls -d "$pyvenv"/lib/python3*/site-packages)" "$scratch/venv/bin/python" -m hpf_archive \
   cat a.hpf a/random.bin | cmp - tree/a/random.bin
-echo "test-dist.sh: the distribution packed, listed, read and verified an archive; the wheel read it"
+echo "test-dist.sh: the distribution packed, listed, read and verified an archive (mounted it where FUSE can); the wheel read it"
