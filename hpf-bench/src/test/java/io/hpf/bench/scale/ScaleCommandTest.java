@@ -86,6 +86,7 @@ class ScaleCommandTest {
       assertTrue(figure(json, key) > 0, key + " in " + json);
     }
     assertTrue(figure(json, "get_p99_us") >= figure(json, "get_p50_us"), json);
+    assertTrue(figure(json, "first_read_ms") >= figure(json, "open_ms"), json);
     assertTrue(figure(json, "archive_bytes") > 3000 * 50, "the content is there: " + json);
     assertFalse(Files.exists(temp.resolve("scale.hpf")), "deleted after");
   }
