@@ -193,8 +193,7 @@ public final class CatalogReader {
     if (last != null && last.index() == block) {
       return last.rows();
     }
-    BlockRows cursor =
-        new BlockRows(fileName, blockOffsets[block], rawBlock(block), blockEntries[block]);
+    BlockRows cursor = blockRows(block);
     List<EntryInfo> rows = new ArrayList<>(blockEntries[block]);
     while (cursor.next()) {
       rows.add(cursor.row());
@@ -204,7 +203,7 @@ public final class CatalogReader {
     return rows;
   }
 
-  /** The last block's bytes read for a listing: a listing's seeks land in one block often. */
+  /** The last block's bytes read: a listing's seeks land in one block often. */
   private record RawBlock(int index, byte[] raw) {}
 
   private volatile RawBlock lastRaw;

@@ -185,22 +185,8 @@ public record CommitPlan(
    * once per directory, rather than a set of every name added (50 bytes a name, hashed each).
    */
   private static boolean isAdded(List<SegmentBuilder.Row> sorted, String name) {
-    byte[] key = EntryNames.utf8(name);
-    int lo = 0;
-    int hi = sorted.size() - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int c = Arrays.compareUnsigned(sorted.get(mid).nameUtf8(), key);
-      if (c == 0) {
-        return true;
-      }
-      if (c < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return false;
+    SegmentBuilder.Row key = new SegmentBuilder.Row(EntryNames.utf8(name), null);
+    return java.util.Collections.binarySearch(sorted, key, SegmentBuilder.BY_NAME) >= 0;
   }
 
   private static void rejectDuplicates(List<SegmentBuilder.Row> sorted) {

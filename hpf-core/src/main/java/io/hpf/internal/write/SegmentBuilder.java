@@ -36,8 +36,12 @@ public final class SegmentBuilder {
     }
   }
 
+  /** Rows in name order: their UTF-8 bytes compared unsigned. */
+  public static final Comparator<Row> BY_NAME =
+      Comparator.comparing(Row::nameUtf8, Arrays::compareUnsigned);
+
   public static void sortByName(List<Row> rows) {
-    rows.sort(Comparator.comparing(Row::nameUtf8, Arrays::compareUnsigned));
+    rows.sort(BY_NAME);
   }
 
   /** A written segment and where in its file the dictionaries given to it are. */
