@@ -1,17 +1,16 @@
 package io.hpf.bench.scale;
 
 import io.hpf.bench.BenchOutput;
+import io.hpf.bench.LocalTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -97,7 +96,7 @@ public final class ScaleCommand implements Callable<Integer> {
       }
     } finally {
       if (!keep) {
-        deleteTree(made != null ? made : archive);
+        LocalTrees.delete(made != null ? made : archive);
       }
     }
     String command = "hpf bench scale --entries " + entries + " --size " + size;
@@ -145,16 +144,5 @@ public final class ScaleCommand implements Callable<Integer> {
       }
     }
     return figures;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 }

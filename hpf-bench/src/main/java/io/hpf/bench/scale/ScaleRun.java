@@ -8,18 +8,18 @@ import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.ProgressListener;
 import io.hpf.archive.VerifyReport;
 import io.hpf.archive.WriterOptions;
+import io.hpf.bench.Stats;
 import io.hpf.store.LocalStorage;
+import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * The scale benchmark's phases, each in a JVM of its own started by {@link ScaleCommand}: {@code
@@ -70,7 +70,9 @@ public final class ScaleRun {
     f.put("entries_per_s", entries / seconds);
     f.put("create_cpu_s", cpuSeconds);
     f.put("entries_per_cpu_s", entries / cpuSeconds); // per core: every thread's time, GC's too
-    f.put("archive_bytes", bytesUnder(dir));
+    f.put(
+        "archive_bytes",
+        LocalStorage.open(dir).list().stream().mapToLong(StoredFile::lengthBytes).sum());
     return f;
   }
 
@@ -81,16 +83,6 @@ public final class ScaleRun {
         .totalCpuDuration()
         .orElseThrow(() -> new IllegalStateException("no CPU time on this system"))
         .toNanos();
-  }
-
-  static long bytesUnder(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      long total = 0;
-      for (Path p : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-        total += Files.size(p);
-      }
-      return total;
-    }
   }
 
   /**
@@ -163,9 +155,11 @@ public final class ScaleRun {
           throw new IOException(missing + " is there");
         }
       }
-      f.put("get_p50_us", percentile(gets, 50) / 1e3);
-      f.put("get_p99_us", percentile(gets, 99) / 1e3);
-      f.put("miss_p50_us", percentile(misses, 50) / 1e3);
+      Arrays.sort(gets);
+      Arrays.sort(misses);
+      f.put("get_p50_us", Stats.percentile(gets, 50) / 1e3);
+      f.put("get_p99_us", Stats.percentile(gets, 99) / 1e3);
+      f.put("miss_p50_us", Stats.percentile(misses, 50) / 1e3);
       f.put("list_prefix_ms", listPrefixMillis(reader, entries, random));
     }
     f.put("add_1k_s", addThousand(dir, entries, size));
@@ -182,12 +176,6 @@ public final class ScaleRun {
     }
     f.put("verify_s", (System.nanoTime() - start) / 1e9);
     return f;
-  }
-
-  private static double percentile(long[] nanos, double p) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    return sorted[(int) Math.min(sorted.length - 1, Math.round(p / 100 * (sorted.length - 1)))];
   }
 
   /** The median time of listing a whole directory of about a thousand names (21 of them). */
@@ -208,7 +196,8 @@ public final class ScaleRun {
         throw new IOException(GeneratedEntries.directory(i) + " lists " + n + " names");
       }
     }
-    return percentile(times, 50) / 1e6;
+    Arrays.sort(times);
+    return Stats.percentile(times, 50) / 1e6;
   }
 
   /** Seconds to add a thousand entries as a user's add does: open, add, commit, close. */
