@@ -93,7 +93,7 @@ final class Daemon {
     }
     List<String> lines = said.lines().toList();
     String last = lines.get(lines.size() - 1).replaceFirst("^hpf mount: ", "");
-    String why = " (the line before says why)"; // libfuse's own line: join it
+    String why = io.hpf.mount.fuse.FuseSession.SAID_BEFORE; // libfuse's own line: join it
     if (last.endsWith(why) && lines.size() > 1) {
       last = last.substring(0, last.length() - why.length()) + ": " + lines.get(lines.size() - 2);
     }

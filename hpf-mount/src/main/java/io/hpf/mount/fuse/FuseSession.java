@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,6 +27,12 @@ import jnr.ffi.Pointer;
  * makes this safe is the node rule of {@link ReadOnlyFileSystem}: a node never changes.
  */
 public final class FuseSession implements Closeable {
+  /**
+   * Ends the message of a mount libfuse refused: libfuse said why on standard error, the line
+   * before in the log (which {@code hpf mount} joins to it).
+   */
+  public static final String SAID_BEFORE = " (the line before says why)";
+
   /** Replies carry at most this much content: 256 pages. */
   static final int MAX_READ = 1 << 20;
 
@@ -249,6 +256,15 @@ public final class FuseSession implements Closeable {
     }
   }
 
+  /** A decoder per request thread: a lookup is the commonest request. */
+  private static final ThreadLocal<CharsetDecoder> STRICT_UTF8 =
+      ThreadLocal.withInitial(
+          () ->
+              StandardCharsets.UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT));
+
   /** The NUL-terminated name a request carries; one that is not UTF-8 names nothing. */
   private static String name(ByteBuffer in) throws FuseError {
     ByteBuffer bytes = in.slice();
@@ -258,12 +274,7 @@ public final class FuseSession implements Closeable {
     }
     bytes.limit(end);
     try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(bytes)
-          .toString();
+      return STRICT_UTF8.get().reset().decode(bytes).toString();
     } catch (CharacterCodingException e) {
       throw new FuseError(FuseError.ENOENT);
     }

@@ -41,12 +41,6 @@ final class Native {
     void fuse_session_destroy(Pointer session);
   }
 
-  /**
-   * Ends a message of a refusal libfuse explained on standard error, the line before in the log
-   * (which {@code hpf mount} joins to it).
-   */
-  static final String SAID_BEFORE = " (the line before says why)";
-
   static final int EINTR = 4;
   static final int ENOENT = 2;
   static final int EAGAIN = 11;
@@ -116,11 +110,12 @@ final class Native {
       keep.add(noOperations);
       Pointer session = fuse.fuse_session_new(args, noOperations, 8, null);
       if (session == null) {
-        throw new IOException(dir + ": libfuse refused the mount options" + SAID_BEFORE);
+        throw new IOException(
+            dir + ": libfuse refused the mount options" + FuseSession.SAID_BEFORE);
       }
       if (fuse.fuse_session_mount(session, dir.toString()) != 0) {
         fuse.fuse_session_destroy(session);
-        throw new IOException(dir + ": the mount was refused" + SAID_BEFORE);
+        throw new IOException(dir + ": the mount was refused" + FuseSession.SAID_BEFORE);
       }
       return new Mount(fuse, session, keep, fuse.fuse_session_fd(session));
     }
