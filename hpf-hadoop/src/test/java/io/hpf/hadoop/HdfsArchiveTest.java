@@ -1,7 +1,6 @@
 package io.hpf.hadoop;
 
 import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,13 +15,11 @@ import io.hpf.archive.ProgressListener;
 import io.hpf.archive.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
-import io.hpf.internal.read.SharedGenerations;
 import io.hpf.pack.Packer;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;
 import java.io.FileNotFoundException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -132,96 +129,6 @@ class HdfsArchiveTest {
     try (ArchiveReader reader = ArchiveReader.open(later)) {
       assertMatchesModel(reader, model);
     }
-  }
-
-  @Test
-  void aWarmGetAsksTheNameNodeNothing() throws Exception {
-    HadoopStorage storage = storage("warm.hpf", HadoopStorageOptions.DEFAULTS);
-    TreeMap<String, byte[]> model = ArchiveModel.random(2000, 6);
-    TestArchives.write(
-        storage, model, WriterOptions.builder().codec(Codec.LZ4).bucketCapacity(100).build(), 2);
-    List<String> names = List.copyOf(model.keySet());
-    try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      for (String name : names) {
-        reader.get(name); // warms: opens every part and bucket file once
-      }
-      long before = MiniHdfs.nameNodeFileOps();
-      SplittableRandom random = new SplittableRandom(7);
-      for (int i = 0; i < 3000; i++) {
-        String name = names.get(random.nextInt(names.size()));
-        assertArrayEquals(model.get(name), reader.get(name), name);
-        reader.stat("missing-" + i);
-      }
-      assertEquals(before, MiniHdfs.nameNodeFileOps(), "NameNode operations during warm gets");
-    }
-  }
-
-  @Test
-  void aFreshReaderOfAnArchiveThisProcessHasReadOnlyListsIt() throws Exception {
-    org.apache.hadoop.fs.Path dir = hdfs.freshPath("fresh.hpf");
-    TreeMap<String, byte[]> model = ArchiveModel.random(300, 8);
-    byte[] dictionary = TestArchives.dictionary(model, 16 * 1024);
-    WriterOptions zstd = WriterOptions.builder().codec(Codec.ZSTD).dictionary(dictionary).build();
-    TestArchives.write(
-        HadoopStorage.createDirectories(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false),
-        model,
-        zstd,
-        1);
-    String name = model.lastKey();
-    freshGetOps(dir, name, model.get(name), false); // the first also fills the process's pages
-    long shared = freshGetOps(dir, name, model.get(name), false);
-    SharedGenerations.clear(); // what the process keeps between readers
-    long pagesOnly = freshGetOps(dir, name, model.get(name), false);
-    SharedGenerations.clear(); // what the process keeps between readers
-    long uncached = freshGetOps(dir, name, model.get(name), true);
-    // The generation the process keeps open: the listing shows its manifest is still the newest.
-    assertEquals(1, shared, "NameNode operations of a fresh reader's get: the listing");
-    // Let go, the manifest and the segment file (buckets, dictionary) still come from the
-    // process's pages. Without them: the listing and opens of the manifest, segment file and part.
-    assertEquals(
-        2, pagesOnly, "NameNode operations of a fresh reader's get: the listing, the part");
-    assertEquals(4, uncached, "NameNode operations of a fresh reader's get without shared pages");
-
-    // The same path made again holds other files (other HDFS ids): nothing old is served.
-    hdfs.fs().delete(dir, true);
-    TreeMap<String, byte[]> other = new TreeMap<>(ArchiveModel::compareUtf8);
-    for (String n : model.keySet()) {
-      other.put(n, ("other " + n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-    TestArchives.write(
-        HadoopStorage.createDirectories(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false),
-        other,
-        WriterOptions.builder().codec(Codec.NONE).bucketCapacity(7).build(),
-        1);
-    for (String n : List.of(model.firstKey(), name)) {
-      freshGetOps(dir, n, other.get(n), false);
-    }
-    // Opened to read, a missing archive or a file is reported by the first listing.
-    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, FileNames.partFileName(1));
-    for (org.apache.hadoop.fs.Path notAnArchive : List.of(hdfs.freshPath("missing.hpf"), file)) {
-      HadoopStorage storage =
-          HadoopStorage.openToRead(hdfs.fs(), notAnArchive, HadoopStorageOptions.DEFAULTS, false);
-      FileNotFoundException e =
-          assertThrows(FileNotFoundException.class, () -> ArchiveReader.open(storage));
-      assertTrue(
-          e.getMessage().contains("no such archive directory")
-              || e.getMessage().contains("not an archive (a file"),
-          e.getMessage());
-    }
-  }
-
-  /** NameNode operations of one get by a new reader (of a new storage), checking its bytes. */
-  private static long freshGetOps(
-      org.apache.hadoop.fs.Path dir, String name, byte[] expected, boolean withoutPageCache)
-      throws Exception {
-    long before = MiniHdfs.nameNodeFileOps();
-    HadoopStorage storage =
-        HadoopStorage.openToRead(hdfs.fs(), dir, HadoopStorageOptions.DEFAULTS, false);
-    try (ArchiveReader reader =
-        ArchiveReader.open(withoutPageCache ? storage.withoutIndexPageCache() : storage)) {
-      assertArrayEquals(expected, reader.get(name), name);
-    }
-    return MiniHdfs.nameNodeFileOps() - before;
   }
 
   /** What the NameNode itself holds for a subtree: inodes (files and directories) and blocks. */

@@ -8,14 +8,20 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.metrics.NameNodeMetrics;
 
 /** A real in-process HDFS (NameNode and DataNodes) for tests, with a fresh directory per call. */
 public final class MiniHdfs implements Closeable {
+  /** Clusters start one at a time: each takes the NameNode metrics its NameNode made. */
+  private static final Object STARTING = new Object();
+
   private final MiniDFSCluster cluster;
+  private final NameNodeMetrics metrics;
   private final AtomicInteger serial = new AtomicInteger();
 
-  private MiniHdfs(MiniDFSCluster cluster) {
+  private MiniHdfs(MiniDFSCluster cluster, NameNodeMetrics metrics) {
     this.cluster = cluster;
+    this.metrics = metrics;
   }
 
   /** Starts a cluster of {@code dataNodes} DataNodes with files of {@code replication} copies. */
@@ -31,10 +37,14 @@ public final class MiniHdfs implements Closeable {
     // No WebHDFS (no test uses it): its Jersey 2 cannot load beside Spark's Jersey 3, and
     // hpf-spark's tests run this cluster in Spark's JVM.
     conf.setBoolean("dfs.webhdfs.enabled", false);
-    MiniDFSCluster cluster =
-        new MiniDFSCluster.Builder(conf).numDataNodes(dataNodes).format(true).build();
-    cluster.waitActive();
-    return new MiniHdfs(cluster);
+    synchronized (STARTING) {
+      // The NameNode keeps its metrics in a static field, which the next NameNode of this JVM
+      // replaces; its RPC server counts into the one it found when it started.
+      MiniDFSCluster cluster =
+          new MiniDFSCluster.Builder(conf).numDataNodes(dataNodes).format(true).build();
+      cluster.waitActive();
+      return new MiniHdfs(cluster, NameNode.getNameNodeMetrics());
+    }
   }
 
   private static MiniHdfs shared;
@@ -78,9 +88,12 @@ public final class MiniHdfs implements Closeable {
         fs(), freshPath(name), HadoopStorageOptions.DEFAULTS, false);
   }
 
-  /** File-system operations the NameNode has served so far (opens, creates, listings, ...). */
-  public static long nameNodeFileOps() {
-    return NameNode.getNameNodeMetrics().totalFileOps();
+  /**
+   * File-system operations this cluster's NameNode has served so far (opens, creates, listings,
+   * ...): every client's, so a test counting them runs while no other test uses the cluster.
+   */
+  public long nameNodeFileOps() {
+    return metrics.totalFileOps();
   }
 
   @Override

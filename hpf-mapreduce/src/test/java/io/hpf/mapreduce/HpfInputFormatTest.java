@@ -152,9 +152,9 @@ class HpfInputFormatTest {
   @Test
   void computingSplitsAsksTheNameNodeNothingPerEntry() throws Exception {
     Job job = ArchiveInputs.job(conf, archive);
-    long before = MiniHdfs.nameNodeFileOps();
+    long before = hdfs.nameNodeFileOps();
     int splits = new HpfInputFormat().getSplits(job).size();
-    long ops = MiniHdfs.nameNodeFileOps() - before;
+    long ops = hdfs.nameNodeFileOps() - before;
     assertTrue(splits > 5);
     // A listing, the manifest, the catalog and block locations per part: not ~500 entries.
     assertTrue(ops < 30, "NameNode operations for " + model.size() + " entries: " + ops);

@@ -38,8 +38,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
-/** The {@code hpf://} file system over an archive on a real HDFS, against the archive's model. */
+/**
+ * The {@code hpf://} file system over an archive on a real HDFS, against the archive's model. Run
+ * alone: one test counts the shared cluster's NameNode operations.
+ */
+@Isolated
 class HpfFileSystemTest {
   private static MiniHdfs hdfs;
   private static TreeMap<String, byte[]> model;
@@ -141,14 +146,14 @@ class HpfFileSystemTest {
       throws IOException {
     Configuration conf = new Configuration(hdfs.fs().getConf());
     try (FileSystem fresh = FileSystem.newInstance(root.toUri(), conf)) {
-      long before = MiniHdfs.nameNodeFileOps();
+      long before = hdfs.nameNodeFileOps();
       int n = 0;
       var it = fresh.listFiles(root, true); // LocatedFileStatus: each entry's block locations
       while (it.hasNext()) {
         assertTrue(it.next().getBlockLocations().length > 0);
         n++;
       }
-      long ops = MiniHdfs.nameNodeFileOps() - before;
+      long ops = hdfs.nameNodeFileOps() - before;
       assertEquals(model.size(), n);
       assertTrue(ops < 20, n + " entries listed with " + ops + " NameNode operations");
     }

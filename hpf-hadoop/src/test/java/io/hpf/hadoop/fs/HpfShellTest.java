@@ -27,8 +27,13 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
-/** Hadoop's own shell ({@code hadoop fs}) over {@code hpf://}, against the archive's model. */
+/**
+ * Hadoop's own shell ({@code hadoop fs}) over {@code hpf://}, against the archive's model. Run
+ * alone: the tests replace System.out and System.err to read what the shell says.
+ */
+@Isolated
 class HpfShellTest {
   private static TreeMap<String, byte[]> model;
   private static String root;
