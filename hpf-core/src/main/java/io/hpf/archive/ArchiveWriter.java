@@ -9,6 +9,7 @@ import io.hpf.internal.write.ArchiveLock;
 import io.hpf.internal.write.CommitPlan;
 import io.hpf.internal.write.ImportMarker;
 import io.hpf.internal.write.PartWriter;
+import io.hpf.internal.write.SortedRows;
 import io.hpf.store.Storage;
 import io.hpf.store.Storage.StoredFile;
 import java.io.Closeable;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -306,34 +306,33 @@ public final class ArchiveWriter implements Closeable {
     beginChange();
     Manifest base = commits.base();
     List<PartWriter> parts = commits.pool().finishAll();
-    List<EntryInfo> added = new ArrayList<>();
-    for (PartWriter part : parts) {
-      added.addAll(part.rows());
-    }
-    CommitPlan plan;
-    try {
-      plan =
-          CommitPlan.of(
-              storage.toString(), added, deletes, base, commits.lastCommit(), options.replace());
-    } catch (IOException | RuntimeException refused) {
-      // The batch is refused whole: its parts go now, or the next writer would recover them.
-      for (PartWriter part : parts) {
-        storage.delete(part.fileName());
+    Manifest next;
+    try (SortedRows added = WriterCommits.sortedRowsOf(parts)) {
+      CommitPlan plan;
+      try {
+        plan =
+            CommitPlan.of(
+                storage.toString(), added, deletes, base, commits.lastCommit(), options.replace());
+      } catch (IOException | RuntimeException refused) {
+        // The batch is refused whole: its parts go now, or the next writer would recover them.
+        for (PartWriter part : parts) {
+          storage.delete(part.fileName());
+        }
+        throw refused;
       }
-      throw refused;
+      if (plan.rows().size() == 0 && base != null) {
+        changeDone();
+        return base; // nothing to commit
+      }
+      next =
+          commits.commitSegment(
+              plan.rows(),
+              WriterCommits.partsOf(parts),
+              plan.liveEntries(),
+              plan.liveBytes(),
+              plan.operation(),
+              true);
     }
-    if (plan.rows().isEmpty() && base != null) {
-      changeDone();
-      return base; // nothing to commit
-    }
-    Manifest next =
-        commits.commitSegment(
-            plan.rows(),
-            WriterCommits.partsOf(parts),
-            plan.liveEntries(),
-            plan.liveBytes(),
-            plan.operation(),
-            true);
     deletes.clear();
     commits.advance(next);
     changeDone();
@@ -390,7 +389,7 @@ public final class ArchiveWriter implements Closeable {
                 storage.toString(), rows, List.of(), null, CommitPlan.Lookup.NONE, false)
             : CommitPlan.of(
                 storage.toString(), rows, List.of(), base, commits.lastCommit(), options.replace());
-    if (plan.rows().isEmpty() && base != null && !replaceAll) {
+    if (plan.rows().size() == 0 && base != null && !replaceAll) {
       return base; // nothing to move in
     }
     beginChange();

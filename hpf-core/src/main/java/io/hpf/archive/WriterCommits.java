@@ -10,6 +10,7 @@ import io.hpf.internal.write.ManifestEdit;
 import io.hpf.internal.write.PartPool;
 import io.hpf.internal.write.PartWriter;
 import io.hpf.internal.write.SegmentBuilder;
+import io.hpf.internal.write.SortedRows;
 import io.hpf.store.Storage;
 import java.io.Closeable;
 import java.io.IOException;
@@ -89,7 +90,7 @@ final class WriterCommits implements Closeable {
    * #advance}s to it.
    */
   Manifest commitSegment(
-      List<SegmentBuilder.Row> rows,
+      SortedRows rows,
       List<Generation.Part> newParts,
       long liveEntries,
       long liveBytes,
@@ -110,7 +111,7 @@ final class WriterCommits implements Closeable {
    * {@link #advance}s to it.
    */
   Manifest commitNewSegment(
-      List<SegmentBuilder.Row> rows,
+      SortedRows rows,
       List<Generation.Part> parts,
       List<Manifest.SegmentRef> kept,
       int at,
@@ -156,21 +157,33 @@ final class WriterCommits implements Closeable {
 
   /**
    * The rows of a new segment made of whole parts' entries (recovered or rewritten ones), sorted by
-   * name, and the bytes they account for.
+   * name.
    */
-  record NewRows(List<SegmentBuilder.Row> rows, long accountedBytes) {
-    static NewRows of(List<List<EntryInfo>> partsRows) {
-      List<SegmentBuilder.Row> rows = new ArrayList<>();
-      long bytes = 0;
-      for (List<EntryInfo> partRows : partsRows) {
-        for (EntryInfo row : partRows) {
-          rows.add(SegmentBuilder.Row.of(row));
-          bytes += row.accountedBytes();
-        }
+  static SortedRows sortedRows(List<List<EntryInfo>> partsRows) {
+    List<SegmentBuilder.Row> rows = new ArrayList<>();
+    for (List<EntryInfo> partRows : partsRows) {
+      for (EntryInfo row : partRows) {
+        rows.add(SegmentBuilder.Row.of(row));
       }
-      SegmentBuilder.sortByName(rows);
-      return new NewRows(rows, bytes);
     }
+    SegmentBuilder.sortByName(rows);
+    return SortedRows.of(rows);
+  }
+
+  /** The sorted rows of finished parts, merged; closing them deletes their runs. */
+  static SortedRows sortedRowsOf(List<PartWriter> finished) throws IOException {
+    List<SortedRows> rows = new ArrayList<>();
+    try {
+      for (PartWriter part : finished) {
+        rows.add(part.sortedRows());
+      }
+    } catch (IOException | RuntimeException e) {
+      for (SortedRows r : rows) {
+        r.close();
+      }
+      throw e;
+    }
+    return SortedRows.merge(rows);
   }
 
   /** Gives up what is not committed and closes the snapshot. */

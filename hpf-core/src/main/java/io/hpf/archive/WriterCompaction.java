@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.internal.maintenance.Compactor;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.write.PartWriter;
+import io.hpf.internal.write.SortedRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,26 +51,24 @@ final class WriterCompaction {
     long oldBytes = base.partBytes();
     Compactor.copyLive(commits.snapshot().access(), commits.pool());
     List<PartWriter> parts = commits.pool().finishAll();
-    List<List<EntryInfo>> partsRows = new ArrayList<>();
-    for (PartWriter part : parts) {
-      partsRows.add(part.rows());
-    }
-    WriterCommits.NewRows rows = WriterCommits.NewRows.of(partsRows);
     List<Generation.Part> newParts = WriterCommits.partsOf(parts);
     long newBytes = newParts.stream().mapToLong(Generation.Part::committedLength).sum();
-    Manifest next =
-        commits.commitNewSegment(
-            rows.rows(),
-            newParts,
-            List.of(),
-            0,
-            base.liveEntries(),
-            rows.accountedBytes(),
-            "compact --reclaim: "
-                + before
-                + " segments to 1, "
-                + (oldBytes - newBytes)
-                + " bytes reclaimed");
+    Manifest next;
+    try (SortedRows rows = WriterCommits.sortedRowsOf(parts)) {
+      next =
+          commits.commitNewSegment(
+              rows,
+              newParts,
+              List.of(),
+              0,
+              base.liveEntries(),
+              rows.accountedBytes(),
+              "compact --reclaim: "
+                  + before
+                  + " segments to 1, "
+                  + (oldBytes - newBytes)
+                  + " bytes reclaimed");
+    }
     commits.advance(next);
     return new CompactionResult(before, 1, true, oldBytes - newBytes, next);
   }

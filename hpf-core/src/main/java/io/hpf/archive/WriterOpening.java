@@ -9,6 +9,7 @@ import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.internal.read.OpenGeneration;
 import io.hpf.internal.write.ArchiveLock;
 import io.hpf.internal.write.ImportMarker;
+import io.hpf.internal.write.SortedRows;
 import io.hpf.store.Storage;
 import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
@@ -117,14 +118,14 @@ final class WriterOpening {
       parts.add(new Generation.Part(part.partId(), part.committedLength()));
       partsRows.add(part.rows());
     }
-    WriterCommits.NewRows rows = WriterCommits.NewRows.of(partsRows);
+    SortedRows rows = WriterCommits.sortedRows(partsRows);
     Manifest next =
         commits.commitSegment(
-            rows.rows(),
+            rows,
             parts,
-            base.liveEntries() + rows.rows().size(),
+            base.liveEntries() + rows.size(),
             base.liveEntryBytes() + rows.accountedBytes(),
-            "recover " + rows.rows().size() + " entries",
+            "recover " + rows.size() + " entries",
             true);
     commits.advance(next);
   }

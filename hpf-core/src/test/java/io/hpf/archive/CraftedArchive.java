@@ -8,6 +8,7 @@ import io.hpf.internal.format.FormatConstants;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.internal.write.SegmentBuilder;
+import io.hpf.internal.write.SortedRows;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage.FileUse;
@@ -169,7 +170,8 @@ public final class CraftedArchive {
     part.sync();
     part.close();
     SegmentBuilder.sortByName(rows);
-    Manifest.SegmentRef segment = SegmentBuilder.write(storage, 1, rows, 1000, List.of()).segment();
+    Manifest.SegmentRef segment =
+        SegmentBuilder.write(storage, 1, SortedRows.of(rows), 1000, List.of()).segment();
     Generation.Change history =
         new Generation.Change(1, 1_700_000_000_000L, "crafted", rows.size());
     ManifestStore.commit(

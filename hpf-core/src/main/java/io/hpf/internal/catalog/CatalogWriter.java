@@ -59,14 +59,34 @@ public final class CatalogWriter {
 
   /** Adds a row. REQUIRES: its name sorts after the previous row's (unsigned UTF-8 bytes). */
   public void add(EntryInfo entry) throws IOException {
+    add(EntryNames.utf8(entry.name()), entry);
+  }
+
+  /** Adds a row whose name's UTF-8 bytes are {@code name}, as {@link #add(EntryInfo)}. */
+  public void add(byte[] name, EntryInfo entry) throws IOException {
+    writeRow(block, name, begin(name, entry.name()), entry);
+    rowDone(name);
+  }
+
+  /** Adds a row as {@link CatalogRow#encode} made it: its fields are copied, not made again. */
+  public void addEncoded(byte[] row) throws IOException {
+    byte[] name = CatalogRow.name(row);
+    int shared = begin(name, null);
+    block.varLong(shared).varLong(name.length - shared).bytes(name, shared, name.length - shared);
+    int fields = CatalogRow.fieldsStart(row);
+    block.bytes(row, fields, row.length - fields);
+    rowDone(name);
+  }
+
+  /** Checks the next row's order; returns the bytes its name shares with the previous row's. */
+  private int begin(byte[] name, String text) {
     if (state != State.WRITING) {
       throw new IllegalStateException("catalog already finished");
     }
-    byte[] name = EntryNames.utf8(entry.name());
     if (entryCount > 0 && Arrays.compareUnsigned(previousName, name) >= 0) {
       throw new IllegalArgumentException(
           "catalog rows out of order: '"
-              + entry.name()
+              + (text != null ? text : new String(name, StandardCharsets.UTF_8))
               + "' after '"
               + new String(previousName, StandardCharsets.UTF_8)
               + "'");
@@ -78,29 +98,40 @@ public final class CatalogWriter {
     if (shared < 0) {
       shared = name.length;
     }
-    shared = Math.min(shared, Math.min(previousName.length, name.length));
-    block.varLong(shared).varLong(name.length - shared).bytes(name, shared, name.length - shared);
-    block.u8(entry.deleted() ? FLAG_DELETED : entry.inGroup() ? FLAG_IN_GROUP : 0);
-    if (!entry.deleted()) {
-      block.varLong(entry.rawLength()).varLong(entry.storedLength()).u8(entry.codec().id());
-      block.varLong(entry.dictionaryId() & 0xFFFFFFFFL).zigZag(entry.mtimeMillis());
-      block.varLong(entry.mode() & 0xFFFFFFFFL).varLong(entry.partId() & 0xFFFFFFFFL);
-      block.varLong(entry.offset()).varLong(entry.entryLength());
-      if (entry.inGroup()) {
-        block.varLong(entry.member()).varLong(entry.members());
-      }
-      block.varLong(entry.attributes().size());
-      for (Map.Entry<String, String> a : entry.attributes().entrySet()) {
-        byte[] k = EntryNames.utf8(a.getKey());
-        byte[] v = EntryNames.utf8(a.getValue());
-        block.varLong(k.length).bytes(k).varLong(v.length).bytes(v);
-      }
-    }
+    return Math.min(shared, Math.min(previousName.length, name.length));
+  }
+
+  private void rowDone(byte[] name) throws IOException {
     previousName = name;
     blockEntries++;
     entryCount++;
     if (block.size() >= BLOCK_TARGET_BYTES) {
       flushBlock();
+    }
+  }
+
+  /**
+   * Writes one row (FORMAT.md "Catalog"): its name less the {@code shared} bytes it has in common
+   * with the row before, its flags, and, unless a tombstone, its fields and attributes.
+   */
+  static void writeRow(ByteWriter block, byte[] name, int shared, EntryInfo entry) {
+    block.varLong(shared).varLong(name.length - shared).bytes(name, shared, name.length - shared);
+    block.u8(entry.deleted() ? FLAG_DELETED : entry.inGroup() ? FLAG_IN_GROUP : 0);
+    if (entry.deleted()) {
+      return;
+    }
+    block.varLong(entry.rawLength()).varLong(entry.storedLength()).u8(entry.codec().id());
+    block.varLong(entry.dictionaryId() & 0xFFFFFFFFL).zigZag(entry.mtimeMillis());
+    block.varLong(entry.mode() & 0xFFFFFFFFL).varLong(entry.partId() & 0xFFFFFFFFL);
+    block.varLong(entry.offset()).varLong(entry.entryLength());
+    if (entry.inGroup()) {
+      block.varLong(entry.member()).varLong(entry.members());
+    }
+    block.varLong(entry.attributes().size());
+    for (Map.Entry<String, String> a : entry.attributes().entrySet()) {
+      byte[] k = EntryNames.utf8(a.getKey());
+      byte[] v = EntryNames.utf8(a.getValue());
+      block.varLong(k.length).bytes(k).varLong(v.length).bytes(v);
     }
   }
 

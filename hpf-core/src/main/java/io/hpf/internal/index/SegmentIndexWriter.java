@@ -54,35 +54,63 @@ public final class SegmentIndexWriter {
   static SegmentDirectory write(
       SegmentFileWriter out, List<IndexInput> inputs, int bucketCapacity, SlotHash slotHash)
       throws IOException {
-    IndexInput[] sorted = inputs.toArray(new IndexInput[0]);
-    Arrays.sort(sorted, Comparator.comparing(i -> i.record().fingerprint(), Long::compareUnsigned));
-    SegmentIndexWriter writer = new SegmentIndexWriter(out, bucketCapacity, slotHash);
-    List<Leaf> leaves = new ArrayList<>();
-    writer.split(sorted, 0, sorted.length, 0, 0L, leaves);
-    // The buckets' perfect hashes are independent and most of a commit's index time: built on
-    // every core, then written in bucket order.
-    List<Leaf> filled = leaves.stream().filter(l -> l.to > l.from).toList();
-    Built[] built = new Built[filled.size()];
-    IntStream.range(0, built.length)
-        .parallel()
-        .forEach(i -> built[i] = writer.build(sorted, filled.get(i).from, filled.get(i).to));
-    for (int i = 0; i < built.length; i++) {
-      Leaf leaf = filled.get(i);
-      writer.writeBucket(sorted, leaf.from, leaf.to, leaf.depth, built[i]);
+    try (IndexInputs gathered = IndexInputs.forCount(inputs.size())) {
+      for (IndexInput input : inputs) {
+        gathered.add(input.nameUtf8(), input.record());
+      }
+      return write(out, gathered, bucketCapacity, slotHash);
     }
-    int globalDepth = leaves.stream().mapToInt(l -> l.depth).max().orElse(0);
+  }
+
+  /** As {@link #write(SegmentFileWriter, List, int)}, of names and records gathered. */
+  public static SegmentDirectory write(
+      SegmentFileWriter out, IndexInputs inputs, int bucketCapacity) throws IOException {
+    return write(out, inputs, bucketCapacity, SlotHash.XXH64);
+  }
+
+  static SegmentDirectory write(
+      SegmentFileWriter out, IndexInputs inputs, int bucketCapacity, SlotHash slotHash)
+      throws IOException {
+    inputs.finishAdding();
+    SegmentIndexWriter writer = new SegmentIndexWriter(out, bucketCapacity, slotHash);
+    List<Placed> placed = new ArrayList<>();
+    int bucketCount = 0;
+    for (int region = 0; region < 1 << inputs.depth(); region++) {
+      IndexInput[] sorted = inputs.region(region);
+      Arrays.sort(
+          sorted, Comparator.comparing(i -> i.record().fingerprint(), Long::compareUnsigned));
+      List<Leaf> regionLeaves = new ArrayList<>();
+      writer.split(sorted, 0, sorted.length, inputs.depth(), region, regionLeaves);
+      // The buckets' perfect hashes are independent and most of a commit's index time: built on
+      // every core, then written in bucket order.
+      List<Leaf> filled = regionLeaves.stream().filter(l -> l.to > l.from).toList();
+      Built[] built = new Built[filled.size()];
+      IntStream.range(0, built.length)
+          .parallel()
+          .forEach(i -> built[i] = writer.build(sorted, filled.get(i).from, filled.get(i).to));
+      for (int i = 0; i < built.length; i++) {
+        Leaf leaf = filled.get(i);
+        writer.writeBucket(sorted, leaf.from, leaf.to, leaf.depth, built[i]);
+      }
+      for (Leaf leaf : regionLeaves) {
+        placed.add(new Placed(leaf.depth, leaf.prefix, leaf.to > leaf.from ? bucketCount++ : -1));
+      }
+    }
+    int globalDepth = placed.stream().mapToInt(l -> l.depth).max().orElse(0);
     int[] pointers = new int[1 << globalDepth];
-    int bucketIndex = 0;
-    for (Leaf leaf : leaves) {
+    for (Placed leaf : placed) {
       int shift = globalDepth - leaf.depth;
       int first = (int) (leaf.prefix << shift);
-      Arrays.fill(pointers, first, first + (1 << shift), leaf.to > leaf.from ? bucketIndex++ : -1);
+      Arrays.fill(pointers, first, first + (1 << shift), leaf.bucket);
     }
     return new SegmentDirectory(globalDepth, writer.buckets, pointers);
   }
 
   /** A region of the hash space: the names {@code sorted[from, to)}, none if empty. */
   private record Leaf(int depth, long prefix, int from, int to) {}
+
+  /** A region of the hash space once written: its bucket's index, or -1 where it has no name. */
+  private record Placed(int depth, long prefix, int bucket) {}
 
   /** A bucket's perfect hash, the seed it was found with and the names' slot hashes. */
   private record Built(PerfectHash hash, long seed, long[] keys) {}

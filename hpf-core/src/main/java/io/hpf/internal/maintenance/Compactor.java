@@ -2,6 +2,7 @@ package io.hpf.internal.maintenance;
 
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
+import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.format.EntryHeader;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.format.PartEntry;
@@ -12,13 +13,16 @@ import io.hpf.internal.read.SegmentReader;
 import io.hpf.internal.write.PartPool;
 import io.hpf.internal.write.PartWriter;
 import io.hpf.internal.write.SegmentBuilder;
+import io.hpf.internal.write.SortedRows;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Merges segments. Index-only: the catalogs of a run of adjacent segments are merged (newest row of
@@ -66,21 +70,57 @@ public final class Compactor {
     return (63 - Long.numberOfLeadingZeros(rows)) / 2; // log base 4
   }
 
-  /** The rows of a run's segments merged into one (the newest row of each name). */
-  public static List<SegmentBuilder.Row> mergedRows(Manifest m, GenerationAccess reader, Run run)
+  /**
+   * The rows of a run's segments merged into one (the newest row of each name), read from their
+   * catalogs as they are asked for: once to count them, then as the new segment is written.
+   */
+  public static SortedRows mergedRows(Manifest m, GenerationAccess reader, Run run)
       throws IOException {
     List<SegmentReader> newestFirst = reader.segmentsNewestFirst();
     int count = m.segments().size();
-    List<Iterator<EntryInfo>> sources = new ArrayList<>();
+    List<CatalogReader> merged = new ArrayList<>();
     for (int i = run.to() - 1; i >= run.from(); i--) {
-      sources.add(newestFirst.get(count - 1 - i).catalog().list(""));
+      merged.add(newestFirst.get(count - 1 - i).catalog());
     }
     boolean keepTombstones = run.from() > 0;
-    List<SegmentBuilder.Row> rows = new ArrayList<>();
-    for (Iterator<EntryInfo> it = new MergedListing(sources, keepTombstones); it.hasNext(); ) {
-      rows.add(SegmentBuilder.Row.of(it.next()));
+    Supplier<Iterator<EntryInfo>> listing =
+        () -> new MergedListing(merged.stream().map(c -> c.list("")).toList(), keepTombstones);
+    long rows = 0;
+    long bytes = 0;
+    try {
+      for (Iterator<EntryInfo> it = listing.get(); it.hasNext(); ) {
+        bytes += it.next().accountedBytes();
+        rows++;
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
-    return rows;
+    return new ListedRows(listing, rows, bytes);
+  }
+
+  /** Rows of a listing, which is made anew for each reading. */
+  private record ListedRows(Supplier<Iterator<EntryInfo>> listing, long size, long accountedBytes)
+      implements SortedRows {
+    @Override
+    public Cursor open() {
+      Iterator<EntryInfo> it = listing.get();
+      return new Cursor() {
+        @Override
+        public SegmentBuilder.Row next() throws IOException {
+          try {
+            return it.hasNext() ? SegmentBuilder.Row.of(it.next()) : null;
+          } catch (UncheckedIOException e) {
+            throw e.getCause();
+          }
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+
+    @Override
+    public void close() {}
   }
 
   /**

@@ -3,32 +3,30 @@ package io.hpf.internal.write;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryNotFoundException;
 import io.hpf.archive.NameConflictException;
-import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.manifest.Manifest;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What a commit of added entries and deleted names makes of the last commit: the new segment's rows
  * (tombstones among them, in name order), the live counts of the next manifest and the operation
- * recorded for people; or why it cannot be committed. It reads the last commit only through a
- * {@link Lookup}, so it is unit-tested without storage; the writer does the I/O.
+ * recorded for people; or why it cannot be committed. It reads the added rows once, in name order,
+ * keeping only what the names it is at need (never a row or name per added entry), and the last
+ * commit only through a {@link Lookup}, so it is unit-tested without storage; the writer does the
+ * I/O.
  *
- * @param rows the segment's rows in name order; empty when there is nothing to commit
+ * @param rows the segment's rows in name order; none when there is nothing to commit
  * @param liveEntries entries a reader of the next generation sees
  * @param liveBytes bytes those entries take in part files
  * @param operation what the commit did, for {@code hpf log}
  */
-public record CommitPlan(
-    List<SegmentBuilder.Row> rows, long liveEntries, long liveBytes, String operation) {
+public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, String operation) {
 
   /** At most this many names are quoted in one error. */
   static final int MAX_NAMES_IN_ERRORS = 20;
@@ -56,17 +54,7 @@ public record CommitPlan(
         };
   }
 
-  /**
-   * Plans a commit.
-   *
-   * @param archive names the archive in errors
-   * @param base the last commit, or null for a new archive
-   * @throws NameConflictException a name added twice
-   * @throws NameConflictException an added name the last commit has, without {@code replace}
-   * @throws EntryNotFoundException a deleted name the last commit does not have
-   * @throws IllegalArgumentException a name both added and deleted
-   * @throws NameConflictException an added name that would be a file and a directory at once
-   */
+  /** Plans a commit of rows held in a list (any order), as {@link #of(String, SortedRows, ...)}. */
   public static CommitPlan of(
       String archive,
       List<EntryInfo> added,
@@ -75,39 +63,43 @@ public record CommitPlan(
       Lookup lastCommit,
       boolean replace)
       throws IOException {
-    List<SegmentBuilder.Row> rows = new ArrayList<>(added.size() + deletes.size());
+    List<SegmentBuilder.Row> rows = new ArrayList<>(added.size());
     for (EntryInfo info : added) {
       rows.add(SegmentBuilder.Row.of(info));
     }
     SegmentBuilder.sortByName(rows);
-    rejectDuplicates(rows);
-    rejectClashes(archive, rows, deletes, lastCommit);
-    long liveEntries = base == null ? 0 : base.liveEntries();
-    long liveBytes = base == null ? 0 : base.liveEntryBytes();
-    List<String> existing = new ArrayList<>();
-    long existingCount = 0;
-    for (SegmentBuilder.Row row : rows) {
-      String name = row.info().name();
-      if (deletes.contains(name)) {
-        throw new IllegalArgumentException(
-            archive + ": '" + name + "' is both added and deleted in one commit");
-      }
-      EntryInfo old = lastCommit.stat(name);
-      liveBytes += row.info().accountedBytes();
-      if (old == null) {
-        liveEntries++;
-      } else if (!replace) {
-        existingCount++;
-        if (existing.size() < MAX_NAMES_IN_ERRORS) {
-          existing.add(old.name());
-        }
-      } else {
-        liveBytes -= old.accountedBytes();
+    return of(archive, SortedRows.of(rows), deletes, base, lastCommit, replace);
+  }
+
+  /**
+   * Plans a commit. The plan's rows are {@code added} with the deletes' tombstones merged in.
+   *
+   * @param archive names the archive in errors
+   * @param base the last commit, or null for a new archive
+   * @throws NameConflictException a name added twice
+   * @throws NameConflictException an added name that would be a file and a directory at once
+   * @throws IllegalArgumentException a name both added and deleted
+   * @throws NameConflictException an added name the last commit has, without {@code replace}
+   * @throws EntryNotFoundException a deleted name the last commit does not have
+   */
+  public static CommitPlan of(
+      String archive,
+      SortedRows added,
+      Collection<String> deletes,
+      Manifest base,
+      Lookup lastCommit,
+      boolean replace)
+      throws IOException {
+    Pass pass = new Pass(archive, deletes, lastCommit, replace);
+    try (SortedRows.Cursor cursor = added.open()) {
+      for (SegmentBuilder.Row row = cursor.next(); row != null; row = cursor.next()) {
+        pass.visit(row);
       }
     }
-    if (existingCount > 0) {
-      throw NameConflictException.exists(archive, existing, existingCount);
-    }
+    pass.refuseIfWrong();
+    long liveEntries = (base == null ? 0 : base.liveEntries()) + pass.newNames;
+    long liveBytes = (base == null ? 0 : base.liveEntryBytes()) + pass.bytesChange;
+    List<SegmentBuilder.Row> tombstones = new ArrayList<>();
     for (String name : deletes) {
       EntryInfo old = lastCommit.stat(name);
       if (old == null) {
@@ -115,11 +107,11 @@ public record CommitPlan(
       }
       liveEntries--;
       liveBytes -= old.accountedBytes();
-      rows.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
+      tombstones.add(SegmentBuilder.Row.of(EntryInfo.tombstone(name)));
     }
-    if (!deletes.isEmpty()) {
-      SegmentBuilder.sortByName(rows); // the added rows are sorted already; tombstones join them
-    }
+    SegmentBuilder.sortByName(tombstones);
+    SortedRows rows =
+        tombstones.isEmpty() ? added : SortedRows.merge(List.of(added, SortedRows.of(tombstones)));
     String operation =
         base == null
             ? "create " + rows.size() + " entries"
@@ -127,7 +119,7 @@ public record CommitPlan(
     return new CommitPlan(rows, liveEntries, liveBytes, operation);
   }
 
-  private static String describe(boolean replace, int added, int deleted) {
+  private static String describe(boolean replace, long added, int deleted) {
     String verb = replace ? "add --replace" : "add";
     if (deleted == 0) {
       return verb + " " + added + " entries";
@@ -138,71 +130,162 @@ public record CommitPlan(
   }
 
   /**
-   * Refuses an added name that would be a file and a directory at once after the commit: one of its
-   * parent directories is a file (added now, or in the last commit and not deleted now), or it is
-   * the parent directory of a name added now or kept from the last commit. Costs an index lookup
-   * per parent directory of each name; and a catalog seek per parent directory, plus one per added
-   * name in a directory the last commit already has names in (a name in a new directory cannot have
-   * names of the last commit under it).
+   * One pass over the added rows in name order. What it finds wrong is kept and refused at the end,
+   * the graver first. Names under one directory are contiguous in name order, and a name comes
+   * before the names under it: so the directories and names it must remember are those on the path
+   * of the name it is at (stacks, popped as the pass leaves them), however many rows there are.
    */
-  private static void rejectClashes(
-      String archive, List<SegmentBuilder.Row> added, Collection<String> deletes, Lookup last)
-      throws IOException {
-    Set<String> directoriesChecked = new HashSet<>(); // not entries, now or after the commit
-    Map<String, Boolean> directoryInLastCommit = new HashMap<>();
-    for (SegmentBuilder.Row row : added) {
+  private static final class Pass {
+    private final String archive;
+    private final Collection<String> deletes;
+    private final Lookup last;
+    private final boolean replace;
+    private byte[] previous;
+    private byte[] lastDuplicate;
+    private final List<String> duplicates = new ArrayList<>();
+    private long duplicateCount;
+    private NameConflictException clash;
+    private String addedAndDeleted;
+    private final List<String> existing = new ArrayList<>();
+    private long existingCount;
+    long newNames;
+    long bytesChange;
+
+    /** Added names before this one that are prefixes of it (candidates for its parents). */
+    private final ArrayDeque<String> addedPrefixes = new ArrayDeque<>();
+
+    /** Parents of this name checked already: neither added nor kept as entries. */
+    private final ArrayDeque<String> checkedDirectories = new ArrayDeque<>();
+
+    /** For directories on this name's path: whether the last commit has names in them. */
+    private final ArrayDeque<Map.Entry<String, Boolean>> directoriesInLastCommit =
+        new ArrayDeque<>();
+
+    Pass(String archive, Collection<String> deletes, Lookup last, boolean replace) {
+      this.archive = archive;
+      this.deletes = deletes;
+      this.last = last;
+      this.replace = replace;
+    }
+
+    void visit(SegmentBuilder.Row row) throws IOException {
       String name = row.info().name();
-      for (int slash = name.lastIndexOf('/'); slash > 0; slash = name.lastIndexOf('/', slash - 1)) {
-        String parent = name.substring(0, slash);
-        if (!directoriesChecked.add(parent)) {
-          break; // checked with its own parents for an earlier name
+      if (previous != null && Arrays.equals(previous, row.nameUtf8())) {
+        if (previous == lastDuplicate) {
+          return; // the same name a third time: counted once
         }
-        if (isAdded(added, parent) || (!deletes.contains(parent) && last.stat(parent) != null)) {
-          throw NameConflictException.clash(archive, parent, name);
+        lastDuplicate = previous;
+        duplicateCount++;
+        if (duplicates.size() < MAX_NAMES_IN_ERRORS) {
+          duplicates.add(name);
+        }
+        return;
+      }
+      previous = row.nameUtf8();
+      if (clash == null) {
+        clash = clashOf(name);
+      }
+      if (addedAndDeleted == null && deletes.contains(name)) {
+        addedAndDeleted = name;
+      }
+      EntryInfo old = last.stat(name);
+      bytesChange += row.info().accountedBytes();
+      if (old == null) {
+        newNames++;
+      } else if (!replace) {
+        existingCount++;
+        if (existing.size() < MAX_NAMES_IN_ERRORS) {
+          existing.add(old.name());
+        }
+      } else {
+        bytesChange -= old.accountedBytes();
+      }
+    }
+
+    void refuseIfWrong() {
+      if (duplicateCount > 0) {
+        throw NameConflictException.duplicate(duplicates, duplicateCount);
+      }
+      if (clash != null) {
+        throw clash;
+      }
+      if (addedAndDeleted != null) {
+        throw new IllegalArgumentException(
+            archive + ": '" + addedAndDeleted + "' is both added and deleted in one commit");
+      }
+      if (existingCount > 0) {
+        throw NameConflictException.exists(archive, existing, existingCount);
+      }
+    }
+
+    /**
+     * Why an added name would be a file and a directory at once after the commit, or null: one of
+     * its parent directories is a file (added now, or in the last commit and not deleted now), or
+     * it is the parent directory of a name kept from the last commit. (A name added now under it
+     * comes later: its own visit finds this one among its parents.) Costs an index lookup per
+     * parent directory; and a catalog seek per directory, plus one per added name in a directory
+     * the last commit already has names in (a name in a new directory cannot have names of the last
+     * commit under it).
+     */
+    private NameConflictException clashOf(String name) throws IOException {
+      while (!addedPrefixes.isEmpty() && !name.startsWith(addedPrefixes.peekLast())) {
+        addedPrefixes.pollLast();
+      }
+      for (String added : addedPrefixes) {
+        if (name.length() > added.length() && name.charAt(added.length()) == '/') {
+          return NameConflictException.clash(archive, added, name);
         }
       }
-      String directory = name.substring(0, name.lastIndexOf('/') + 1); // "" at the top
-      Boolean known = directoryInLastCommit.get(directory);
-      if (known == null) {
-        known = last.list(directory).hasNext();
-        directoryInLastCommit.put(directory, known);
+      addedPrefixes.addLast(name);
+      while (!checkedDirectories.isEmpty() && !isUnder(name, checkedDirectories.peekLast())) {
+        checkedDirectories.pollLast();
       }
-      if (!known) {
-        continue;
+      String checked = checkedDirectories.isEmpty() ? "" : checkedDirectories.peekLast();
+      List<String> unchecked = new ArrayList<>();
+      for (int slash = name.lastIndexOf('/');
+          slash > checked.length();
+          slash = name.lastIndexOf('/', slash - 1)) {
+        unchecked.add(name.substring(0, slash));
+      }
+      for (int i = unchecked.size() - 1; i >= 0; i--) { // from the top down
+        String parent = unchecked.get(i);
+        if (!deletes.contains(parent) && last.stat(parent) != null) {
+          return NameConflictException.clash(archive, parent, name);
+        }
+        checkedDirectories.addLast(parent);
+      }
+      if (!lastCommitHasNamesIn(name.substring(0, name.lastIndexOf('/') + 1))) {
+        return null;
       }
       Iterator<EntryInfo> under = last.list(name + "/");
       while (under.hasNext()) {
         String kept = under.next().name();
         if (!deletes.contains(kept)) {
-          throw NameConflictException.clash(archive, name, kept);
+          return NameConflictException.clash(archive, name, kept);
         }
       }
+      return null;
     }
-  }
 
-  /**
-   * Whether {@code name} is among the rows added, which are sorted by name: a binary search, asked
-   * once per directory, rather than a set of every name added (50 bytes a name, hashed each).
-   */
-  private static boolean isAdded(List<SegmentBuilder.Row> sorted, String name) {
-    SegmentBuilder.Row key = new SegmentBuilder.Row(EntryNames.utf8(name), null);
-    return java.util.Collections.binarySearch(sorted, key, SegmentBuilder.BY_NAME) >= 0;
-  }
+    private static boolean isUnder(String name, String directory) {
+      return name.length() > directory.length()
+          && name.startsWith(directory)
+          && name.charAt(directory.length()) == '/';
+    }
 
-  private static void rejectDuplicates(List<SegmentBuilder.Row> sorted) {
-    List<String> duplicates = new ArrayList<>();
-    long total = 0;
-    for (int i = 1; i < sorted.size(); i++) {
-      if (Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 1).nameUtf8())
-          && (i == 1 || !Arrays.equals(sorted.get(i).nameUtf8(), sorted.get(i - 2).nameUtf8()))) {
-        total++;
-        if (duplicates.size() < MAX_NAMES_IN_ERRORS) {
-          duplicates.add(sorted.get(i).info().name());
-        }
+    /** Whether the last commit has names in {@code directory} ("" for the top, else "d/"). */
+    private boolean lastCommitHasNamesIn(String directory) throws IOException {
+      while (!directoriesInLastCommit.isEmpty()
+          && !directory.startsWith(directoriesInLastCommit.peekLast().getKey())) {
+        directoriesInLastCommit.pollLast();
       }
-    }
-    if (total > 0) {
-      throw NameConflictException.duplicate(duplicates, total);
+      Map.Entry<String, Boolean> top = directoriesInLastCommit.peekLast();
+      if (top != null && top.getKey().equals(directory)) {
+        return top.getValue();
+      }
+      boolean known = last.list(directory).hasNext();
+      directoriesInLastCommit.addLast(Map.entry(directory, known));
+      return known;
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.hpf.internal.write;
 
+import io.hpf.archive.Codec;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.EntryGroup;
@@ -16,7 +18,27 @@ final class GroupBuilder {
   private static final int MAX_MEMBER_METADATA_BYTES = 128 << 10;
 
   /** What a member's row needs besides its group's place. */
-  record Member(String name, int length, EntryMetadata meta) {}
+  record Member(String name, int length, EntryMetadata meta) {
+    /** The member's row: member {@code index} of the group written at {@code offset}. */
+    EntryInfo row(
+        Codec codec, int dictionaryId, int partId, long offset, long length, int index, int of) {
+      return new EntryInfo(
+          name,
+          false,
+          this.length,
+          this.length,
+          codec,
+          dictionaryId,
+          meta.mtimeMillis(),
+          meta.mode(),
+          meta.attributes(),
+          partId,
+          offset,
+          length,
+          index,
+          of);
+    }
+  }
 
   private final ByteWriter raw = new ByteWriter(64 << 10);
   private final List<Member> members = new ArrayList<>();

@@ -66,7 +66,7 @@ public final class ManifestEdit {
    * @param operation what the commit did, for {@code hpf log}
    */
   public Manifest withSegment(
-      List<SegmentBuilder.Row> rows,
+      SortedRows rows,
       List<Generation.Part> parts,
       List<Manifest.SegmentRef> kept,
       int at,

@@ -100,7 +100,7 @@ public final class PartPool {
     List<PartWriter> used = new ArrayList<>();
     for (PartWriter part : all) {
       part.finish();
-      if (part.rows().isEmpty()) {
+      if (part.entryCount() == 0) {
         storage.delete(part.fileName());
       } else {
         used.add(part);

@@ -45,7 +45,7 @@ public final class PartWriter {
   private final Codec codec;
   private final ConcurrentLinkedDeque<ContentCompressor> compressors =
       new ConcurrentLinkedDeque<>();
-  private final List<EntryInfo> rows = new ArrayList<>(); // guarded by this
+  private final RowSorter rows = new RowSorter(); // guarded by this
   private final long blockSize;
   private final WriterOptions options;
   private GroupBuilder group = new GroupBuilder(); // guarded by this
@@ -92,13 +92,19 @@ public final class PartWriter {
     return broken;
   }
 
-  /** Rows of the entries written so far (not of those waiting in a group). */
-  public synchronized List<EntryInfo> rows() {
-    return rows;
+  /**
+   * The rows of the entries written, sorted by name; once, after {@link #finish}. The caller closes
+   * them (their runs on disk go).
+   */
+  public synchronized SortedRows sortedRows() throws IOException {
+    if (!finished) {
+      throw new IllegalStateException("part " + partId + " is not finished");
+    }
+    return rows.finish();
   }
 
   /** Entries added: written, and waiting in a group. */
-  public synchronized int entryCount() {
+  public synchronized long entryCount() {
     return rows.size() + group.members().size();
   }
 
@@ -318,23 +324,17 @@ public final class PartWriter {
       long length = file.position() - offset;
       List<GroupBuilder.Member> members = full.members();
       for (int i = 0; i < members.size(); i++) {
-        GroupBuilder.Member m = members.get(i);
         rows.add(
-            new EntryInfo(
-                m.name(),
-                false,
-                m.length(),
-                m.length(),
-                prepared.codec(),
-                prepared.dictionaryId(),
-                m.meta().mtimeMillis(),
-                m.meta().mode(),
-                m.meta().attributes(),
-                partId,
-                offset,
-                length,
-                i,
-                members.size()));
+            members
+                .get(i)
+                .row(
+                    prepared.codec(),
+                    prepared.dictionaryId(),
+                    partId,
+                    offset,
+                    length,
+                    i,
+                    members.size()));
       }
       committedLength = file.position();
     }
@@ -412,8 +412,8 @@ public final class PartWriter {
     List<EntryInfo> moved = new ArrayList<>(olds.size());
     for (EntryInfo old : olds) {
       moved.add(old.movedTo(partId, offset));
+      rows.add(moved.get(moved.size() - 1));
     }
-    rows.addAll(moved);
     committedLength = file.position();
     return moved;
   }
@@ -425,7 +425,8 @@ public final class PartWriter {
       long rawLength,
       long storedLength,
       EntryMetadata meta,
-      long offset) {
+      long offset)
+      throws IOException {
     long end = file.position();
     EntryInfo row =
         new EntryInfo(
@@ -492,6 +493,7 @@ public final class PartWriter {
     } catch (IOException | RuntimeException e) {
       // Aborting: the file is about to be deleted.
     }
+    rows.discard();
     closeCompressors();
   }
 }

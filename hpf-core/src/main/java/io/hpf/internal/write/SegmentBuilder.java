@@ -8,7 +8,7 @@ import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.FormatConstants;
 import io.hpf.internal.format.NameHash;
 import io.hpf.internal.format.SegmentFileWriter;
-import io.hpf.internal.index.IndexInput;
+import io.hpf.internal.index.IndexInputs;
 import io.hpf.internal.index.IndexRecord;
 import io.hpf.internal.index.SegmentDirectory;
 import io.hpf.internal.index.SegmentIndexWriter;
@@ -49,41 +49,40 @@ public final class SegmentBuilder {
 
   /**
    * Writes the segment's file (FORMAT.md "Segment file": catalog, buckets, then {@code
-   * dictionaries}) and returns its manifest entry. REQUIRES: rows sorted by name bytes, each name
-   * once.
+   * dictionaries}) and returns its manifest entry. The rows are read once: the catalog is written
+   * as they come, their index records gathered by region of the hash space ({@link IndexInputs}).
+   * REQUIRES: rows sorted by name bytes, each name once.
    */
   public static Written write(
       Storage storage,
       int segmentId,
-      List<Row> rows,
+      SortedRows rows,
       int bucketCapacity,
       List<Dictionary> dictionaries)
       throws IOException {
     long catalogLength;
     long tombstones = 0;
     try (SegmentFileWriter out =
-        new SegmentFileWriter(
-            storage.create(FileNames.segmentFileName(segmentId), FileUse.INDEX))) {
-      try (AppendableFile section = out.section()) {
+            new SegmentFileWriter(
+                storage.create(FileNames.segmentFileName(segmentId), FileUse.INDEX));
+        IndexInputs index = IndexInputs.forCount(rows.size())) {
+      try (AppendableFile section = out.section();
+          SortedRows.Cursor cursor = rows.open()) {
         CatalogWriter catalog = new CatalogWriter(section);
-        for (Row row : rows) {
-          catalog.add(row.info);
-          tombstones += row.info.deleted() ? 1 : 0;
+        for (Row row = cursor.next(); row != null; row = cursor.next()) {
+          EntryInfo info = row.info;
+          catalog.add(row.nameUtf8, info);
+          tombstones += info.deleted() ? 1 : 0;
+          long hash = NameHash.of(row.nameUtf8);
+          index.add(
+              row.nameUtf8,
+              info.deleted()
+                  ? new IndexRecord(hash, FormatConstants.TOMBSTONE_PART_ID, 0, 0)
+                  : new IndexRecord(hash, info.partId(), info.offset(), info.entryLength()));
         }
         catalogLength = catalog.finish();
       }
-      List<IndexInput> inputs = new ArrayList<>(rows.size());
-      for (Row row : rows) {
-        EntryInfo info = row.info;
-        IndexRecord record =
-            info.deleted()
-                ? new IndexRecord(
-                    NameHash.of(row.nameUtf8), FormatConstants.TOMBSTONE_PART_ID, 0, 0)
-                : new IndexRecord(
-                    NameHash.of(row.nameUtf8), info.partId(), info.offset(), info.entryLength());
-        inputs.add(new IndexInput(row.nameUtf8, record));
-      }
-      SegmentDirectory directory = SegmentIndexWriter.write(out, inputs, bucketCapacity);
+      SegmentDirectory directory = SegmentIndexWriter.write(out, index, bucketCapacity);
       List<Manifest.DictionaryRef> placed = new ArrayList<>();
       for (Dictionary d : dictionaries) {
         byte[] bytes = d.encodeFile();

@@ -9,6 +9,8 @@ import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryNotFoundException;
 import io.hpf.archive.NameConflictException;
 import io.hpf.internal.manifest.Manifest;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,10 +102,14 @@ class CommitPlanTest {
                 false)));
   }
 
-  private static List<String> names(CommitPlan plan) {
-    return plan.rows().stream()
-        .map(r -> (r.info().deleted() ? "-" : "+") + r.info().name())
-        .toList();
+  private static List<String> names(CommitPlan plan) throws IOException {
+    List<String> names = new ArrayList<>();
+    try (SortedRows.Cursor rows = plan.rows().open()) {
+      for (SegmentBuilder.Row r = rows.next(); r != null; r = rows.next()) {
+        names.add((r.info().deleted() ? "-" : "+") + r.info().name());
+      }
+    }
+    return names;
   }
 
   @Test
@@ -120,7 +126,7 @@ class CommitPlanTest {
             "t.hpf", List.of(entry("n", 1)), Set.of(), null, CommitPlan.Lookup.NONE, false);
     assertEquals("create 1 entries", create.operation());
     assertEquals(1, create.liveBytes());
-    assertTrue(plan(List.of(), Set.of(), false).rows().isEmpty());
+    assertEquals(0, plan(List.of(), Set.of(), false).rows().size());
   }
 
   @Test

@@ -29,7 +29,7 @@ class ManifestEditTest {
 
     Manifest one =
         new ManifestEdit(storage, null, id -> null, first, 64, SETTINGS)
-            .withSegment(List.of(), parts, List.of(), 0, 0, 0, "create 0 entries");
+            .withSegment(SortedRows.of(List.of()), parts, List.of(), 0, 0, 0, "create 0 entries");
     assertEquals(1, one.generation());
     assertEquals(SETTINGS, one.writerSettings());
     assertEquals(64, one.bucketCapacity());
@@ -40,7 +40,7 @@ class ManifestEditTest {
     List<Integer> loaded = new ArrayList<>();
     Manifest two =
         new ManifestEdit(storage, one, id -> load(loaded, first, id), null, 64, SETTINGS)
-            .withSegment(List.of(), parts, one.segments(), 1, 0, 0, "add 0 entries");
+            .withSegment(SortedRows.of(List.of()), parts, one.segments(), 1, 0, 0, "add 0 entries");
     assertEquals(2, two.generation());
     assertEquals(List.of(1, 2), two.segments().stream().map(s -> s.segmentId()).toList());
     assertEquals(one.dictionaries(), two.dictionaries());
@@ -50,7 +50,7 @@ class ManifestEditTest {
     // A merge that drops both segments moves it into the new segment file.
     Manifest three =
         new ManifestEdit(storage, two, id -> load(loaded, first, id), null, 64, SETTINGS)
-            .withSegment(List.of(), parts, List.of(), 0, 0, 0, "compact");
+            .withSegment(SortedRows.of(List.of()), parts, List.of(), 0, 0, 0, "compact");
     assertEquals(List.of(3), three.segments().stream().map(s -> s.segmentId()).toList());
     assertEquals(3, three.dictionaries().get(0).segmentId());
     assertEquals(first.sizeBytes() + 32L, three.dictionaries().get(0).length());

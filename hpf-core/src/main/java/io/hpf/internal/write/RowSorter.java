@@ -1,0 +1,252 @@
+package io.hpf.internal.write;
+
+import io.hpf.archive.EntryInfo;
+import io.hpf.internal.catalog.CatalogReader;
+import io.hpf.internal.catalog.CatalogRow;
+import io.hpf.internal.catalog.CatalogWriter;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.store.AppendableFile;
+import io.hpf.store.LocalStorage;
+import io.hpf.store.Storage.FileUse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Sorts the rows of a commit by name within a bounded memory, however many there are: rows wait
+ * encoded as catalog rows (about a fifth of their objects' size) until they fill the memory given,
+ * then go sorted to a run on local disk, a catalog file of its own (compressed, checksummed, read
+ * back by the catalog's reader); the sorted rows are the runs and the rows in memory merged. An
+ * external merge sort, as HFile writers are fed by a sort. Not thread-safe.
+ */
+public final class RowSorter {
+  /** Memory for rows waiting to be sorted: 64 MiB, or a sixteenth of the heap if less. */
+  public static final long DEFAULT_MEMORY_BYTES =
+      Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
+
+  /** Bytes a row in memory costs besides its encoding: the array's header and a reference. */
+  private static final int ROW_OVERHEAD_BYTES = 24;
+
+  private final long memoryBytes;
+  private byte[][] rows = new byte[256][];
+  private int count;
+  private long bytesHeld;
+  private long size;
+  private long accountedBytes;
+  private LocalStorage spill; // made by the first run
+  private IOException failed; // a run that could not be written: its rows are not all kept
+  private final List<Run> runs = new ArrayList<>();
+
+  private record Run(String fileName, long length, long rows) {}
+
+  public RowSorter() {
+    this(DEFAULT_MEMORY_BYTES);
+  }
+
+  /** A sorter that spills a run whenever its rows in memory take {@code memoryBytes}. */
+  public RowSorter(long memoryBytes) {
+    this.memoryBytes = memoryBytes;
+  }
+
+  /** Adds a row, in any order. */
+  public void add(EntryInfo row) throws IOException {
+    byte[] encoded = CatalogRow.encode(EntryNames.utf8(row.name()), row);
+    if (count == rows.length) {
+      rows = Arrays.copyOf(rows, count * 2);
+    }
+    rows[count++] = encoded;
+    bytesHeld += encoded.length + ROW_OVERHEAD_BYTES;
+    size++;
+    accountedBytes += row.accountedBytes();
+    if (bytesHeld >= memoryBytes && failed == null) {
+      try {
+        spillRun();
+      } catch (IOException e) {
+        failed = e;
+        throw e;
+      }
+    }
+  }
+
+  /** Rows added. */
+  public long size() {
+    return size;
+  }
+
+  /** Runs written to disk so far. */
+  int runCount() {
+    return runs.size();
+  }
+
+  private void spillRun() throws IOException {
+    if (spill == null) {
+      spill = LocalStorage.createDirectories(Files.createTempDirectory("hpf-sort"));
+    }
+    sortInMemory();
+    String name = "run-" + runs.size();
+    long length;
+    try (AppendableFile file = spill.create(name, FileUse.ONCE)) {
+      CatalogWriter run = new CatalogWriter(file);
+      for (int i = 0; i < count; i++) {
+        run.addEncoded(rows[i]);
+      }
+      length = run.finish();
+    }
+    runs.add(new Run(name, length, count));
+    rows = new byte[256][];
+    count = 0;
+    bytesHeld = 0;
+  }
+
+  private void sortInMemory() {
+    Arrays.sort(rows, 0, count, CatalogRow::compareNames);
+  }
+
+  /**
+   * The rows sorted: the runs on disk and the rows in memory merged (rows of one name in the order
+   * added). Adding rows after this is an error; closing the result deletes the runs.
+   *
+   * @throws IOException a run could not be written earlier (the rows are not all here)
+   */
+  public SortedRows finish() throws IOException {
+    if (failed != null) {
+      throw new IOException("the rows of a commit could not be sorted: " + failed.getMessage());
+    }
+    sortInMemory();
+    List<SortedRows> sources = new ArrayList<>();
+    for (Run run : runs) {
+      sources.add(runRows(run));
+    }
+    sources.add(memoryRows(rows, count));
+    rows = null;
+    SortedRows merged = SortedRows.merge(sources);
+    LocalStorage dir = spill;
+    long total = size;
+    long bytes = accountedBytes;
+    return new SortedRows() {
+      @Override
+      public long size() {
+        return total;
+      }
+
+      @Override
+      public long accountedBytes() {
+        return bytes;
+      }
+
+      @Override
+      public Cursor open() throws IOException {
+        return merged.open();
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (dir != null) {
+          deleteRuns(dir);
+        }
+      }
+    };
+  }
+
+  /**
+   * Lets go of the rows without sorting them (a write given up): deletes any runs, or leaves them
+   * in the temporary directory if they cannot be deleted.
+   */
+  public void discard() {
+    rows = null;
+    try {
+      if (spill != null && Files.isDirectory(spill.directory())) {
+        deleteRuns(spill);
+      }
+    } catch (IOException e) {
+      // Only space is lost; the write is being given up for another reason already.
+    }
+  }
+
+  private static void deleteRuns(LocalStorage dir) throws IOException {
+    for (var file : dir.list()) {
+      dir.delete(file.name());
+    }
+    Files.deleteIfExists(dir.directory());
+  }
+
+  private static SortedRows memoryRows(byte[][] sorted, int count) {
+    return new Source(count) {
+      @Override
+      public Cursor open() {
+        return new Cursor() {
+          private int next;
+
+          @Override
+          public SegmentBuilder.Row next() throws IOException {
+            if (next == count) {
+              return null;
+            }
+            byte[] row = sorted[next++];
+            return new SegmentBuilder.Row(CatalogRow.name(row), CatalogRow.decode(row));
+          }
+
+          @Override
+          public void close() {}
+        };
+      }
+    };
+  }
+
+  private SortedRows runRows(Run run) {
+    LocalStorage dir = spill;
+    return new Source(run.rows) {
+      @Override
+      public Cursor open() throws IOException {
+        CatalogReader reader =
+            CatalogReader.open(
+                dir.describe(run.fileName),
+                dir.openRead(run.fileName, FileUse.ONCE),
+                run.length,
+                run.rows);
+        Iterator<EntryInfo> rows = reader.list("");
+        return new Cursor() {
+          @Override
+          public SegmentBuilder.Row next() throws IOException {
+            try {
+              return rows.hasNext() ? SegmentBuilder.Row.of(rows.next()) : null;
+            } catch (UncheckedIOException e) {
+              throw e.getCause();
+            }
+          }
+
+          @Override
+          public void close() {
+            reader.closeQuietly();
+          }
+        };
+      }
+    };
+  }
+
+  /** A source merged by {@link #finish}: its size only is asked; the sum is the sorter's. */
+  private abstract static class Source implements SortedRows {
+    private final long rows;
+
+    Source(long rows) {
+      this.rows = rows;
+    }
+
+    @Override
+    public long size() {
+      return rows;
+    }
+
+    @Override
+    public long accountedBytes() {
+      throw new UnsupportedOperationException("asked of the sorted rows as a whole");
+    }
+
+    @Override
+    public void close() {}
+  }
+}
