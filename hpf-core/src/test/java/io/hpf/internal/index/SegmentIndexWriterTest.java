@@ -137,4 +137,54 @@ class SegmentIndexWriterTest {
     assertNotEquals(0, dir.globalDepth());
     assertNull(lookup(storage, dir, "n-missing", NameHash.of("n-missing"), SlotHash.XXH64));
   }
+
+  /**
+   * Built a region of the hash space at a time from files on disk (as a segment of millions of rows
+   * is), the index finds what one built in memory finds: every bucket within its region (local
+   * depth at least the regions'), empty regions pointing nowhere.
+   */
+  @Test
+  void anIndexBuiltByRegionsFindsEveryNameAndNoMissing() throws Exception {
+    LocalStorage storage = LocalStorage.createDirectories(temp.resolve("e"));
+    SegmentDirectory dir;
+    int count = 5000;
+    try (SegmentFileWriter out =
+            new SegmentFileWriter(storage.create(FileNames.segmentFileName(1), FileUse.INDEX));
+        IndexInputs inputs = IndexInputs.forCount(count, 150)) {
+      assertEquals(6, inputs.depth(), "5000 records in regions of at most 150");
+      for (int i = 0; i < count; i++) {
+        if (!inRegionFive(i)) {
+          IndexInput in = input("r" + i, NameHash.of("r" + i), i);
+          inputs.add(in.nameUtf8(), in.record());
+        }
+      }
+      dir = SegmentIndexWriter.write(out, inputs, 1000, SlotHash.XXH64);
+      out.finish();
+    }
+    long keys = 0;
+    for (BucketDescriptor d : dir.buckets()) {
+      assertTrue(d.localDepth() >= 6 && d.localDepth() <= dir.globalDepth(), d.toString());
+      keys += d.keyCount();
+    }
+    int regionFive = 0;
+    for (int i = 0; i < count; i++) {
+      IndexRecord r = lookup(storage, dir, "r" + i, NameHash.of("r" + i), SlotHash.XXH64);
+      if (inRegionFive(i)) {
+        // A region given no name at all points nowhere.
+        assertEquals(-1, dir.bucketFor(NameHash.of("r" + i)));
+        regionFive++;
+      } else {
+        assertEquals(16 + 100L * i, r.offset(), "r" + i);
+      }
+    }
+    assertTrue(regionFive > 0);
+    assertEquals(count - regionFive, keys);
+    for (int i = 0; i < 1000; i++) {
+      assertNull(lookup(storage, dir, "gone" + i, NameHash.of("gone" + i), SlotHash.XXH64));
+    }
+  }
+
+  private static boolean inRegionFive(int i) {
+    return NameHash.of("r" + i) >>> 58 == 5;
+  }
 }
