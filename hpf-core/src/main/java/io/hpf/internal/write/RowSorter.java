@@ -11,6 +11,7 @@ import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -80,6 +81,11 @@ public final class RowSorter {
   /** Runs written to disk so far. */
   int runCount() {
     return runs.size();
+  }
+
+  /** Where the runs are, or null before the first. */
+  Path runDirectory() {
+    return spill == null ? null : spill.directory();
   }
 
   private void spillRun() throws IOException {

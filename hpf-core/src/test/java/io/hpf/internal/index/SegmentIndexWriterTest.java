@@ -187,4 +187,26 @@ class SegmentIndexWriterTest {
   private static boolean inRegionFive(int i) {
     return NameHash.of("r" + i) >>> 58 == 5;
   }
+
+  /** The sort by packed keys against a plain sort: hashes alike in their high bits, the top bit. */
+  @Test
+  void inputsSortByTheirWholeHashesUnsigned() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(9);
+    List<IndexInput> inputs = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      long hash = random.nextLong();
+      if (i % 10 == 0) {
+        hash = 0x8000_0000_0000_0000L | (random.nextInt(4) << 20) | random.nextInt(1 << 20);
+      }
+      inputs.add(input("s" + i, hash, i));
+    }
+    for (int low = 100; low > 0; low--) { // alike in all but their low bits, in falling order
+      inputs.add(input("t" + low, 0x1234_5678_9ab0_0000L | low, low));
+    }
+    List<IndexInput> expected = new ArrayList<>(inputs);
+    expected.sort(
+        (a, b) -> Long.compareUnsigned(a.record().fingerprint(), b.record().fingerprint()));
+    assertEquals(
+        expected, List.of(SegmentIndexWriter.sortByHash(inputs.toArray(new IndexInput[0]))));
+  }
 }

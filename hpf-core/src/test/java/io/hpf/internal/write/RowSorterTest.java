@@ -1,6 +1,7 @@
 package io.hpf.internal.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,9 +68,9 @@ class RowSorterTest {
     return out;
   }
 
-  private static long sortRunsLeft() throws IOException {
-    try (Stream<Path> temp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return temp.filter(p -> p.getFileName().toString().startsWith("hpf-sort")).count();
+  private static long countFiles(Path directory) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.count();
     }
   }
 
@@ -80,7 +81,6 @@ class RowSorterTest {
     for (int i = 0; i < 20_000; i++) {
       added.add(row(randomName(random) + "#" + i, i));
     }
-    long leftBefore = sortRunsLeft();
     RowSorter sorter = new RowSorter(64 << 10); // a run every few hundred rows
     long bytes = 0;
     for (EntryInfo e : added) {
@@ -100,9 +100,9 @@ class RowSorterTest {
           assertTrue(Arrays.equals(EntryNames.utf8(r.info().name()), r.nameUtf8()));
         }
       }
-      assertEquals(leftBefore + 1, sortRunsLeft(), "the runs are on disk until closed");
+      assertEquals(sorter.runCount(), countFiles(sorter.runDirectory()), "runs stay until closed");
     }
-    assertEquals(leftBefore, sortRunsLeft(), "closing deletes the runs");
+    assertFalse(Files.exists(sorter.runDirectory()), "closing deletes the runs");
   }
 
   @Test
