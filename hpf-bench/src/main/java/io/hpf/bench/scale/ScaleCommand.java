@@ -92,7 +92,9 @@ public final class ScaleCommand implements Callable<Integer> {
     try {
       for (String phase : List.of("create", "open", "measure")) {
         say(phase + "...");
-        figures.putAll(runPhase(phase, archive));
+        Map<String, Object> found = runPhase(phase, archive);
+        say(phase + ": " + found); // what a phase found stays said if a later one fails
+        figures.putAll(found);
       }
     } finally {
       if (!keep) {

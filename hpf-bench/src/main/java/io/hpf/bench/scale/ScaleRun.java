@@ -25,7 +25,9 @@ import java.util.SplittableRandom;
  * The scale benchmark's phases, each in a JVM of its own started by {@link ScaleCommand}: {@code
  * create} (the archive through the normal writer), {@code open} (the first open in a fresh process,
  * and the memory a warm reader holds), {@code measure} (gets, misses, a listing, an add, a
- * compaction, a verify). Each prints its figures as {@code key=value} lines.
+ * compaction, a verify). Each prints its figures as {@code key=value} lines. And {@code names}, for
+ * the engines' figures ({@code scripts/bench-scale-engines.sh}): prints the names of entries chosen
+ * at random, one a line (the last argument is how many, not a size).
  */
 public final class ScaleRun {
   private static final EntryMetadata META = EntryMetadata.of(1_700_000_000_000L);
@@ -45,6 +47,12 @@ public final class ScaleRun {
       figures = open(dir, entries);
     } else if (phase.equals("measure")) {
       figures = measure(dir, entries, size);
+    } else if (phase.equals("names")) {
+      SplittableRandom random = new SplittableRandom(7);
+      for (int k = 0; k < size; k++) {
+        System.out.println(GeneratedEntries.name(random.nextLong(entries)));
+      }
+      return;
     } else {
       throw new IllegalArgumentException("no phase " + phase);
     }

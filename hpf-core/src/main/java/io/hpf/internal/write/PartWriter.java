@@ -459,6 +459,7 @@ public final class PartWriter {
         GroupBuilder last = group;
         group = new GroupBuilder();
         writeGroup(last);
+        rows.release();
       }
       file.sync();
       fileLength = file.position();

@@ -33,6 +33,7 @@ public final class RowSorter {
   private static final int ROW_OVERHEAD_BYTES = 24;
 
   private final long memoryBytes;
+  private final Path tempRoot;
   private byte[][] rows = new byte[256][];
   private int count;
   private long bytesHeld;
@@ -50,11 +51,22 @@ public final class RowSorter {
 
   /** A sorter that spills a run whenever its rows in memory take {@code memoryBytes}. */
   public RowSorter(long memoryBytes) {
-    this.memoryBytes = memoryBytes;
+    this(memoryBytes, Path.of(System.getProperty("java.io.tmpdir")));
   }
 
-  /** Adds a row, in any order. */
+  /** As {@link #RowSorter(long)}, its runs in a new directory under {@code tempRoot}. */
+  RowSorter(long memoryBytes, Path tempRoot) {
+    this.memoryBytes = memoryBytes;
+    this.tempRoot = tempRoot;
+  }
+
+  /**
+   * Adds a row, in any order.
+   *
+   * @throws IOException a run cannot be written (or could not be earlier)
+   */
   public void add(EntryInfo row) throws IOException {
+    checkNotFailed();
     byte[] encoded = CatalogRow.encode(EntryNames.utf8(row.name()), row);
     if (count == rows.length) {
       rows = Arrays.copyOf(rows, count * 2);
@@ -63,19 +75,24 @@ public final class RowSorter {
     bytesHeld += encoded.length + ROW_OVERHEAD_BYTES;
     size++;
     accountedBytes += row.accountedBytes();
-    if (bytesHeld >= memoryBytes && failed == null) {
-      try {
-        spillRun();
-      } catch (IOException e) {
-        failed = e;
-        throw e;
-      }
+    if (bytesHeld >= memoryBytes) {
+      spillRun();
     }
   }
 
   /** Rows added. */
   public long size() {
     return size;
+  }
+
+  /**
+   * Writes the rows in memory to a run if there are runs already: a large commit's finished part
+   * then holds no memory while the next parts are written (a small one keeps its few rows).
+   */
+  public void release() throws IOException {
+    if (!runs.isEmpty() && count > 0) {
+      spillRun();
+    }
   }
 
   /** Runs written to disk so far. */
@@ -88,9 +105,25 @@ public final class RowSorter {
     return spill == null ? null : spill.directory();
   }
 
+  private void checkNotFailed() throws IOException {
+    if (failed != null) {
+      throw new IOException("the rows of a commit could not be sorted: " + failed.getMessage());
+    }
+  }
+
+  /** Writes the rows in memory to a run; once one could not be written, no more are taken. */
   private void spillRun() throws IOException {
+    try {
+      writeRun();
+    } catch (IOException e) {
+      failed = e;
+      throw e;
+    }
+  }
+
+  private void writeRun() throws IOException {
     if (spill == null) {
-      spill = LocalStorage.createDirectories(Files.createTempDirectory("hpf-sort"));
+      spill = LocalStorage.createDirectories(Files.createTempDirectory(tempRoot, "hpf-sort"));
     }
     sortInMemory();
     String name = "run-" + runs.size();
@@ -119,9 +152,7 @@ public final class RowSorter {
    * @throws IOException a run could not be written earlier (the rows are not all here)
    */
   public SortedRows finish() throws IOException {
-    if (failed != null) {
-      throw new IOException("the rows of a commit could not be sorted: " + failed.getMessage());
-    }
+    checkNotFailed();
     sortInMemory();
     List<SortedRows> sources = new ArrayList<>();
     for (Run run : runs) {

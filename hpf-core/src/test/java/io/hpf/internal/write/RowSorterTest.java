@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Rows sorted within a small memory: runs on disk merged, against a sort of the same rows. */
 class RowSorterTest {
@@ -139,5 +140,29 @@ class RowSorterTest {
               () -> CommitPlan.of("t.hpf", rows, List.of(), null, CommitPlan.Lookup.NONE, false));
       assertTrue(e.getMessage().contains("'logs/a'"), e.getMessage());
     }
+  }
+
+  /**
+   * A run that cannot be written fails the add that filled the memory, every add after it and the
+   * sort: a commit of rows that were not all kept is never made.
+   */
+  @Test
+  void aRunThatCannotBeWrittenFailsTheAddAndTheCommit(@TempDir Path temp) throws Exception {
+    Path notADirectory = Files.writeString(temp.resolve("file"), "x");
+    RowSorter sorter = new RowSorter(4 << 10, notADirectory);
+    int added = 0;
+    IOException failed = null;
+    while (failed == null) {
+      try {
+        sorter.add(row("r/" + added, added));
+        added++;
+      } catch (IOException e) {
+        failed = e;
+      }
+    }
+    assertTrue(added > 10 && added < 100, added + " rows added before the run");
+    IOException again = assertThrows(IOException.class, () -> sorter.add(row("r/next", 1)));
+    assertTrue(again.getMessage().startsWith("the rows of a commit could not be sorted"));
+    assertThrows(IOException.class, sorter::finish);
   }
 }
