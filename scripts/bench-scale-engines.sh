@@ -19,7 +19,8 @@ export HPF_COMMIT="${HPF_COMMIT:-$(cd "$here" && git rev-parse --short HEAD)}"
 work="$(mktemp -d)"
 trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$here/hpf" --version >/dev/null # builds on first use
-(cd "$here" && mvn -B -q -ntp package -Pquick -pl hpf-server,hpf-bench -am &&
+# hpf-spark's test classes (the benchmark) against the modules installed from this tree.
+(cd "$here" && mvn -B -q -ntp install -Pquick &&
   mvn -B -q -ntp test-compile -pl hpf-spark &&
   mvn -B -q -ntp dependency:build-classpath -pl hpf-spark -Dmdep.includeScope=test \
     -Dmdep.outputFile="$work/spark.classpath") >/dev/null

@@ -25,12 +25,9 @@ import io.hpf.store.Storage.FileUse;
 import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Checks an archive completely: reads every byte of every file the manifest names, checks every
@@ -97,45 +94,50 @@ public final class ArchiveVerifier {
         checkWholeFile(e.name(), e.length(), sectionsOf(manifest, e.name()));
       }
     }
-    try (ArchiveReader reader = new ArchiveReader(storage, manifest)) {
-      Map<Integer, TreeMap<Long, List<Row>>> rowsByPart = new HashMap<>();
-      // Names of newer segments: a row they shadow points at a dead entry, checked all the same.
-      Set<String> newer = new HashSet<>();
-      Set<String> liveNames = new HashSet<>();
+    try (ArchiveReader reader = new ArchiveReader(storage, manifest);
+        PlacedRows placed = new PlacedRows()) {
+      List<SegmentReader> segments = reader.segmentsNewestFirst();
       long total = 0;
-      for (SegmentReader segment : reader.segmentsNewestFirst()) {
-        List<EntryInfo> rows = checkCatalog(segment);
-        checkIndex(segment, rows);
-        for (EntryInfo row : rows) {
-          if (!row.deleted()) {
-            boolean live = !newer.contains(row.name());
-            if (live) {
-              liveNames.add(row.name());
-            }
-            rowsByPart
-                .computeIfAbsent(row.partId(), k -> new TreeMap<>())
-                .computeIfAbsent(row.offset(), k -> new ArrayList<>(1))
-                .add(new Row(row, live));
-            total += live ? 1 : 0;
-          }
-        }
-        if (segment != reader.segmentsNewestFirst().get(reader.segmentsNewestFirst().size() - 1)) {
-          rows.forEach(r -> newer.add(r.name()));
-        }
+      DirectoryNames directories =
+          new DirectoryNames(
+              segments,
+              (parent, under) ->
+                  problem(
+                      FileNames.manifestFileName(manifest.generation()),
+                      -1,
+                      "entry '" + parent + "' is also a directory (of '" + under + "')"));
+      for (int s = 0; s < segments.size(); s++) {
+        total += checkSegment(segments.get(s), segments.subList(0, s), placed, directories);
       }
-      checkNoNameIsAlsoADirectory(liveNames, manifest);
+      placed.sort();
+      Set<Integer> listed = new HashSet<>();
       for (Generation.Part part : manifest.parts()) {
-        TreeMap<Long, List<Row>> live = rowsByPart.remove(part.partId());
-        checkPart(reader, part, live == null ? new TreeMap<>() : live, total);
+        listed.add(part.partId());
       }
-      for (Map.Entry<Integer, TreeMap<Long, List<Row>>> e : rowsByPart.entrySet()) {
-        EntryInfo row = e.getValue().firstEntry().getValue().get(0).info();
-        problem(
-            FileNames.partFileName(e.getKey()),
-            row.offset(),
-            "catalog row '" + row.name() + "' names part " + e.getKey() + ", which is not listed");
+      // Rows come in part order; the manifest's parts are walked as their rows come.
+      for (long id = placed.nextPart(); id >= 0; id = placed.nextPart()) {
+        int partId = (int) id;
+        if (listed.remove(partId)) {
+          checkPart(reader, partOf(manifest, partId), placed, total);
+        } else {
+          EntryInfo row = placed.peek(partId).info();
+          problem(
+              FileNames.partFileName(partId),
+              row.offset(),
+              "catalog row '" + row.name() + "' names part " + partId + ", which is not listed");
+          placed.skipBefore(partId, Long.MAX_VALUE, offset -> {});
+        }
+      }
+      for (Generation.Part part : manifest.parts()) {
+        if (listed.contains(part.partId())) {
+          checkPart(reader, part, placed, total); // no row names an entry in it
+        }
       }
     }
+  }
+
+  private static Generation.Part partOf(Manifest manifest, int partId) {
+    return manifest.parts().stream().filter(p -> p.partId() == partId).findFirst().orElseThrow();
   }
 
   /** A section of a segment file and the kind of file it is. */
@@ -165,33 +167,6 @@ public final class ArchiveVerifier {
    * Reads a whole file (not a part) and checks its header and footer CRC, and those of each section
    * of a segment file.
    */
-  /**
-   * Reports each live name that is also a directory of other live names ({@code d/x} beside {@code
-   * d/x/y}): writers refuse such names, archives made before they did may hold them (FORMAT.md
-   * "Entry names"), from the live names the catalogs gave (no read of its own).
-   */
-  private void checkNoNameIsAlsoADirectory(Set<String> names, Manifest manifest) {
-    List<String> nested = new ArrayList<>();
-    for (String name : names) {
-      if (name.indexOf('/') >= 0) {
-        nested.add(name);
-      }
-    }
-    nested.sort(null); // reported in a stable order
-    Set<String> reported = new HashSet<>();
-    for (String name : nested) {
-      for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
-        String parent = name.substring(0, slash);
-        if (names.contains(parent) && reported.add(parent)) {
-          problem(
-              FileNames.manifestFileName(manifest.generation()),
-              -1,
-              "entry '" + parent + "' is also a directory (of '" + name + "')");
-        }
-      }
-    }
-  }
-
   private void checkWholeFile(String name, long length, List<KindedSection> sections)
       throws IOException {
     if (length > Integer.MAX_VALUE - 16) {
@@ -227,91 +202,126 @@ public final class ArchiveVerifier {
     }
   }
 
-  private List<EntryInfo> checkCatalog(SegmentReader segment) throws IOException {
-    List<EntryInfo> rows = new ArrayList<>();
+  /**
+   * Checks a segment's catalog row by row as its blocks are read (order, names, counts), each row
+   * against the index, and gives every row that places an entry to {@code placed}, live unless a
+   * newer segment has its name. Returns the rows live in the archive. Holds no row past its check.
+   */
+  private long checkSegment(
+      SegmentReader segment,
+      List<SegmentReader> newer,
+      PlacedRows placed,
+      DirectoryNames directories)
+      throws IOException {
     Section name = Section.catalog(segment.ref());
     CatalogReader catalog;
     try {
       catalog = segment.catalog();
     } catch (CorruptArchiveException e) {
       problem(e);
-      return rows;
+      return 0;
     }
+    List<IndexBucket> buckets = readBuckets(segment);
     byte[] previous = null;
+    long rows = 0;
+    long live = 0;
+    long reachable = 0; // live rows no newer segment shadows
     for (int b = 0; b < catalog.blockCount(); b++) {
+      List<EntryInfo> block;
       try {
-        for (EntryInfo row : catalog.readBlock(b)) {
-          byte[] utf8 = EntryNames.utf8(row.name());
-          if (previous != null && java.util.Arrays.compareUnsigned(previous, utf8) >= 0) {
-            problem(name, "rows out of order at '" + row.name() + "'");
-          }
-          previous = utf8;
-          String why = EntryNames.whyNotNormal(row.name());
-          if (why != null) {
-            problem(
-                name, "entry name '" + EntryNames.shown(row.name()) + "' is not allowed: " + why);
-          }
-          rows.add(row);
-        }
+        block = catalog.readBlock(b);
       } catch (CorruptArchiveException e) {
         problem(e);
+        continue;
+      }
+      for (EntryInfo row : block) {
+        byte[] utf8 = EntryNames.utf8(row.name());
+        if (previous != null && java.util.Arrays.compareUnsigned(previous, utf8) >= 0) {
+          problem(name, "rows out of order at '" + row.name() + "'");
+        }
+        previous = utf8;
+        String why = EntryNames.whyNotNormal(row.name());
+        if (why != null) {
+          problem(name, "entry name '" + EntryNames.shown(row.name()) + "' is not allowed: " + why);
+        }
+        checkIndex(segment, buckets, row, utf8);
+        rows++;
+        if (!row.deleted()) {
+          live++;
+          boolean shadowed = isIn(newer, utf8);
+          if (!shadowed) {
+            reachable++;
+            directories.check(row.name());
+          }
+          placed.add(row, !shadowed);
+        }
       }
     }
-    long live = rows.stream().filter(r -> !r.deleted()).count();
     if (live != segment.ref().entryCount() && problems.isEmpty()) {
       problem(
           name, "catalog has " + live + " live rows, manifest says " + segment.ref().entryCount());
     }
-    return rows;
-  }
-
-  /** Every row is found through the index where the row says, and no record is left over. */
-  private void checkIndex(SegmentReader segment, List<EntryInfo> rows) throws IOException {
-    SegmentDirectory dir = segment.directory();
-    List<IndexBucket> buckets = readBuckets(segment);
     long records = buckets.stream().mapToLong(b -> b == null ? 0 : b.keyCount()).sum();
     // A bucket that could not be read was reported; its records are not counted, so the totals
     // would differ for that reason alone.
-    if (!buckets.contains(null) && records != rows.size()) {
-      problem(
-          Section.catalog(segment.ref()),
-          "index has " + records + " records, catalog has " + rows.size() + " rows");
+    if (!buckets.contains(null) && records != rows) {
+      problem(name, "index has " + records + " records, catalog has " + rows + " rows");
     }
-    for (EntryInfo row : rows) {
-      byte[] utf8 = EntryNames.utf8(row.name());
-      long hash = NameHash.of(utf8);
-      int b = dir.bucketFor(hash);
-      IndexBucket bucket = b < 0 ? null : buckets.get(b);
-      if (b >= 0 && bucket == null) {
-        continue; // already reported as damaged
-      }
+    return reachable;
+  }
+
+  /** Whether any of {@code segments} has a row (live or a tombstone) of this name. */
+  private static boolean isIn(List<SegmentReader> segments, byte[] utf8) throws IOException {
+    long hash = NameHash.of(utf8);
+    for (SegmentReader s : segments) {
       try {
-        IndexRecord record = bucket == null ? null : bucket.find(utf8, hash);
-        boolean matches =
-            record != null
-                && (row.deleted()
-                    ? record.isTombstone()
-                    : record.partId() == row.partId()
-                        && record.offset() == row.offset()
-                        && record.entryLength() == row.entryLength());
-        if (!matches) {
-          problem(
-              b < 0
-                  ? Section.catalog(segment.ref())
-                  : Section.bucket(segment.ref(), dir.buckets().get(b)),
-              "index does not lead to '"
-                  + row.name()
-                  + "' (catalog: part "
-                  + row.partId()
-                  + " offset "
-                  + row.offset()
-                  + ", index: "
-                  + record
-                  + ")");
+        if (s.find(utf8, hash) != null) {
+          return true;
         }
       } catch (CorruptArchiveException e) {
-        problem(e);
+        // That segment's damaged bucket is reported by its own check.
       }
+    }
+    return false;
+  }
+
+  /** A row is found through the index where the row says. */
+  private void checkIndex(
+      SegmentReader segment, List<IndexBucket> buckets, EntryInfo row, byte[] utf8)
+      throws IOException {
+    SegmentDirectory dir = segment.directory();
+    long hash = NameHash.of(utf8);
+    int b = dir.bucketFor(hash);
+    IndexBucket bucket = b < 0 ? null : buckets.get(b);
+    if (b >= 0 && bucket == null) {
+      return; // already reported as damaged
+    }
+    try {
+      IndexRecord record = bucket == null ? null : bucket.find(utf8, hash);
+      boolean matches =
+          record != null
+              && (row.deleted()
+                  ? record.isTombstone()
+                  : record.partId() == row.partId()
+                      && record.offset() == row.offset()
+                      && record.entryLength() == row.entryLength());
+      if (!matches) {
+        problem(
+            b < 0
+                ? Section.catalog(segment.ref())
+                : Section.bucket(segment.ref(), dir.buckets().get(b)),
+            "index does not lead to '"
+                + row.name()
+                + "' (catalog: part "
+                + row.partId()
+                + " offset "
+                + row.offset()
+                + ", index: "
+                + record
+                + ")");
+      }
+    } catch (CorruptArchiveException e) {
+      problem(e);
     }
   }
 
@@ -344,40 +354,22 @@ public final class ArchiveVerifier {
   }
 
   /**
-   * The rows that place an entry where the walk found it, taken out of {@code live}: all rows at
-   * its offset for an entry on its own, those of its name for a member of a group. Null if none.
-   */
-  private static List<Row> rowsOf(TreeMap<Long, List<Row>> live, PartEntry entry) {
-    if (!entry.inGroup()) {
-      return live.remove(entry.offset());
-    }
-    List<Row> atGroup = live.get(entry.offset());
-    if (atGroup == null) {
-      return null;
-    }
-    List<Row> mine = new ArrayList<>(1);
-    atGroup.removeIf(r -> r.info().name().equals(entry.header().name()) && mine.add(r));
-    if (atGroup.isEmpty()) {
-      live.remove(entry.offset());
-    }
-    return mine.isEmpty() ? null : mine;
-  }
-
-  /** A catalog row and whether it is live in the archive (no newer segment shadows it). */
-  private record Row(EntryInfo info, boolean live) {}
-
-  /**
    * Walks a part entry by entry from its header to its committed length and checks each entry by
    * its place: header, name and content checksum, live or not (replaced and deleted entries stay
    * until a reclaiming compaction), whatever its size. The entries must follow each other exactly,
-   * and every live row must find its entry where it says, as the catalog describes it. After damage
-   * that hides where the next entry starts, the walk goes on at the next live row.
+   * and every row must find its entry where it says, as the catalog describes it ({@code placed}
+   * gives the part's rows in place order as the walk reaches them). After damage that hides where
+   * the next entry starts, the walk goes on at the next row's place.
    */
-  private void checkPart(
-      ArchiveReader reader, Generation.Part part, TreeMap<Long, List<Row>> live, long total)
+  private void checkPart(ArchiveReader reader, Generation.Part part, PlacedRows placed, long total)
       throws IOException {
-    String name = FileNames.partFileName(part.partId());
+    int partId = part.partId();
+    String name = FileNames.partFileName(partId);
     String path = storage.describe(name);
+    java.util.function.LongConsumer noEntryThere =
+        offset ->
+            problem(
+                name, offset, "a live entry is indexed here, but no entry starts at this offset");
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
       byte[] header = file.readFully(0, FormatConstants.FILE_HEADER_BYTES);
       FileFraming.checkHeader(path, header, 0, header.length, FormatConstants.KIND_PART);
@@ -391,49 +383,62 @@ public final class ArchiveVerifier {
               committed,
               reader::dictionary);
       long position = FormatConstants.FILE_HEADER_BYTES;
+      List<PlacedRows.Row> group = null; // the rows at the group being walked, until its end
       while (true) {
         PartEntry entry;
         try {
           entry = scanner.next();
         } catch (CorruptArchiveException e) {
           problem(e);
-          Long resume = live.higherKey(position);
-          live.headMap(resume == null ? Long.MAX_VALUE : resume).clear(); // reported above
+          placed.skipBefore(partId, position + 1, offset -> {}); // reported above
+          PlacedRows.Row resume = placed.peek(partId);
           if (resume == null) {
             break;
           }
-          scanner.seek(resume);
-          position = resume;
+          position = resume.info().offset();
+          scanner.seek(position);
+          group = null;
           continue;
         }
         if (entry == null) {
           break;
         }
         position = entry.end();
-        checkEntry(name, scanner, entry, live, total);
+        placed.skipBefore(partId, entry.offset(), noEntryThere);
+        List<PlacedRows.Row> rows;
+        if (!entry.inGroup()) {
+          rows = placed.takeAt(partId, entry.offset());
+        } else {
+          if (entry.member() == 0 || group == null) {
+            group = new ArrayList<>(placed.takeAt(partId, entry.offset()));
+          }
+          rows = new ArrayList<>(1);
+          List<PlacedRows.Row> mine = rows;
+          group.removeIf(r -> r.info().name().equals(entry.header().name()) && mine.add(r));
+        }
+        checkEntry(name, scanner, entry, rows.isEmpty() ? null : rows, total);
+        if (entry.inGroup() && entry.member() == entry.group().size() - 1) {
+          checkGroupHoldsItsRows(name, entry, group);
+          group = null;
+        }
       }
     } catch (CorruptArchiveException e) {
       problem(e);
+      placed.skipBefore(partId, Long.MAX_VALUE, offset -> {});
       return;
     }
-    for (long offset : live.keySet()) {
-      problem(name, offset, "a live entry is indexed here, but no entry starts at this offset");
-    }
+    placed.skipBefore(partId, Long.MAX_VALUE, noEntryThere);
   }
 
-  /** Checks one entry the scan found against its rows, its group and its checksum. */
+  /** Checks one entry the scan found against its rows (null if none) and its checksum. */
   private void checkEntry(
-      String name, PartScanner scanner, PartEntry entry, TreeMap<Long, List<Row>> live, long total)
+      String name, PartScanner scanner, PartEntry entry, List<PlacedRows.Row> rows, long total)
       throws IOException {
-    List<Row> rows = rowsOf(live, entry);
     checkAgainstRows(name, entry, rows);
-    if (entry.inGroup() && entry.member() == entry.group().size() - 1) {
-      checkGroupHoldsItsRows(name, entry, live.remove(entry.offset()));
-    }
     try {
       scanner.reader().check(entry);
       bytesChecked += entry.member() == 0 ? entry.length() : 0; // a group's bytes once
-      if (rows != null && rows.stream().anyMatch(Row::live)) {
+      if (rows != null && rows.stream().anyMatch(PlacedRows.Row::live)) {
         entriesChecked++;
         progress.progress(entriesChecked, bytesChecked, total, -1);
       }
@@ -446,7 +451,7 @@ public final class ArchiveVerifier {
    * An entry no live row names must have a name the format allows; one that live rows name must be
    * what each row says (name, lengths, codec, place in its group).
    */
-  private void checkAgainstRows(String name, PartEntry entry, List<Row> rows) {
+  private void checkAgainstRows(String name, PartEntry entry, List<PlacedRows.Row> rows) {
     EntryHeader h = entry.header();
     if (rows == null) {
       String why = EntryNames.whyNotNormal(h.name());
@@ -458,7 +463,7 @@ public final class ArchiveVerifier {
       }
       return;
     }
-    for (Row r : rows) {
+    for (PlacedRows.Row r : rows) {
       EntryInfo row = r.info();
       if (!h.name().equals(row.name())) {
         problem(
@@ -477,8 +482,8 @@ public final class ArchiveVerifier {
   }
 
   /** After a group's last member: rows still placed in the group name no member of it. */
-  private void checkGroupHoldsItsRows(String name, PartEntry entry, List<Row> missing) {
-    for (Row r : missing == null ? List.<Row>of() : missing) {
+  private void checkGroupHoldsItsRows(String name, PartEntry entry, List<PlacedRows.Row> missing) {
+    for (PlacedRows.Row r : missing == null ? List.<PlacedRows.Row>of() : missing) {
       problem(
           name,
           entry.offset(),

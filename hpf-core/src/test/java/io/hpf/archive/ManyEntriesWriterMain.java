@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * Writes {@code count} small entries in one commit, in an order far from the names' (so that every
  * sorted run holds names from all over): run in a JVM of a small heap by {@link
- * SmallHeapWriterTest}. Arguments: the archive's directory, the count.
+ * SmallHeapWriterTest}. Arguments: the archive's directory, the count; with a third, {@code
+ * verify}, verifies the archive instead (exit status 1 and the problems if it has any).
  */
 public final class ManyEntriesWriterMain {
   private ManyEntriesWriterMain() {}
@@ -28,6 +29,12 @@ public final class ManyEntriesWriterMain {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 2 && args[2].equals("verify")) {
+      VerifyReport report =
+          ArchiveVerifier.verify(LocalStorage.open(Path.of(args[0])), ProgressListener.NONE);
+      System.out.println(report.entriesChecked() + " entries checked " + report.problems());
+      System.exit(report.ok() ? 0 : 1);
+    }
     long count = Long.parseLong(args[1]);
     try (ArchiveWriter w =
         ArchiveWriter.create(
