@@ -6,7 +6,8 @@
 # Appends one JSON line to bench-results/scale.jsonl.
 #
 #   scripts/bench-scale-engines.sh ARCHIVE ENTRIES [repetitions]
-#     ARCHIVE  the archive directory (DIR/scale.hpf)
+#     ARCHIVE  the archive directory (DIR/scale.hpf; `hpf serve` serves DIR, whose name must not
+#              end in .hpf, as the archive "scale")
 #     ENTRIES  the N it was made with (the names looked up are drawn from its generator)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +28,7 @@ trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 java -cp "$here/hpf-cli/target/hpf.jar:$here/hpf-bench/target/hpf-bench.jar" \
   io.hpf.bench.scale.ScaleRun names "$archive" "$entries" 1000 >"$work/names.txt"
 
+echo "bench-scale-engines: Spark count() and lookups, $reps each..." >&2
 # shellcheck disable=SC2046
 spark="$(java -Xmx8g $(cat "$here/build-tools/spark-jvm-options") \
   -Dlog4j2.configurationFile="$here/hpf-spark/src/main/resources/hpf-spark-log4j2.properties" \
@@ -34,6 +36,7 @@ spark="$(java -Xmx8g $(cat "$here/build-tools/spark-jvm-options") \
   io.hpf.spark.bench.SparkScaleBenchmark "file://$archive" "$work/names.txt" "$reps" 2>"$work/spark.log" |
   tail -1)" || { cat "$work/spark.log" >&2; exit 1; }
 
+echo "bench-scale-engines: hpf serve _mget, $reps..." >&2
 port=18490
 java -XX:+UseParallelGC -Xmx2g -cp "$here/hpf-server/target/hpf-server.jar" io.hpf.server.ServeMain \
   "$(dirname "$archive")" --bind 127.0.0.1 --port "$port" >"$work/serve.log" 2>&1 &
@@ -45,7 +48,7 @@ done
 mget=()
 for _ in $(seq 1 "$reps"); do
   mget+=("$(curl -sf -o "$work/mget.out" -w '%{time_total}' --data-binary @"$work/names.txt" \
-    "http://127.0.0.1:$port/$(basename "$archive")/_mget")")
+    "http://127.0.0.1:$port/$(basename "$archive" .hpf)/_mget")")
 done
 found="$(grep -a -c '^200 ' "$work/mget.out" || true)"
 first="${mget[0]}"
