@@ -169,30 +169,25 @@ public final class ArchiveVerifier {
    */
   private void checkWholeFile(String name, long length, List<KindedSection> sections)
       throws IOException {
-    if (length > Integer.MAX_VALUE - 16) {
-      problem(name, -1, "file of " + length + " bytes is larger than any index file can be");
-      return;
-    }
+    String kind =
+        switch (FileNames.kindOf(name)) {
+          case SEGMENT -> FormatConstants.KIND_SEGMENT;
+          case BUCKET -> FormatConstants.KIND_BUCKET;
+          case CATALOG -> FormatConstants.KIND_CATALOG;
+          default -> FormatConstants.KIND_DICTIONARY;
+        };
     try (ReadableFile file = storage.openRead(name, FileUse.ONCE)) {
-      byte[] bytes = file.readFully(0, (int) length);
+      checkFraming(file, storage.describe(name), 0, length, kind);
       bytesChecked += length;
-      String kind =
-          switch (FileNames.kindOf(name)) {
-            case SEGMENT -> FormatConstants.KIND_SEGMENT;
-            case BUCKET -> FormatConstants.KIND_BUCKET;
-            case CATALOG -> FormatConstants.KIND_CATALOG;
-            default -> FormatConstants.KIND_DICTIONARY;
-          };
-      FileFraming.checkHeader(storage.describe(name), bytes, 0, bytes.length, kind);
-      FileFraming.checkFooter(storage.describe(name), bytes, bytes.length);
       for (KindedSection s : sections) {
         // The manifest's decoder has placed each section inside the file.
-        int at = (int) s.section().offset();
-        int sectionLength = (int) s.section().length();
-        String where = s.section().describe(storage);
         try {
-          FileFraming.checkHeader(where, bytes, at, sectionLength, s.kind());
-          FileFraming.checkFooter(where, bytes, at, sectionLength);
+          checkFraming(
+              file,
+              s.section().describe(storage),
+              s.section().offset(),
+              s.section().length(),
+              s.kind());
         } catch (CorruptArchiveException e) {
           problem(e);
         }
@@ -200,6 +195,15 @@ public final class ArchiveVerifier {
     } catch (CorruptArchiveException e) {
       problem(e);
     }
+  }
+
+  /** The header and footer of the file, or section, of {@code length} bytes at {@code offset}. */
+  private static void checkFraming(
+      ReadableFile file, String where, long offset, long length, String kind) throws IOException {
+    int head = (int) Math.min(length, FormatConstants.FILE_HEADER_BYTES);
+    FileFraming.checkHeader(
+        where, file.readFully(offset, head), 0, (int) Math.min(length, Integer.MAX_VALUE), kind);
+    FileFraming.checkFooter(where, file, offset, length);
   }
 
   /**

@@ -382,7 +382,7 @@ public final class ArchiveWriter implements Closeable {
             imports,
             Math.max(commits.pool().nextPartId(), base == null ? 1 : base.partIdMark() + 1),
             commits.dictionary());
-    List<EntryInfo> rows = imported.rows();
+    SortedRows rows = imported.rows();
     CommitPlan plan =
         replaceAll
             ? CommitPlan.of(

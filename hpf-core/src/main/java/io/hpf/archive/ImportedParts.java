@@ -4,6 +4,7 @@ import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.read.OpenGeneration;
+import io.hpf.internal.write.SortedRows;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,13 +17,16 @@ import java.util.Map;
 /**
  * What importing archives written into subdirectories (a job's task outputs) brings in: their part
  * files under new ids of this archive, the moves that put them in place, and their rows in the new
- * places. Worked out from the imports' manifests and catalogs before anything moves.
+ * places. Worked out from the imports' manifests before anything moves; the rows are read from
+ * their catalogs as the commit asks for them (never all held: a job may import hundreds of
+ * millions).
  *
- * @param rows every imported entry's row, in the part it will have
+ * @param rows every imported entry's row, in the part it will have, in name order (a name two
+ *     imports have comes twice: the commit's plan refuses it)
  * @param parts the imported parts under their new ids, with their committed lengths
  * @param moves per part: the subdirectory, its file name there, its file name here
  */
-record ImportedParts(List<EntryInfo> rows, List<Generation.Part> parts, List<String[]> moves) {
+record ImportedParts(SortedRows rows, List<Generation.Part> parts, List<String[]> moves) {
 
   /**
    * Plans the import of {@code imports} (a reader of each, written into {@code subdirectories}),
@@ -37,7 +41,7 @@ record ImportedParts(List<EntryInfo> rows, List<Generation.Part> parts, List<Str
       int firstPartId,
       Dictionary dictionary)
       throws IOException {
-    List<EntryInfo> rows = new ArrayList<>();
+    List<SortedRows> rows = new ArrayList<>();
     List<Generation.Part> parts = new ArrayList<>();
     List<String[]> moves = new ArrayList<>();
     int nextId = firstPartId;
@@ -63,12 +67,45 @@ record ImportedParts(List<EntryInfo> rows, List<Generation.Part> parts, List<Str
               FileNames.partFileName(id)
             });
       }
-      for (Iterator<EntryInfo> it = imports.get(i).list(""); it.hasNext(); ) {
-        EntryInfo e = it.next();
-        rows.add(e.inPart(newIds.get(e.partId())));
-      }
+      rows.add(new ImportRows(imports.get(i), newIds));
     }
-    return new ImportedParts(rows, parts, moves);
+    return new ImportedParts(SortedRows.merge(rows), parts, moves);
+  }
+
+  /** An import's live rows in name order, each in the part it will have here. */
+  private record ImportRows(ArchiveReader reader, Map<Integer, Integer> newIds)
+      implements SortedRows {
+    @Override
+    public long size() {
+      return reader.entryCount();
+    }
+
+    @Override
+    public long accountedBytes() {
+      return reader.committedManifest().liveEntryBytes();
+    }
+
+    @Override
+    public Cursor open() throws IOException {
+      Iterator<EntryInfo> rows = reader.list("");
+      Iterator<EntryInfo> moved =
+          new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+              return rows.hasNext();
+            }
+
+            @Override
+            public EntryInfo next() {
+              EntryInfo e = rows.next();
+              return e.inPart(newIds.get(e.partId()));
+            }
+          };
+      return Cursor.of(moved, () -> {});
+    }
+
+    @Override
+    public void close() {}
   }
 
   /** Whether an import's dictionary is {@code dictionary}: same id, same bytes. */

@@ -33,13 +33,9 @@ class HdfsNameNodeOpsTest {
     hdfs = MiniHdfs.shared();
   }
 
-  private static HadoopStorage storage(String name, HadoopStorageOptions options) throws Exception {
-    return HadoopStorage.createDirectories(hdfs.fs(), hdfs.freshPath(name), options, false);
-  }
-
   @Test
   void aWarmGetAsksTheNameNodeNothing() throws Exception {
-    HadoopStorage storage = storage("warm.hpf", HadoopStorageOptions.DEFAULTS);
+    io.hpf.store.Storage storage = hdfs.newArchive("warm.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(2000, 6);
     TestArchives.write(
         storage, model, WriterOptions.builder().codec(Codec.LZ4).bucketCapacity(100).build(), 2);

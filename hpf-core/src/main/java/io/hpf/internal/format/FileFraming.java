@@ -1,6 +1,8 @@
 package io.hpf.internal.format;
 
 import io.hpf.archive.CorruptArchiveException;
+import io.hpf.store.ReadableFile;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.zip.CRC32C;
@@ -150,19 +152,50 @@ public final class FileFraming {
    */
   public static int checkFooter(String file, byte[] bytes, int offset, int length)
       throws CorruptArchiveException {
-    int footerAt = length - FormatConstants.FOOTER_BYTES;
+    int footerAt = (int) footerAt(file, length);
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, offset, footerAt);
+    return checkFooterBytes(file, bytes, offset + footerAt, footerAt, (int) crc.getValue());
+  }
+
+  /**
+   * As {@link #checkFooter(String, byte[], int, int)}, of the {@code length} bytes at {@code
+   * offset} of {@code in}, read a MiB at a time: a file of any size is checked in that memory.
+   */
+  public static int checkFooter(String file, ReadableFile in, long offset, long length)
+      throws IOException {
+    long footerAt = footerAt(file, length);
+    byte[] buffer = new byte[(int) Math.min(footerAt, 1 << 20)];
+    CRC32C crc = new CRC32C();
+    for (long done = 0; done < footerAt; ) {
+      int n = (int) Math.min(buffer.length, footerAt - done);
+      in.readFully(offset + done, buffer, 0, n);
+      crc.update(buffer, 0, n);
+      done += n;
+    }
+    byte[] footer = in.readFully(offset + footerAt, FormatConstants.FOOTER_BYTES);
+    return checkFooterBytes(file, footer, 0, footerAt, (int) crc.getValue());
+  }
+
+  /** Where the footer of a file (or section) of {@code length} bytes starts. */
+  private static long footerAt(String file, long length) throws CorruptArchiveException {
+    long footerAt = length - FormatConstants.FOOTER_BYTES;
     if (footerAt < FormatConstants.FILE_HEADER_BYTES) {
       throw new CorruptArchiveException(
           file, 0, "file is " + length + " bytes, too short for a header and a footer");
     }
-    if (ByteReader.getU32(bytes, offset + footerAt) != FormatConstants.FOOTER_MAGIC) {
+    return footerAt;
+  }
+
+  /** Checks the footer held at {@code bytes[at]}, which is at {@code footerAt} of the file. */
+  private static int checkFooterBytes(String file, byte[] bytes, int at, long footerAt, int actual)
+      throws CorruptArchiveException {
+    if (ByteReader.getU32(bytes, at) != FormatConstants.FOOTER_MAGIC) {
       throw new CorruptArchiveException(
           file, footerAt, "bad footer magic number (file truncated or overwritten?)");
     }
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, offset, footerAt);
-    int expected = ByteReader.getU32(bytes, offset + footerAt + 4);
-    if ((int) crc.getValue() != expected) {
+    int expected = ByteReader.getU32(bytes, at + 4);
+    if (actual != expected) {
       throw new CorruptArchiveException(
           file,
           footerAt + 4,
@@ -170,7 +203,7 @@ public final class FileFraming {
               Locale.ROOT,
               "file checksum mismatch: CRC32C of bytes 0..%d is %08x, footer says %08x",
               footerAt,
-              (int) crc.getValue(),
+              actual,
               expected));
     }
     return expected;

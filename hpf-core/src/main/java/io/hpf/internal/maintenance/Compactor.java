@@ -12,7 +12,6 @@ import io.hpf.internal.read.MergedListing;
 import io.hpf.internal.read.SegmentReader;
 import io.hpf.internal.write.PartPool;
 import io.hpf.internal.write.PartWriter;
-import io.hpf.internal.write.SegmentBuilder;
 import io.hpf.internal.write.SortedRows;
 import java.io.IOException;
 import java.io.InputStream;
@@ -103,20 +102,7 @@ public final class Compactor {
       implements SortedRows {
     @Override
     public Cursor open() {
-      Iterator<EntryInfo> it = listing.get();
-      return new Cursor() {
-        @Override
-        public SegmentBuilder.Row next() throws IOException {
-          try {
-            return it.hasNext() ? SegmentBuilder.Row.of(it.next()) : null;
-          } catch (UncheckedIOException e) {
-            throw e.getCause();
-          }
-        }
-
-        @Override
-        public void close() {}
-      };
+      return Cursor.of(listing.get(), () -> {});
     }
 
     @Override

@@ -9,12 +9,10 @@ import io.hpf.store.AppendableFile;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -245,22 +243,7 @@ public final class RowSorter {
                 dir.openRead(run.fileName, FileUse.ONCE),
                 run.length,
                 run.rows);
-        Iterator<EntryInfo> rows = reader.list("");
-        return new Cursor() {
-          @Override
-          public SegmentBuilder.Row next() throws IOException {
-            try {
-              return rows.hasNext() ? SegmentBuilder.Row.of(rows.next()) : null;
-            } catch (UncheckedIOException e) {
-              throw e.getCause();
-            }
-          }
-
-          @Override
-          public void close() {
-            reader.closeQuietly();
-          }
-        };
+        return Cursor.of(reader.list(""), reader::closeQuietly);
       }
     };
   }

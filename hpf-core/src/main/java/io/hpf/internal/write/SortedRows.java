@@ -1,8 +1,11 @@
 package io.hpf.internal.write;
 
+import io.hpf.archive.EntryInfo;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -28,6 +31,28 @@ public interface SortedRows extends Closeable {
 
     @Override
     void close() throws IOException;
+
+    /**
+     * The rows of a listing in name order (its I/O errors, unchecked there, thrown as they are);
+     * closing runs {@code close}.
+     */
+    static Cursor of(Iterator<EntryInfo> rows, Runnable close) {
+      return new Cursor() {
+        @Override
+        public SegmentBuilder.Row next() throws IOException {
+          try {
+            return rows.hasNext() ? SegmentBuilder.Row.of(rows.next()) : null;
+          } catch (UncheckedIOException e) {
+            throw e.getCause();
+          }
+        }
+
+        @Override
+        public void close() {
+          close.run();
+        }
+      };
+    }
   }
 
   @Override
