@@ -21,12 +21,13 @@ import picocli.CommandLine.Spec;
     name = "scale",
     mixinStandardHelpOptions = true,
     description = {
-      "Builds an archive of N generated entries (names shaped like log paths, 1,000 to a",
-      "directory; sizes around --size; no files on disk) through the normal writer, then",
-      "measures it: create rate, size, the first open in a fresh process, the memory a warm",
-      "reader holds per entry, warm gets (p50, p99), misses, listing a 1,000-name directory,",
-      "adding 1,000 entries, compacting and verifying. Prints one JSON line (appended to",
-      "--out); each phase runs in a JVM of its own. The archive is deleted after unless --keep."
+      "Builds an archive of N generated entries (names shaped like log paths, 1,000",
+      "to a directory; sizes around --size; no files on disk) through the normal",
+      "writer, then measures it: create rate, size, the first open in a fresh",
+      "process, the memory a warm reader holds per entry, warm gets (p50, p99),",
+      "misses, listing a 1,000-name directory, adding 1,000 entries, compacting and",
+      "verifying. Prints one JSON line (appended to --out); each phase runs in a JVM",
+      "of its own. The archive is deleted after unless --keep."
     },
     footer = {
       "",
