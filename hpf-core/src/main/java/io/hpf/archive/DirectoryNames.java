@@ -34,7 +34,7 @@ final class DirectoryNames {
 
   /** Checks the parent directories of a live name. */
   void check(String name) throws IOException {
-    while (!notEntries.isEmpty() && !isUnder(name, notEntries.peekLast())) {
+    while (!notEntries.isEmpty() && !EntryNames.isUnder(name, notEntries.peekLast())) {
       notEntries.pollLast();
     }
     int from = notEntries.isEmpty() ? 0 : notEntries.peekLast().length() + 1;
@@ -46,12 +46,6 @@ final class DirectoryNames {
         report.accept(parent, name);
       }
     }
-  }
-
-  private static boolean isUnder(String name, String directory) {
-    return name.length() > directory.length()
-        && name.startsWith(directory)
-        && name.charAt(directory.length()) == '/';
   }
 
   private boolean isLiveEntry(String name) throws IOException {

@@ -25,13 +25,9 @@ final class PlacedRows implements Closeable {
   private static final int KEY_BYTES = 16; // part id, offset, member
 
   private final RecordSorter sorter =
-      new RecordSorter(RecordSorter.byPrefix(KEY_BYTES), Math.min(64L << 20, heapShare()));
+      new RecordSorter(RecordSorter.byPrefix(KEY_BYTES), RecordSorter.DEFAULT_MEMORY_BYTES);
   private RecordSorter.Cursor sorted;
   private Row next; // the first row not yet taken, once sorted
-
-  private static long heapShare() {
-    return Runtime.getRuntime().maxMemory() / 16;
-  }
 
   /** Adds a live or shadowed row that places an entry (not a tombstone). */
   void add(EntryInfo row, boolean live) throws IOException {

@@ -117,6 +117,13 @@ public final class EntryNames {
     return c >= 0xDC80 && c <= 0xDCFF;
   }
 
+  /** Whether {@code name} lies under {@code directory} (a name: "d/x" is under "d"). */
+  public static boolean isUnder(String name, String directory) {
+    return name.length() > directory.length()
+        && name.startsWith(directory)
+        && name.charAt(directory.length()) == '/';
+  }
+
   /**
    * The bytes of a name as stored (FORMAT.md "Entry names"): its UTF-8, except that a character
    * U+DC80..U+DCFF that is not part of a surrogate pair stands for the byte 0x80..0xFF that a

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Sorts records (byte arrays) by a comparator within a bounded memory: records wait in memory until
@@ -17,6 +16,13 @@ import java.util.PriorityQueue;
  * in the order added. Not thread-safe.
  */
 public final class RecordSorter implements Closeable {
+  /**
+   * Memory a sorter of a write or a check takes before it writes a run: 64 MiB, or a sixteenth of
+   * the heap if less.
+   */
+  public static final long DEFAULT_MEMORY_BYTES =
+      Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
+
   /** Bytes a record in memory costs besides its own: the array's header and a reference. */
   private static final int RECORD_OVERHEAD_BYTES = 24;
 
@@ -70,11 +76,8 @@ public final class RecordSorter implements Closeable {
     bytesHeld = 0;
   }
 
-  /** Records read one at a time. */
-  public interface Cursor {
-    /** The next record, or null after the last. */
-    byte[] next() throws IOException;
-  }
+  /** Records read one at a time: {@link Cursor#next} is null after the last. */
+  public interface Cursor extends Merge.Source<byte[]> {}
 
   /** Every record added, in order; once. Closing the sorter closes the runs. */
   public Cursor sorted() throws IOException {
@@ -96,7 +99,11 @@ public final class RecordSorter implements Closeable {
             return next < inMemory.size() ? inMemory.get(next++) : null;
           }
         });
-    return sources.size() == 1 ? sources.get(0) : new Merged(sources, order);
+    if (sources.size() == 1) {
+      return sources.get(0);
+    }
+    Merge<byte[]> merged = new Merge<>(sources, order);
+    return merged::next;
   }
 
   /** Deletes the runs. */
@@ -110,44 +117,6 @@ public final class RecordSorter implements Closeable {
     }
     if (directory != null) {
       Files.deleteIfExists(directory);
-    }
-  }
-
-  /** A k-way merge; of equal records, the one of the earlier source first. */
-  private static final class Merged implements Cursor {
-    private record Head(byte[] record, int source) {}
-
-    private final List<Cursor> sources;
-    private final PriorityQueue<Head> heads;
-
-    Merged(List<Cursor> sources, Comparator<byte[]> order) throws IOException {
-      this.sources = sources;
-      this.heads =
-          new PriorityQueue<>(
-              (a, b) -> {
-                int c = order.compare(a.record, b.record);
-                return c != 0 ? c : Integer.compare(a.source, b.source);
-              });
-      for (int i = 0; i < sources.size(); i++) {
-        advance(i);
-      }
-    }
-
-    private void advance(int source) throws IOException {
-      byte[] record = sources.get(source).next();
-      if (record != null) {
-        heads.add(new Head(record, source));
-      }
-    }
-
-    @Override
-    public byte[] next() throws IOException {
-      Head head = heads.poll();
-      if (head == null) {
-        return null;
-      }
-      advance(head.source);
-      return head.record;
     }
   }
 

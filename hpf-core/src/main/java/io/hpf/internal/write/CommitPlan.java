@@ -3,6 +3,7 @@ package io.hpf.internal.write;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryNotFoundException;
 import io.hpf.archive.NameConflictException;
+import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.manifest.Manifest;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -232,12 +233,13 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
         addedPrefixes.pollLast();
       }
       for (String added : addedPrefixes) {
-        if (name.length() > added.length() && name.charAt(added.length()) == '/') {
+        if (EntryNames.isUnder(name, added)) {
           return NameConflictException.clash(archive, added, name);
         }
       }
       addedPrefixes.addLast(name);
-      while (!checkedDirectories.isEmpty() && !isUnder(name, checkedDirectories.peekLast())) {
+      while (!checkedDirectories.isEmpty()
+          && !EntryNames.isUnder(name, checkedDirectories.peekLast())) {
         checkedDirectories.pollLast();
       }
       String checked = checkedDirectories.isEmpty() ? "" : checkedDirectories.peekLast();
@@ -265,12 +267,6 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
         }
       }
       return null;
-    }
-
-    private static boolean isUnder(String name, String directory) {
-      return name.length() > directory.length()
-          && name.startsWith(directory)
-          && name.charAt(directory.length()) == '/';
     }
 
     /** Whether the last commit has names in {@code directory} ("" for the top, else "d/"). */

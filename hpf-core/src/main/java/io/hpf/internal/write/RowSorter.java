@@ -5,6 +5,7 @@ import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.catalog.CatalogRow;
 import io.hpf.internal.catalog.CatalogWriter;
 import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.sort.RecordSorter;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage.FileUse;
@@ -23,10 +24,6 @@ import java.util.List;
  * external merge sort, as HFile writers are fed by a sort. Not thread-safe.
  */
 public final class RowSorter {
-  /** Memory for rows waiting to be sorted: 64 MiB, or a sixteenth of the heap if less. */
-  public static final long DEFAULT_MEMORY_BYTES =
-      Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
-
   /** Bytes a row in memory costs besides its encoding: the array's header and a reference. */
   private static final int ROW_OVERHEAD_BYTES = 24;
 
@@ -43,8 +40,9 @@ public final class RowSorter {
 
   private record Run(String fileName, long length, long rows) {}
 
+  /** A sorter of {@link RecordSorter#DEFAULT_MEMORY_BYTES}. */
   public RowSorter() {
-    this(DEFAULT_MEMORY_BYTES);
+    this(RecordSorter.DEFAULT_MEMORY_BYTES);
   }
 
   /** A sorter that spills a run whenever its rows in memory take {@code memoryBytes}. */

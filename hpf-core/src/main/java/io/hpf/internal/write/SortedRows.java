@@ -1,13 +1,13 @@
 package io.hpf.internal.write;
 
 import io.hpf.archive.EntryInfo;
+import io.hpf.internal.sort.Merge;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * The rows of a new segment in name order (UTF-8 bytes, unsigned), which a commit reads twice: once
@@ -25,8 +25,9 @@ public interface SortedRows extends Closeable {
   Cursor open() throws IOException;
 
   /** Rows read one at a time. */
-  interface Cursor extends Closeable {
+  interface Cursor extends Closeable, Merge.Source<SegmentBuilder.Row> {
     /** The next row, or null after the last. */
+    @Override
     SegmentBuilder.Row next() throws IOException;
 
     @Override
@@ -140,40 +141,19 @@ public interface SortedRows extends Closeable {
     };
   }
 
-  /** A k-way merge by name; ties go to the cursor listed first. */
+  /** A k-way merge by name ({@link Merge}); ties go to the cursor listed first. */
   final class MergedCursor implements Cursor {
-    private record Head(SegmentBuilder.Row row, int source) {}
-
     private final List<Cursor> cursors;
-    private final PriorityQueue<Head> heads =
-        new PriorityQueue<>(
-            (a, b) -> {
-              int byName = SegmentBuilder.BY_NAME.compare(a.row, b.row);
-              return byName != 0 ? byName : Integer.compare(a.source, b.source);
-            });
+    private final Merge<SegmentBuilder.Row> merge;
 
     MergedCursor(List<Cursor> cursors) throws IOException {
       this.cursors = cursors;
-      for (int i = 0; i < cursors.size(); i++) {
-        advance(i);
-      }
-    }
-
-    private void advance(int source) throws IOException {
-      SegmentBuilder.Row row = cursors.get(source).next();
-      if (row != null) {
-        heads.add(new Head(row, source));
-      }
+      this.merge = new Merge<>(cursors, SegmentBuilder.BY_NAME);
     }
 
     @Override
     public SegmentBuilder.Row next() throws IOException {
-      Head head = heads.poll();
-      if (head == null) {
-        return null;
-      }
-      advance(head.source);
-      return head.row;
+      return merge.next();
     }
 
     @Override

@@ -3,7 +3,7 @@
  * writer lock, the plan of a commit and the segment it writes. Not API: {@link
  * io.hpf.archive.ArchiveWriter} is.
  *
- * <p>May import the format, index, catalog and manifest internals, {@link io.hpf.store} and the
- * API's value types, options and exceptions.
+ * <p>May import the format, index, catalog, sort and manifest internals, {@link io.hpf.store} and
+ * the API's value types, options and exceptions.
  */
 package io.hpf.internal.write;
