@@ -248,11 +248,12 @@ public final class ArchiveVerifier {
         if (why != null) {
           problem(name, "entry name '" + EntryNames.shown(row.name()) + "' is not allowed: " + why);
         }
-        checkIndex(segment, buckets, row, utf8);
+        long hash = NameHash.of(utf8);
+        checkIndex(segment, buckets, row, utf8, hash);
         rows++;
         if (!row.deleted()) {
           live++;
-          boolean shadowed = isIn(newer, utf8);
+          boolean shadowed = DirectoryNames.newestRecord(newer, utf8, hash) != null;
           if (!shadowed) {
             reachable++;
             directories.check(row.name());
@@ -274,27 +275,11 @@ public final class ArchiveVerifier {
     return reachable;
   }
 
-  /** Whether any of {@code segments} has a row (live or a tombstone) of this name. */
-  private static boolean isIn(List<SegmentReader> segments, byte[] utf8) throws IOException {
-    long hash = NameHash.of(utf8);
-    for (SegmentReader s : segments) {
-      try {
-        if (s.find(utf8, hash) != null) {
-          return true;
-        }
-      } catch (CorruptArchiveException e) {
-        // That segment's damaged bucket is reported by its own check.
-      }
-    }
-    return false;
-  }
-
   /** A row is found through the index where the row says. */
   private void checkIndex(
-      SegmentReader segment, List<IndexBucket> buckets, EntryInfo row, byte[] utf8)
+      SegmentReader segment, List<IndexBucket> buckets, EntryInfo row, byte[] utf8, long hash)
       throws IOException {
     SegmentDirectory dir = segment.directory();
-    long hash = NameHash.of(utf8);
     int b = dir.bucketFor(hash);
     IndexBucket bucket = b < 0 ? null : buckets.get(b);
     if (b >= 0 && bucket == null) {

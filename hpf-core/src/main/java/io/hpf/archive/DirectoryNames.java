@@ -50,17 +50,27 @@ final class DirectoryNames {
 
   private boolean isLiveEntry(String name) throws IOException {
     byte[] utf8 = EntryNames.utf8(name);
-    long hash = NameHash.of(utf8);
+    IndexRecord record = newestRecord(newestFirst, utf8, NameHash.of(utf8));
+    return record != null && !record.isTombstone();
+  }
+
+  /**
+   * The record of a name in the first of {@code newestFirst} that has one (a tombstone too), or
+   * null: what decides a name in an archive. A damaged bucket is passed over here; its segment's
+   * own check reports it.
+   */
+  static IndexRecord newestRecord(List<SegmentReader> newestFirst, byte[] utf8, long hash)
+      throws IOException {
     for (SegmentReader segment : newestFirst) {
       try {
         IndexRecord record = segment.find(utf8, hash);
         if (record != null) {
-          return !record.isTombstone();
+          return record;
         }
       } catch (CorruptArchiveException e) {
-        // That segment's damaged bucket is reported by its own check.
+        // Reported by that segment's own check.
       }
     }
-    return false;
+    return null;
   }
 }
