@@ -62,7 +62,13 @@ public final class MiniHdfs implements Closeable {
           .addShutdownHook(
               new Thread(
                   () -> {
-                    started.cluster.shutdown(true);
+                    try {
+                      started.cluster.shutdown(true);
+                    } catch (IllegalStateException e) {
+                      // Stopping, Hadoop removes its own shutdown hooks: refused while exiting.
+                    } finally {
+                      io.hpf.testing.TempDirs.deleteQuietly(base);
+                    }
                   }));
       shared = started;
     }

@@ -32,10 +32,8 @@ public final class SharedHdfs {
           Files.readString(
                   Path.of("../hpf-hadoop/target/hdfs-daemons.classpath"), StandardCharsets.UTF_8)
               .trim();
-      LocalHdfs started =
-          new LocalHdfs(Files.createTempDirectory("hpf-spark-hdfs"))
-              .withDistinctHostNames()
-              .onAnyPort();
+      Path base = Files.createTempDirectory("hpf-spark-hdfs");
+      LocalHdfs started = new LocalHdfs(base).withDistinctHostNames().onAnyPort();
       uri = started.start(DATA_NODES, classpath, 120_000).uri();
       Runtime.getRuntime()
           .addShutdownHook(
@@ -45,6 +43,8 @@ public final class SharedHdfs {
                       started.stop();
                     } catch (IOException e) {
                       System.err.println("stopping the tests' HDFS: " + e.getMessage());
+                    } finally {
+                      io.hpf.testing.TempDirs.deleteQuietly(base);
                     }
                   }));
       cluster = started;

@@ -157,7 +157,7 @@ class SparkPackTest {
     }
     try (Storage local =
         io.hpf.store.LocalStorage.createDirectories(
-            java.nio.file.Files.createTempDirectory("spark-pack-codec"))) {
+            io.hpf.testing.TempDirs.deletedAtExit("spark-pack-codec"))) {
       assertEquals(Codec.LZ4, SparkPackOptions.defaults().codec(local), "on local disk");
       assertEquals(
           Codec.ZSTD,

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.contract.AbstractFSContract;
 public class HpfContract extends AbstractFSContract {
   private FileSystem fs;
   private Path root;
+  private static java.nio.file.Path parent;
 
   public HpfContract(Configuration conf) {
     super(conf);
@@ -25,12 +26,20 @@ public class HpfContract extends AbstractFSContract {
   @Override
   public void init() throws IOException {
     super.init();
-    java.nio.file.Path dir = Files.createTempDirectory("hpf-contract").resolve("c.hpf");
+    java.nio.file.Path dir = Files.createTempDirectory(parent(), "c").resolve("c.hpf");
     root = new Path("hpf://file-" + dir.toUri().getPath());
     Configuration conf = new Configuration(getConf());
     conf.setLong("fs.hpf.refresh.interval.ms", 0); // fixtures commit between reads
     fs = new WritableHpfFileSystem();
     fs.initialize(URI.create("hpf://file-/"), conf);
+  }
+
+  /** One directory of this JVM's contract archives, deleted when it exits. */
+  private static synchronized java.nio.file.Path parent() throws IOException {
+    if (parent == null) {
+      parent = io.hpf.testing.TempDirs.deletedAtExit("hpf-contract");
+    }
+    return parent;
   }
 
   @Override
