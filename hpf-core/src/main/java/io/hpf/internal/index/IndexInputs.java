@@ -3,6 +3,7 @@ package io.hpf.internal.index;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.sort.RecordFile;
+import io.hpf.internal.sort.ScratchDirectory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ public final class IndexInputs implements Closeable {
 
   private final int depth;
   private final List<IndexInput> inMemory;
-  private final Path directory;
+  private final ScratchDirectory directory;
   private final RecordFile.Writer[] files;
   private final ByteWriter record = new ByteWriter(256);
 
@@ -38,7 +39,7 @@ public final class IndexInputs implements Closeable {
       return;
     }
     inMemory = null;
-    directory = Files.createTempDirectory("hpf-index");
+    directory = ScratchDirectory.create(Path.of(System.getProperty("java.io.tmpdir")), "index");
     files = new RecordFile.Writer[1 << depth];
     for (int i = 0; i < files.length; i++) {
       files[i] = new RecordFile.Writer(regionFile(i));
@@ -125,9 +126,6 @@ public final class IndexInputs implements Closeable {
     for (RecordFile.Writer file : files) {
       file.close();
     }
-    for (int i = 0; i < files.length; i++) {
-      Files.deleteIfExists(regionFile(i));
-    }
-    Files.deleteIfExists(directory);
+    directory.close(); // and the regions' files in it
   }
 }

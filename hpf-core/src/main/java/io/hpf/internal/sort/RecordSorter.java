@@ -2,7 +2,6 @@ package io.hpf.internal.sort;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +30,7 @@ public final class RecordSorter implements Closeable {
   private final Path tempRoot;
   private List<byte[]> records = new ArrayList<>();
   private long bytesHeld;
-  private Path directory; // made by the first run
+  private ScratchDirectory directory; // made by the first run
   private final List<Path> runs = new ArrayList<>();
   private final List<RecordFile.Reader> open = new ArrayList<>();
 
@@ -62,7 +61,7 @@ public final class RecordSorter implements Closeable {
 
   private void writeRun() throws IOException {
     if (directory == null) {
-      directory = Files.createTempDirectory(tempRoot, "hpf-records");
+      directory = ScratchDirectory.create(tempRoot, "records");
     }
     records.sort(order);
     Path run = directory.resolve("run-" + runs.size());
@@ -112,11 +111,8 @@ public final class RecordSorter implements Closeable {
     for (RecordFile.Reader in : open) {
       in.close();
     }
-    for (Path run : runs) {
-      Files.deleteIfExists(run);
-    }
     if (directory != null) {
-      Files.deleteIfExists(directory);
+      directory.close(); // and the runs in it
     }
   }
 

@@ -6,11 +6,11 @@ import io.hpf.internal.catalog.CatalogRow;
 import io.hpf.internal.catalog.CatalogWriter;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.sort.RecordSorter;
+import io.hpf.internal.sort.ScratchDirectory;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage.FileUse;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +34,8 @@ public final class RowSorter {
   private long bytesHeld;
   private long size;
   private long accountedBytes;
-  private LocalStorage spill; // made by the first run
+  private ScratchDirectory scratch; // made by the first run
+  private LocalStorage spill; // its files
   private IOException failed; // a run that could not be written: its rows are not all kept
   private final List<Run> runs = new ArrayList<>();
 
@@ -119,7 +120,8 @@ public final class RowSorter {
 
   private void writeRun() throws IOException {
     if (spill == null) {
-      spill = LocalStorage.createDirectories(Files.createTempDirectory(tempRoot, "hpf-sort"));
+      scratch = ScratchDirectory.create(tempRoot, "sort");
+      spill = LocalStorage.open(scratch.path());
     }
     sortInMemory();
     String name = "run-" + runs.size();
@@ -157,7 +159,7 @@ public final class RowSorter {
     sources.add(memoryRows(rows, count));
     rows = null;
     SortedRows merged = SortedRows.merge(sources);
-    LocalStorage dir = spill;
+    ScratchDirectory dir = scratch;
     long total = size;
     long bytes = accountedBytes;
     return new SortedRows() {
@@ -179,7 +181,7 @@ public final class RowSorter {
       @Override
       public void close() throws IOException {
         if (dir != null) {
-          deleteRuns(dir);
+          dir.close(); // and the runs in it
         }
       }
     };
@@ -192,19 +194,12 @@ public final class RowSorter {
   public void discard() {
     rows = null;
     try {
-      if (spill != null && Files.isDirectory(spill.directory())) {
-        deleteRuns(spill);
+      if (scratch != null) {
+        scratch.close();
       }
     } catch (IOException e) {
       // Only space is lost; the write is being given up for another reason already.
     }
-  }
-
-  private static void deleteRuns(LocalStorage dir) throws IOException {
-    for (var file : dir.list()) {
-      dir.delete(file.name());
-    }
-    Files.deleteIfExists(dir.directory());
   }
 
   private static SortedRows memoryRows(byte[][] sorted, int count) {
