@@ -21,6 +21,12 @@ import java.util.List;
 public final class ManifestCodec {
   private static final int NO_BUCKET = -1;
 
+  /** Bytes of a leaf: depth u8, bucket u32. */
+  private static final int LEAF_BYTES = 5;
+
+  /** Bytes of a bucket descriptor in versions 1–3, which had no offset. */
+  private static final int DESCRIPTOR_BYTES_V1 = SegmentDirectory.DESCRIPTOR_BYTES - 8;
+
   private ManifestCodec() {}
 
   public static byte[] encode(Manifest m) {
@@ -308,25 +314,20 @@ public final class ManifestCodec {
               + " bytes does not fit its file of "
               + s.fileLength());
     }
-    for (BucketDescriptor b : s.directory().buckets()) {
-      boolean fits =
-          s.inSegmentFile()
-              ? b.offset() >= catalogEnd
-                  && b.fileLength() >= 0
-                  && b.fileLength() <= body - b.offset()
-              : b.offset() == 0;
-      if (!fits) {
-        throw in.corrupt(
-            "segment "
-                + s.segmentId()
-                + ": bucket "
-                + b.bucketNo()
-                + " at offset "
-                + b.offset()
-                + " of "
-                + b.fileLength()
-                + " bytes does not fit its file");
-      }
+    // A directory without a segment file has offsets 0: its table was made so (versions 1–3).
+    int outside = s.inSegmentFile() ? s.directory().firstBucketOutside(catalogEnd, body) : -1;
+    if (outside >= 0) {
+      BucketDescriptor b = s.directory().bucket(outside);
+      throw in.corrupt(
+          "segment "
+              + s.segmentId()
+              + ": bucket "
+              + b.bucketNo()
+              + " at offset "
+              + b.offset()
+              + " of "
+              + b.fileLength()
+              + " bytes does not fit its file");
     }
   }
 
@@ -387,41 +388,90 @@ public final class ManifestCodec {
   private static SegmentDirectory readDirectory(ByteReader in, boolean placed, int g)
       throws CorruptArchiveException {
     int bucketCount = in.count("bucket count");
-    List<BucketDescriptor> buckets = new ArrayList<>();
-    for (int b = 0; b < bucketCount; b++) {
-      BucketDescriptor d =
-          new BucketDescriptor(
-              in.count("bucket number"),
-              in.u8("local depth"),
-              in.count("key count"),
-              in.count("meta length"),
-              in.u64("bucket length"),
-              placed ? in.u64("bucket offset") : 0);
-      if (d.localDepth() > g) {
-        throw in.corrupt(
-            "bucket " + d.bucketNo() + " local depth " + d.localDepth() + " > global " + g);
-      }
-      buckets.add(d);
-    }
+    byte[] table = descriptorTable(in, placed, bucketCount, g);
+    // Tight loops over the manifest's bytes, not a read call a field: a first open runs them in a
+    // cold JVM, where each call costs (FORMAT.md "Directory"; BENCHMARKS "Scale").
     int[] pointers = new int[1 << g];
+    int leafCount = in.count("leaf count");
+    byte[] bytes = in.array();
+    int at = in.arrayPosition();
+    long leavesAt = in.fileOffset();
+    in.skip(checkedBytes(in, leafCount, LEAF_BYTES, "directory leaves"), "directory leaves");
     int filled = 0; // pointers set so far
-    for (int leaves = in.count("leaf count"); leaves > 0; leaves--) {
-      int depth = in.u8("leaf depth");
-      int bucket = in.u32("leaf bucket");
+    for (int leaf = 0; leaf < leafCount; leaf++, at += LEAF_BYTES) {
+      int depth = bytes[at] & 0xFF;
+      int bucket = ByteReader.getU32(bytes, at + 1);
       int span = depth > g ? -1 : 1 << (g - depth);
       boolean validBucket =
           bucket == NO_BUCKET
-              || (bucket >= 0 && bucket < bucketCount && buckets.get(bucket).localDepth() == depth);
+              || (bucket >= 0
+                  && bucket < bucketCount
+                  && (table[
+                              bucket * SegmentDirectory.DESCRIPTOR_BYTES
+                                  + SegmentDirectory.LOCAL_DEPTH_AT]
+                          & 0xFF)
+                      == depth);
       if (span < 0 || !validBucket || filled + span > pointers.length || filled % span != 0) {
-        throw in.corrupt(
+        throw new CorruptArchiveException(
+            in.file(),
+            leavesAt + (long) leaf * LEAF_BYTES,
             "directory leaf (depth " + depth + ", bucket " + bucket + ") does not fit");
       }
-      java.util.Arrays.fill(pointers, filled, filled + span, bucket);
-      filled += span;
+      for (int end = filled + span; filled < end; filled++) {
+        pointers[filled] = bucket;
+      }
     }
     if (filled != pointers.length) {
       throw in.corrupt("directory leaves cover " + filled + " of " + pointers.length + " pointers");
     }
-    return new SegmentDirectory(g, buckets, pointers);
+    return SegmentDirectory.ofTable(g, table, pointers);
+  }
+
+  /**
+   * The bucket descriptors as a table of {@link SegmentDirectory#DESCRIPTOR_BYTES}-byte rows
+   * (versions 1–3 store no offset: their rows get 0), each checked: numbers and counts are u32
+   * below 2^31, local depths at most {@code g}.
+   */
+  private static byte[] descriptorTable(ByteReader in, boolean placed, int count, int g)
+      throws CorruptArchiveException {
+    int stored = placed ? SegmentDirectory.DESCRIPTOR_BYTES : DESCRIPTOR_BYTES_V1;
+    long tableAt = in.fileOffset();
+    int from = in.arrayPosition();
+    in.skip(checkedBytes(in, count, stored, "bucket descriptors"), "bucket descriptors");
+    byte[] bytes = in.array();
+    byte[] table = new byte[count * SegmentDirectory.DESCRIPTOR_BYTES];
+    if (placed) {
+      System.arraycopy(bytes, from, table, 0, table.length);
+    } else {
+      for (int b = 0; b < count; b++) {
+        System.arraycopy(
+            bytes, from + b * stored, table, b * SegmentDirectory.DESCRIPTOR_BYTES, stored);
+      }
+    }
+    for (int b = 0, row = 0; b < count; b++, row += SegmentDirectory.DESCRIPTOR_BYTES) {
+      // The high bytes of bucket number, key count and meta length: each below 2^31.
+      int high = table[row + 3] | table[row + 8] | table[row + 12];
+      int depth = table[row + SegmentDirectory.LOCAL_DEPTH_AT] & 0xFF;
+      if (high < 0 || depth > g) {
+        BucketDescriptor d = SegmentDirectory.ofTable(g, table, new int[1]).bucket(b);
+        throw new CorruptArchiveException(
+            in.file(),
+            tableAt + (long) b * stored,
+            depth > g
+                ? "bucket " + d.bucketNo() + " local depth " + depth + " > global " + g
+                : "bucket descriptor " + b + " has a number or count over 2^31 (" + d + ")");
+      }
+    }
+    return table;
+  }
+
+  /** {@code count * size} bytes, refused if the manifest does not hold them. */
+  private static int checkedBytes(ByteReader in, int count, int size, String what)
+      throws CorruptArchiveException {
+    long bytes = (long) count * size;
+    if (bytes > in.remaining()) {
+      throw in.corrupt(count + " " + what + " need " + bytes + " bytes, only " + in.remaining());
+    }
+    return (int) bytes;
   }
 }

@@ -33,7 +33,7 @@ public final class SegmentReader {
   public SegmentReader(Storage storage, Manifest.SegmentRef ref) {
     this.storage = storage;
     this.ref = ref;
-    this.buckets = new AtomicReferenceArray<>(ref.directory().buckets().size());
+    this.buckets = new AtomicReferenceArray<>(ref.directory().bucketCount());
   }
 
   public Manifest.SegmentRef ref() {
@@ -49,11 +49,10 @@ public final class SegmentReader {
   public IndexBucket bucket(int index) throws IOException {
     IndexBucket loaded = buckets.get(index);
     if (loaded == null) {
-      Section section = Section.bucket(ref, ref.directory().buckets().get(index));
+      Section section = Section.bucket(ref, ref.directory().bucket(index));
       ReadableFile file = open(section);
       try {
-        loaded =
-            IndexBucket.load(section.describe(storage), file, ref.directory().buckets().get(index));
+        loaded = IndexBucket.load(section.describe(storage), file, ref.directory().bucket(index));
       } catch (IOException | RuntimeException e) {
         file.close();
         throw e;

@@ -125,6 +125,66 @@ class ManifestCodecTest {
   }
 
   @Test
+  void craftedDirectoriesAreRefusedNamingWhatIsWrong() throws Exception {
+    // Depth 1: bucket 0x1234 (local depth 1) for top bit 0, bucket 0x5678 for top bit 1.
+    List<BucketDescriptor> buckets =
+        List.of(
+            new BucketDescriptor(0x1234, 1, 3, 80, 184, 316),
+            new BucketDescriptor(0x5678, 1, 3, 80, 184, 500));
+    byte[] encoded =
+        ManifestCodec.encode(
+            manifest(
+                List.of(),
+                new Manifest.SegmentRef(
+                    1, 6, 0, 300, new SegmentDirectory(1, buckets, new int[] {0, 1}), 700)));
+    int table = indexOf(encoded, new byte[] {0x34, 0x12, 0, 0, 1}); // the first descriptor
+    int leaves = table + 2 * SegmentDirectory.DESCRIPTOR_BYTES + 4; // after the leaf count
+    int[][] changes = { // {at, bytes...}
+      {table + 3, 0x80}, // bucket number 2^31 + 0x1234
+      {table + 8, 0x80}, // key count over 2^31
+      {table + 12, 0xFF}, // meta length over 2^31
+      {table + 4, 2}, // local depth 2 in a directory of depth 1
+      {leaves + 1, 7}, // a leaf naming bucket 7 of 2
+      {leaves, 2}, // a leaf of depth 2: bucket 0 is of depth 1
+      {table - 4, 0xFF, 0xFF, 0xFF, 0x0F}, // 2^28 descriptors
+      {leaves - 4, 1}, // one leaf: half the pointers
+    };
+    String[] expected = {
+      "bucket descriptor 0 has a number or count over 2^31",
+      "bucket descriptor 0 has a number or count over 2^31",
+      "bucket descriptor 1 has a number or count over 2^31",
+      "bucket 4660 local depth 2 > global 1",
+      "directory leaf (depth 1, bucket 7) does not fit",
+      "directory leaf (depth 2, bucket 0) does not fit",
+      "268435455 bucket descriptors need 7784628195 bytes",
+      "directory leaves cover 1 of 2 pointers",
+    };
+    for (int i = 0; i < changes.length; i++) {
+      byte[] bad = encoded.clone();
+      for (int k = 1; k < changes[i].length; k++) {
+        bad[changes[i][0] + k - 1] = (byte) changes[i][k];
+      }
+      if (i == 2) { // the second descriptor's meta length instead
+        bad[table + 12] = encoded[table + 12];
+        bad[table + SegmentDirectory.DESCRIPTOR_BYTES + 12] = (byte) 0xFF;
+      }
+      resealFooter(bad);
+      CorruptArchiveException e =
+          assertThrows(CorruptArchiveException.class, () -> ManifestCodec.decode("m", bad));
+      assertTrue(e.getMessage().contains(expected[i]), i + ": " + e.getMessage());
+    }
+  }
+
+  private static int indexOf(byte[] bytes, byte[] pattern) {
+    for (int i = 0; i + pattern.length <= bytes.length; i++) {
+      if (java.util.Arrays.equals(bytes, i, i + pattern.length, pattern, 0, pattern.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
+  }
+
+  @Test
   void writerSettingsRoundTripAndImpossibleOnesAreRefused() throws Exception {
     Manifest m =
         manifest(List.of(), new Manifest.SegmentRef(1, 3, 0, 300, oneBucket(184, 316), 508));
