@@ -47,13 +47,14 @@ final class InfoCommand implements Callable<Integer> {
     NameNodeCost plainCost;
     try (Storage opened = storage.open(archive);
         ArchiveReader reader = ArchiveReader.open(opened)) {
-      info = ArchiveInfo.of(reader);
       long blockSize =
           opened instanceof HadoopStorage hadoop
               ? hadoop.fileSystem().getDefaultBlockSize(hadoop.directory())
               : NameNodeCost.DEFAULT_BLOCK_SIZE;
+      ArchiveCosts.AsFiles asFiles = new ArchiveCosts.AsFiles(blockSize);
+      info = ArchiveInfo.of(reader, asFiles); // one pass over the entries for both
       archiveCost = ArchiveCosts.ofArchive(opened, blockSize);
-      plainCost = ArchiveCosts.ofEntriesAsFiles(reader, blockSize);
+      plainCost = asFiles.cost();
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

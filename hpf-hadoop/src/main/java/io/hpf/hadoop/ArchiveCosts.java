@@ -7,7 +7,9 @@ import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -65,12 +67,26 @@ public final class ArchiveCosts {
    */
   public static NameNodeCost ofEntriesAsFiles(ArchiveReader reader, long blockSize)
       throws IOException {
-    long files = 0;
-    long blocks = 0;
-    Set<String> directories = new HashSet<>();
-    directories.add("");
+    AsFiles asFiles = new AsFiles(blockSize);
     for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); ) {
-      EntryInfo entry = it.next();
+      asFiles.accept(it.next());
+    }
+    return asFiles.cost();
+  }
+
+  /** {@link #ofEntriesAsFiles}, counted an entry at a time (as another pass visits them). */
+  public static final class AsFiles implements Consumer<EntryInfo> {
+    private final long blockSize;
+    private final Set<String> directories = new HashSet<>(List.of(""));
+    private long files;
+    private long blocks;
+
+    public AsFiles(long blockSize) {
+      this.blockSize = blockSize;
+    }
+
+    @Override
+    public void accept(EntryInfo entry) {
       files++;
       blocks += NameNodeCost.blocksOf(entry.rawLength(), blockSize);
       String name = entry.name();
@@ -80,6 +96,9 @@ public final class ArchiveCosts {
         }
       }
     }
-    return new NameNodeCost(files, directories.size(), blocks);
+
+    public NameNodeCost cost() {
+      return new NameNodeCost(files, directories.size(), blocks);
+    }
   }
 }

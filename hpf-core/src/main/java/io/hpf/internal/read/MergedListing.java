@@ -37,8 +37,10 @@ public final class MergedListing implements Iterator<EntryInfo> {
   public MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst, boolean keepTombstones) {
     this.sources = sourcesNewestFirst;
     this.keepTombstones = keepTombstones;
-    for (int i = 0; i < sources.size(); i++) {
-      advance(i);
+    if (sources.size() > 1) {
+      for (int i = 0; i < sources.size(); i++) {
+        advance(i);
+      }
     }
   }
 
@@ -52,6 +54,9 @@ public final class MergedListing implements Iterator<EntryInfo> {
 
   @Override
   public boolean hasNext() {
+    if (sources.size() == 1) {
+      return hasNextOfOne(sources.get(0));
+    }
     while (next == null && !heads.isEmpty()) {
       Head newest = heads.poll();
       advance(newest.source);
@@ -61,6 +66,17 @@ public final class MergedListing implements Iterator<EntryInfo> {
       }
       if (keepTombstones || !newest.row.deleted()) {
         next = newest.row;
+      }
+    }
+    return next != null;
+  }
+
+  /** One segment (a compacted archive) has nothing to merge: no name is encoded to compare. */
+  private boolean hasNextOfOne(Iterator<EntryInfo> only) {
+    while (next == null && only.hasNext()) {
+      EntryInfo row = only.next();
+      if (keepTombstones || !row.deleted()) {
+        next = row;
       }
     }
     return next != null;
