@@ -75,12 +75,7 @@ final class CreateCommand implements Callable<Integer> {
 
   private static final int SKIPPED_SHOWN = 20;
 
-  @Option(
-      names = "--part-size",
-      paramLabel = "MiB",
-      defaultValue = "" + (WriterOptions.DEFAULT_MAX_PART_BYTES >> 20),
-      description = "Start a new part file after this many MiB (default: ${DEFAULT-VALUE}).")
-  long partSizeMiB;
+  @picocli.CommandLine.Mixin PartSizeFlag partSize;
 
   @Override
   public Integer call() throws Exception {
@@ -96,7 +91,7 @@ final class CreateCommand implements Callable<Integer> {
     WriterOptions options =
         pack.apply(WriterOptions.builder())
             .bucketCapacity(bucketCapacity)
-            .maxPartBytes(partSizeMiB << 20)
+            .maxPartBytes(partSize.bytes())
             .build();
     Path localTarget = LocalStorage.isLocal(archive) ? LocalStorage.localPath(archive) : null;
     boolean existed = localTarget == null || Files.exists(localTarget);

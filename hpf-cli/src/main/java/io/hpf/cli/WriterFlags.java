@@ -18,6 +18,8 @@ final class WriterFlags {
 
   @Mixin HdfsWriteFlags hdfs;
 
+  @Mixin PartSizeFlag partSize;
+
   @Option(
       names = "--break-lock",
       description = "Take over the lock of a writer that is gone (check it is, first).")
@@ -71,6 +73,7 @@ final class WriterFlags {
   WriterOptions.Builder builder() {
     return WriterOptions.builder()
         .bucketCapacity(bucketCapacity)
+        .maxPartBytes(partSize.bytes())
         .breakLock(breakLock)
         .maxSegments(maxSegments)
         .reclaimRatio(reclaimRatio)

@@ -82,6 +82,70 @@ class HdfsCliTest {
     assertTrue(info.text().contains("\"codec\":\"zstd\","), info.text());
   }
 
+  /**
+   * The recipe of docs/HADOOP.md for archives of billions of entries: an archive of many parts (as
+   * a job of many tasks writes) rewritten into big parts of big blocks by {@code compact
+   * --reclaim}, its NameNode objects counted by the NameNode.
+   */
+  @Test
+  void compactReclaimGathersPartsIntoBigBlocks() throws Exception {
+    Path tree = base.resolve("many-parts");
+    TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+    for (int i = 0; i < 48; i++) {
+      byte[] content = new byte[100_000]; // incompressible: 4.8 MB stored
+      random.nextBytes(content);
+      model.put("f" + i, content);
+      Files.createDirectories(tree);
+      Files.write(tree.resolve("f" + i), content);
+    }
+    String archive = uri + "/data/many-parts.hpf";
+    CliRun create = hpf("create", "--codec", "none", "--part-size", "1", archive, tree);
+    assertEquals(0, create.code(), create.err());
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(archive);
+    assertTrue(partFiles(dir).size() >= 4, "parts: " + partFiles(dir));
+
+    CliRun compact =
+        hpf(
+            "compact",
+            "--reclaim",
+            "--grace",
+            "0",
+            "--part-size",
+            "4096",
+            "--block-size",
+            "2048",
+            "--index-block-size",
+            "2048",
+            archive);
+    assertEquals(0, compact.code(), compact.err());
+    List<FileStatus> parts = partFiles(dir);
+    assertEquals(1, parts.size(), "parts: " + parts);
+    for (FileStatus status : hdfs.fs().listStatus(dir)) {
+      if (status.getPath().getName().matches(".*\\.hpf[ps]")) {
+        assertEquals(2048L << 20, status.getBlockSize(), status.getPath().getName());
+      }
+    }
+    assertArchiveHolds(archive, model);
+    // The directory, its manifest, one part and one segment file, a block each.
+    io.hpf.hadoop.NameNodeCost counted = io.hpf.hadoop.ArchiveCosts.counted(hdfs.fs(), dir);
+    assertEquals(7, counted.objects(), counted.toString());
+    CliRun info = hpf("info", "--json", archive);
+    assertTrue(
+        info.text().contains("\"nameNode\":{\"files\":3,\"directories\":1,\"blocks\":3,"),
+        info.text());
+  }
+
+  private static List<FileStatus> partFiles(org.apache.hadoop.fs.Path dir) throws Exception {
+    List<FileStatus> parts = new java.util.ArrayList<>();
+    for (FileStatus status : hdfs.fs().listStatus(dir)) {
+      if (status.getPath().getName().endsWith(".hpfp")) {
+        parts.add(status);
+      }
+    }
+    return parts;
+  }
+
   @Test
   void createAndAddFromDirectoriesAlreadyOnHdfs() throws Exception {
     DistributedFileSystem fs = hdfs.fs();
