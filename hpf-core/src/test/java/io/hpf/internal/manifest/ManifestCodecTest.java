@@ -124,6 +124,52 @@ class ManifestCodecTest {
     }
   }
 
+  /**
+   * A directory the size of a 100M-entry archive's and deeper (4,096 pointers, buckets of mixed
+   * depths, empty leaves), read back from the manifest's table as the writer described it.
+   */
+  @Test
+  void aLargeDirectoryRoundTripsBucketByBucket() throws Exception {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+    int g = 12;
+    int[] pointers = new int[1 << g];
+    List<BucketDescriptor> buckets = new java.util.ArrayList<>();
+    long offset = 16 + 5000;
+    for (int p = 0; p < pointers.length; ) {
+      int depth = g - random.nextInt(3); // spans of 1, 2 or 4 pointers, aligned
+      while (p % (1 << (g - depth)) != 0) {
+        depth++;
+      }
+      int span = 1 << (g - depth);
+      int bucket = -1;
+      if (random.nextInt(10) != 0) {
+        long length = 100L + random.nextInt(100_000);
+        bucket = buckets.size();
+        buckets.add(
+            new BucketDescriptor(
+                bucket, depth, random.nextInt(65_536), 40 + random.nextInt(9000), length, offset));
+        offset += length;
+      }
+      java.util.Arrays.fill(pointers, p, p + span, bucket);
+      p += span;
+    }
+    SegmentDirectory written = new SegmentDirectory(g, buckets, pointers);
+    Manifest m = manifest(List.of(), new Manifest.SegmentRef(1, 100, 0, 5000, written, offset + 8));
+    SegmentDirectory read =
+        ManifestCodec.decode("m", ManifestCodec.encode(m)).segments().get(0).directory();
+    assertEquals(buckets.size(), read.bucketCount());
+    for (int b = 0; b < buckets.size(); b++) {
+      assertEquals(buckets.get(b), read.bucket(b));
+      assertEquals(buckets.get(b).localDepth(), read.localDepth(b));
+    }
+    assertArrayEquals(pointers, read.pointers());
+    assertEquals(written, read);
+    for (int k = 0; k < 1000; k++) {
+      long hash = random.nextLong();
+      assertEquals(pointers[(int) (hash >>> (64 - g))], read.bucketFor(hash));
+    }
+  }
+
   @Test
   void craftedDirectoriesAreRefusedNamingWhatIsWrong() throws Exception {
     // Depth 1: bucket 0x1234 (local depth 1) for top bit 0, bucket 0x5678 for top bit 1.
