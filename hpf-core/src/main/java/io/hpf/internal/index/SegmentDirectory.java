@@ -161,7 +161,7 @@ public final class SegmentDirectory {
 
   @Override
   public String toString() {
-    return "SegmentDirectory[depth " + globalDepth + ", " + bucketCount + " buckets]";
+    return "a directory of depth " + globalDepth + " and " + bucketCount + " buckets";
   }
 
   private final class Descriptors extends AbstractList<BucketDescriptor> implements RandomAccess {

@@ -453,13 +453,21 @@ public final class ManifestCodec {
       int high = table[row + 3] | table[row + 8] | table[row + 12];
       int depth = table[row + SegmentDirectory.LOCAL_DEPTH_AT] & 0xFF;
       if (high < 0 || depth > g) {
-        BucketDescriptor d = SegmentDirectory.ofTable(g, table, new int[1]).bucket(b);
+        String number = Integer.toUnsignedString(ByteReader.getU32(table, row));
         throw new CorruptArchiveException(
             in.file(),
             tableAt + (long) b * stored,
             depth > g
-                ? "bucket " + d.bucketNo() + " local depth " + depth + " > global " + g
-                : "bucket descriptor " + b + " has a number or count over 2^31 (" + d + ")");
+                ? "bucket " + number + " local depth " + depth + " > global " + g
+                : "bucket descriptor "
+                    + b
+                    + " has a number or count over 2^31 (number "
+                    + number
+                    + ", key count "
+                    + Integer.toUnsignedString(ByteReader.getU32(table, row + 5))
+                    + ", meta length "
+                    + Integer.toUnsignedString(ByteReader.getU32(table, row + 9))
+                    + ")");
       }
     }
     return table;

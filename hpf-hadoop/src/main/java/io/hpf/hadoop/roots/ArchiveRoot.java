@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * Where the served archives live: a directory (local or on a Hadoop file system) searched for
- * directories named {@code *.hpf}, or one archive. An archive's id is its path below the root
- * without the {@code .hpf} suffix ({@code /data/a/photos.hpf} under {@code /data} is {@code
- * a/photos}); a single archive's id is its name without the suffix.
+ * directories named {@code *.hpf}, or one archive (a directory holding a manifest, whatever its
+ * name: a directory named {@code *.hpf} that holds archives is searched). An archive's id is its
+ * path below the root without the {@code .hpf} suffix ({@code /data/a/photos.hpf} under {@code
+ * /data} is {@code a/photos}); a single archive's id is its name without the suffix.
  */
 public interface ArchiveRoot {
   /** The archives there now: id to location. A walk of the tree (one listing per directory). */
@@ -25,6 +26,11 @@ public interface ArchiveRoot {
 
   /** The suffix naming archive directories. */
   String SUFFIX = ".hpf";
+
+  /** The id of an archive that is the root itself: its name, less the suffix if it has it. */
+  static String idOfRoot(String name) {
+    return name.endsWith(SUFFIX) && name.length() > SUFFIX.length() ? idOf(name) : name;
+  }
 
   /** The id of an archive directory named {@code relative} below the root (with the suffix). */
   static String idOf(String relative) {

@@ -1,5 +1,6 @@
 package io.hpf.hadoop.roots;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.store.Storage;
@@ -31,8 +32,8 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
   @Override
   public Map<String, String> scan() throws IOException {
     Map<String, String> found = new TreeMap<>();
-    if (root.getName().endsWith(SUFFIX)) {
-      found.put(ArchiveRoot.idOf(root.getName()), root.toString());
+    if (isArchive(fs.listStatus(root))) {
+      found.put(ArchiveRoot.idOfRoot(nameOf(root)), root.toString());
       return found;
     }
     String rootPath = root.toUri().getPath();
@@ -64,6 +65,26 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
       }
     }
     return found;
+  }
+
+  /** A path's last component, also when it was given with a trailing slash. */
+  private static String nameOf(Path path) {
+    String p = path.toUri().getPath();
+    int end = p.length();
+    while (end > 1 && p.charAt(end - 1) == '/') {
+      end--;
+    }
+    return p.substring(p.lastIndexOf('/', end - 1) + 1, end);
+  }
+
+  /** The root is one archive if it holds a manifest, whatever its name. */
+  private static boolean isArchive(FileStatus[] children) {
+    for (FileStatus child : children) {
+      if (child.isFile() && ArchiveFormat.manifestGeneration(child.getPath().getName()) >= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

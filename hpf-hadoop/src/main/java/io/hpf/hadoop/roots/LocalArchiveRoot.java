@@ -1,5 +1,6 @@
 package io.hpf.hadoop.roots;
 
+import io.hpf.archive.ArchiveFormat;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -29,8 +30,8 @@ public final class LocalArchiveRoot implements ArchiveRoot {
     if (!Files.isDirectory(root)) {
       throw new NoSuchFileException(root.toString(), null, "no such directory");
     }
-    if (root.getFileName() != null && root.getFileName().toString().endsWith(SUFFIX)) {
-      found.put(ArchiveRoot.idOf(root.getFileName().toString()), root.toString());
+    if (isArchive()) {
+      found.put(ArchiveRoot.idOfRoot(String.valueOf(root.getFileName())), root.toString());
       return found;
     }
     Deque<Path> todo = new ArrayDeque<>();
@@ -55,6 +56,14 @@ public final class LocalArchiveRoot implements ArchiveRoot {
       }
     }
     return found;
+  }
+
+  /** The root is one archive if it holds a manifest, whatever its name. */
+  private boolean isArchive() throws IOException {
+    try (Stream<Path> children = Files.list(root)) {
+      return children.anyMatch(
+          c -> ArchiveFormat.manifestGeneration(c.getFileName().toString()) >= 0);
+    }
   }
 
   @Override

@@ -59,6 +59,33 @@ class ArchiveRootsTest {
         List.copyOf(new LocalArchiveRoot(root.resolve("photos.hpf")).scan().keySet()));
   }
 
+  /**
+   * Whether the root is one archive is its content's to say, not its name's: a directory named
+   * {@code *.hpf} holding archives is searched, and an archive under another name is served (also
+   * given with a trailing slash).
+   */
+  @Test
+  void theRootIsOneArchiveWhenItHoldsAManifestWhateverItsName() throws Exception {
+    Path named = root.resolve("kept.hpf");
+    TreeMap<String, byte[]> model = new TreeMap<>(Map.of("e.txt", CONTENT));
+    TestArchives.write(named.resolve("scale.hpf"), model, WriterOptions.builder().build(), 1);
+    TestArchives.write(named.resolve("more/x.hpf"), model, WriterOptions.builder().build(), 1);
+    Path plain = root.resolve("plain-name");
+    TestArchives.write(plain, model, WriterOptions.builder().build(), 1);
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    Map<Path, List<String>> expected =
+        Map.of(named, List.of("more/x", "scale"), plain, List.of("plain-name"));
+    for (Map.Entry<Path, List<String>> e : expected.entrySet()) {
+      Path dir = e.getKey();
+      assertEquals(e.getValue(), List.copyOf(new LocalArchiveRoot(dir).scan().keySet()));
+      for (String uri : List.of(dir.toUri().toString(), dir.toUri().toString() + "/")) {
+        Map<String, String> hadoop =
+            new HadoopArchiveRoot(fs, new org.apache.hadoop.fs.Path(uri)).scan();
+        assertEquals(e.getValue(), List.copyOf(hadoop.keySet()), uri);
+      }
+    }
+  }
+
   @Test
   void pathsResolveToTheShortestArchiveAndAllowListsHideTheRest() throws Exception {
     tree();
