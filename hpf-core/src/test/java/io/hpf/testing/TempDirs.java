@@ -1,11 +1,8 @@
 package io.hpf.testing;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Temporary directories of fixtures that outlive one test (shared clusters, a contract's archive),
@@ -22,26 +19,8 @@ public final class TempDirs {
     return dir;
   }
 
-  /**
-   * Deletes a directory and what it holds, as far as it can: a shutdown hook has no one to tell of
-   * a file it cannot delete.
-   */
+  /** Deletes a directory and what it holds, as far as it can. */
   public static void deleteQuietly(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(TempDirs::deleteOne);
-    } catch (IOException | UncheckedIOException e) {
-      // a file vanished or could not be listed: leave what remains
-    }
-  }
-
-  private static void deleteOne(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      // leave it: see deleteQuietly
-    }
+    io.hpf.internal.sort.ScratchDirectory.deleteTree(dir);
   }
 }

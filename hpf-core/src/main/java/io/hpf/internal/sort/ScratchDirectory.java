@@ -128,7 +128,7 @@ public final class ScratchDirectory implements Closeable {
   }
 
   /** Deletes a directory and what it holds, as far as it can (space only is lost otherwise). */
-  private static void deleteTree(Path dir) {
+  public static void deleteTree(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(ScratchDirectory::deleteQuietly);
     } catch (IOException | UncheckedIOException e) {
