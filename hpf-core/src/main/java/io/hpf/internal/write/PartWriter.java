@@ -19,15 +19,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Supplier;
 
 /**
  * Appends entries to one part file (FORMAT.md "Part file"). Thread-safe, so that the writer threads
  * of a commit can share one part where files are costly ({@link PartPool}): each thread compresses
- * its entries (and the groups it fills) with a compressor of the part's no other thread is using,
- * and holds the part only to append the bytes; a streamed entry holds it while it is copied. Keeps
- * the rows of the entries it wrote.
+ * its entries (and the groups it fills) with a compressor no other thread is using ({@link
+ * EntryPreparer}), and holds the part only to append the bytes; a streamed entry holds it while it
+ * is copied. Keeps the rows of the entries it wrote.
  *
  * <p>Small entries wait in a group (FORMAT.md "Group") until it has about {@link
  * WriterOptions#groupBytes()} raw bytes, then go out compressed as one entry; {@link #finish()}
@@ -41,10 +40,7 @@ public final class PartWriter {
   private final int partId;
   private final String fileName;
   private final AppendableFile file;
-  private final Supplier<ContentCompressor> newCompressor;
-  private final Codec codec;
-  private final ConcurrentLinkedDeque<ContentCompressor> compressors =
-      new ConcurrentLinkedDeque<>();
+  private final EntryPreparer preparer;
   private final RowSorter rows = new RowSorter(); // guarded by this
   private final long blockSize;
   private final WriterOptions options;
@@ -66,10 +62,7 @@ public final class PartWriter {
     this.partId = partId;
     this.fileName = FileNames.partFileName(partId);
     this.file = storage.create(fileName, FileUse.CONTENT);
-    this.newCompressor = newCompressor;
-    ContentCompressor first = newCompressor.get();
-    this.codec = first.codec();
-    compressors.add(first);
+    this.preparer = new EntryPreparer(newCompressor);
     this.blockSize =
         blockAlignment == WriterOptions.ALIGN_TO_STORAGE_BLOCKS ? file.blockSize() : blockAlignment;
     file.write(FileFraming.header(FormatConstants.KIND_PART));
@@ -158,10 +151,10 @@ public final class PartWriter {
       }
       return;
     }
-    Prepared prepared =
+    EntryPreparer.Prepared prepared =
         ChunkedEncoder.chunks(length)
-            ? prepareChunked(nameUtf8, content, length, meta)
-            : prepare(
+            ? preparer.prepareChunked(nameUtf8, content, length, meta)
+            : preparer.prepare(
                 content,
                 length,
                 (codec, dictionaryId, storedLength) ->
@@ -187,109 +180,11 @@ public final class PartWriter {
     }
   }
 
-  /** The header of an entry whose content is stored so. */
-  @FunctionalInterface
-  private interface HeaderFor {
-    ByteWriter encode(Codec codec, int dictionaryId, int storedLength);
-  }
-
-  /**
-   * An entry made ready to append: its header, stored content ({@code content[0, contentLength)},
-   * then a chunk table, empty for content in one piece) and trailer.
-   */
-  private record Prepared(
-      Codec codec,
-      int dictionaryId,
-      ByteWriter header,
-      byte[] content,
-      int contentLength,
-      byte[] table,
-      byte[] crc) {
-    int storedLength() {
-      return contentLength + table.length;
-    }
-
-    long length() {
-      return (long) header.size() + storedLength() + crc.length;
-    }
-  }
-
-  private static final byte[] NO_TABLE = new byte[0];
-
-  /** Content compressed in one piece, or {@code bytes} null where that did not shrink it. */
-  private record Compressed(byte[] bytes, int dictionaryId) {}
-
-  /**
-   * Runs {@code work} with a compressor of this part's that no other thread is using (one is made
-   * when all are in use), then gives it back.
-   */
-  private <T> T withCompressor(java.util.function.Function<ContentCompressor, T> work) {
-    ContentCompressor compressor = compressors.pollFirst();
-    if (compressor == null) {
-      compressor = newCompressor.get();
-    }
-    try {
-      return work.apply(compressor);
-    } finally {
-      compressors.addFirst(compressor);
-    }
-  }
-
-  /**
-   * Compresses {@code raw[0, rawLength)} (kept raw if that does not shrink it) with a compressor of
-   * this part's that no other thread is using, and encodes the header: the work of an append that
-   * needs no lock.
-   */
-  private Prepared prepare(byte[] raw, int rawLength, HeaderFor headerFor) {
-    Compressed compressed =
-        withCompressor(
-            c -> {
-              byte[] bytes = c.compress(raw, rawLength); // null: raw is no larger
-              return new Compressed(bytes, bytes == null ? 0 : c.dictionaryId());
-            });
-    boolean shrank = compressed.bytes() != null;
-    Codec stored = shrank ? codec : Codec.NONE;
-    int storedLength = shrank ? compressed.bytes().length : rawLength;
-    int dictionaryId = compressed.dictionaryId();
-    return new Prepared(
-        stored,
-        dictionaryId,
-        headerFor.encode(stored, dictionaryId, storedLength),
-        shrank ? compressed.bytes() : raw,
-        storedLength,
-        NO_TABLE,
-        EntryCodec.trailer(EntryCodec.crc32c(raw, 0, rawLength)));
-  }
-
-  /** As {@link #prepare}, for content stored in chunks (FORMAT.md "Chunked content"). */
-  private Prepared prepareChunked(byte[] nameUtf8, byte[] raw, int rawLength, EntryMetadata meta) {
-    ChunkedEncoder.Encoded encoded = withCompressor(c -> ChunkedEncoder.encode(c, raw, rawLength));
-    ByteWriter header =
-        EntryCodec.encodeHeader(
-            nameUtf8,
-            encoded.shift(),
-            encoded.codec(),
-            encoded.dictionaryId(),
-            rawLength,
-            encoded.storedLength(),
-            meta.mtimeMillis(),
-            meta.mode(),
-            meta.attributes());
-    return new Prepared(
-        encoded.codec(),
-        encoded.dictionaryId(),
-        header,
-        encoded.content(),
-        encoded.contentLength(),
-        encoded.table(),
-        EntryCodec.trailer(encoded.contentCrc()));
-  }
-
   /**
    * Writes a prepared entry: padding if it would straddle a block, the header, the stored content,
    * the CRC32C of the raw content. Returns its offset. A failure marks the part broken.
    */
-  private synchronized long write(Prepared entry) throws IOException {
+  private synchronized long write(EntryPreparer.Prepared entry) throws IOException {
     if (broken) {
       throw new IllegalStateException("part " + partId + " failed earlier");
     }
@@ -313,8 +208,8 @@ public final class PartWriter {
       return;
     }
     int rawLength = full.rawBytes();
-    Prepared prepared =
-        prepare(
+    EntryPreparer.Prepared prepared =
+        preparer.prepare(
             full.rawArray(),
             rawLength,
             (codec, dictionaryId, storedLength) ->
@@ -467,14 +362,8 @@ public final class PartWriter {
       try {
         file.close();
       } finally {
-        closeCompressors();
+        preparer.close();
       }
-    }
-  }
-
-  private void closeCompressors() {
-    for (ContentCompressor c; (c = compressors.pollFirst()) != null; ) {
-      c.close();
     }
   }
 
@@ -495,6 +384,6 @@ public final class PartWriter {
       // Aborting: the file is about to be deleted.
     }
     rows.discard();
-    closeCompressors();
+    preparer.close();
   }
 }
