@@ -75,7 +75,7 @@ public final class ScratchDirectory implements Closeable {
       deleteTree(dir);
       throw e;
     }
-    OPEN.add(dir);
+    OPEN.add(key(dir));
     return new ScratchDirectory(dir, channel);
   }
 
@@ -91,7 +91,7 @@ public final class ScratchDirectory implements Closeable {
   /** Deletes the directory and everything in it. */
   @Override
   public void close() throws IOException {
-    OPEN.remove(path);
+    OPEN.remove(key(path));
     lockChannel.close();
     deleteTree(path);
   }
@@ -103,12 +103,22 @@ public final class ScratchDirectory implements Closeable {
   static void deleteAbandoned(Path root) {
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root, PREFIX + "*")) {
       for (Path dir : dirs) {
-        if (!OPEN.contains(dir) && isAbandoned(dir)) {
+        // Never one of ours: closing any channel to a lock file releases this process's lock.
+        if (!OPEN.contains(key(dir)) && isAbandoned(dir)) {
           deleteTree(dir);
         }
       }
     } catch (IOException | UncheckedIOException e) {
       // A root that cannot be listed has nothing this process could delete either.
+    }
+  }
+
+  /** One name for a directory however it was reached (a relative root, a link to it). */
+  private static Path key(Path dir) {
+    try {
+      return dir.toRealPath();
+    } catch (IOException e) {
+      return dir.toAbsolutePath().normalize();
     }
   }
 

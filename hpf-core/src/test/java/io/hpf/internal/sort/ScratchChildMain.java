@@ -5,12 +5,17 @@ import java.nio.file.Path;
 /**
  * A process that makes a scratch directory under the root it is given, prints its path, and then
  * ends as {@link ScratchDirectoryTest} asks: {@code halt} (killed: no shutdown hooks), {@code exit}
- * (exits without closing it), or {@code hold} (keeps it until its standard input ends).
+ * (exits without closing it), or {@code hold} (keeps it until its standard input ends); or, with
+ * {@code sweep}, only deletes the abandoned ones there.
  */
 public final class ScratchChildMain {
   private ScratchChildMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args[1].equals("sweep")) {
+      ScratchDirectory.deleteAbandoned(Path.of(args[0]));
+      return;
+    }
     ScratchDirectory dir = ScratchDirectory.create(Path.of(args[0]), "child");
     System.out.println(dir.path());
     System.out.flush();

@@ -56,7 +56,11 @@ class ScratchDirectoryTest {
       assertTrue(Files.isDirectory(held), "taken from a live process");
       ScratchDirectory mine = ScratchDirectory.create(root, "t");
       ScratchDirectory.deleteAbandoned(root);
+      // The root named otherwise: this process must not open (and so unlock) its own lock file.
+      ScratchDirectory.deleteAbandoned(root.resolve("."));
       assertTrue(Files.isDirectory(mine.path()), "taken from this process");
+      child("sweep");
+      assertTrue(Files.isDirectory(mine.path()), "taken by another process");
       mine.close();
     } finally {
       p.getOutputStream().close();
