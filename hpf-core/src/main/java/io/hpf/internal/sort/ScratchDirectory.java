@@ -42,10 +42,12 @@ public final class ScratchDirectory implements Closeable {
   }
 
   private final Path path;
+  private final Path key; // its name in OPEN
   private final FileChannel lockChannel;
 
-  private ScratchDirectory(Path path, FileChannel lockChannel) {
+  private ScratchDirectory(Path path, Path key, FileChannel lockChannel) {
     this.path = path;
+    this.key = key;
     this.lockChannel = lockChannel;
   }
 
@@ -58,6 +60,8 @@ public final class ScratchDirectory implements Closeable {
       deleteAbandoned(root);
     }
     Path dir = Files.createTempDirectory(root, PREFIX + purpose + "-");
+    Path key = key(dir);
+    OPEN.add(key); // before its lock file is named: a sweep of this process's never opens it
     FileChannel channel = null;
     try {
       // Locked under another name, then renamed (the lock stays with the file): a process
@@ -73,10 +77,10 @@ public final class ScratchDirectory implements Closeable {
         channel.close();
       }
       deleteTree(dir);
+      OPEN.remove(key);
       throw e;
     }
-    OPEN.add(key(dir));
-    return new ScratchDirectory(dir, channel);
+    return new ScratchDirectory(dir, key, channel);
   }
 
   public Path path() {
@@ -91,9 +95,9 @@ public final class ScratchDirectory implements Closeable {
   /** Deletes the directory and everything in it. */
   @Override
   public void close() throws IOException {
-    OPEN.remove(key(path));
     lockChannel.close();
     deleteTree(path);
+    OPEN.remove(key);
   }
 
   /**
