@@ -227,20 +227,32 @@ def segment(c, path, placed):
     if g > 24:
         raise CorruptArchive(path, c.pos - 1, f"global depth {g} over 24")
     buckets = []
-    for _ in range(bounded(c, c.u32("bucket count"), 29 if placed else 21, "buckets")):
-        buckets.append(Bucket(c.u32("bucket number"), c.u8("local depth"), c.u32("key count"),
-                              c.u32("meta length"), c.u64("bucket length"),
-                              c.u64("bucket offset") if placed else 0))
+    for i in range(bounded(c, c.u32("bucket count"), 29 if placed else 21, "buckets")):
+        at = c.pos
+        b = Bucket(c.u32("bucket number"), c.u8("local depth"), c.u32("key count"),
+                   c.u32("meta length"), c.u64("bucket length"),
+                   c.u64("bucket offset") if placed else 0)
+        if b.local_depth > g:
+            raise CorruptArchive(path, at, f"bucket {b.number} local depth {b.local_depth}"
+                                           f" > global {g}")
+        if max(b.number, b.key_count, b.meta_length) >= 1 << 31:
+            raise CorruptArchive(path, at, f"bucket descriptor {i} has a number or count over 2^31"
+                                           f" (number {b.number}, key count {b.key_count},"
+                                           f" meta length {b.meta_length})")
+        buckets.append(b)
     leaves = []
     covered = 0
     for _ in range(bounded(c, c.u32("leaf count"), 5, "leaves")):
         depth = c.u8("leaf depth")
         index = c.u32("leaf bucket")
-        if depth > g or (index != NO_BUCKET and index >= len(buckets)):
-            raise CorruptArchive(path, c.pos - 5, "a directory leaf out of range")
-        span = 1 << (g - depth)
-        if covered % span != 0:
-            raise CorruptArchive(path, c.pos - 5, "a directory leaf not aligned to its span")
+        span = 1 << (g - depth) if depth <= g else 0
+        fits = (span > 0 and covered % span == 0 and covered + span <= 1 << g
+                and (index == NO_BUCKET
+                     or (index < len(buckets) and buckets[index].local_depth == depth)))
+        if not fits:
+            shown = index - (1 << 32) if index >= 1 << 31 else index  # as Java's int: -1, none
+            raise CorruptArchive(path, c.pos - 5,
+                                 f"directory leaf (depth {depth}, bucket {shown}) does not fit")
         covered += span
         leaves.append((depth, index))
     if covered != 1 << g:

@@ -121,6 +121,7 @@ public final class CraftedCorpus {
     CraftedV7.writeBounds(dir, cases);
     CraftedV7.writeForbidden(dir, cases);
     CraftedV7.writeBucketClaim(dir, cases);
+    CraftedDirectories.write(dir, cases);
     List<String> lines = new ArrayList<>();
     for (Case c : cases) {
       lines.add(c.name() + "\t" + c.verdict());
