@@ -15,8 +15,27 @@ public final class TempDirs {
   /** A new directory, deleted with what it holds when the JVM exits. */
   public static Path deletedAtExit(String prefix) throws IOException {
     Path dir = Files.createTempDirectory(prefix);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
+    deleteAtExit(dir, () -> {});
     return dir;
+  }
+
+  /**
+   * Deletes {@code dir} when the JVM exits, after {@code first} (stopping what writes there). The
+   * classes the deletion needs are loaded now: at exit, a test runner may have closed the jars they
+   * would load from, and the hook would die before deleting anything.
+   */
+  public static void deleteAtExit(Path dir, Runnable first) {
+    deleteQuietly(dir.resolve("hpf-not-there"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    first.run();
+                  } finally {
+                    deleteQuietly(dir);
+                  }
+                }));
   }
 
   /** Deletes a directory and what it holds, as far as it can. */

@@ -58,21 +58,36 @@ public final class MiniHdfs implements Closeable {
     if (shared == null) {
       Path base = java.nio.file.Files.createTempDirectory("hpf-minidfs");
       MiniHdfs started = start(base, 1, 1);
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    try {
-                      started.cluster.shutdown(true);
-                    } catch (IllegalStateException e) {
-                      // Stopping, Hadoop removes its own shutdown hooks: refused while exiting.
-                    } finally {
-                      io.hpf.testing.TempDirs.deleteQuietly(base);
-                    }
-                  }));
+      io.hpf.testing.TempDirs.deleteAtExit(base, () -> stopWithin(started.cluster, base));
       shared = started;
     }
     return shared;
+  }
+
+  /**
+   * Stops a cluster as its JVM exits, giving it 10 seconds (the test runner halts a JVM that takes
+   * 30 to exit, and then nothing would be deleted); what it wrote before then is deleted, and again
+   * once it has stopped, or 5 seconds more.
+   */
+  private static void stopWithin(MiniDFSCluster cluster, Path base) {
+    Thread stop =
+        new Thread(
+            () -> {
+              try {
+                cluster.shutdown(true);
+              } catch (IllegalStateException e) {
+                // Stopping, Hadoop removes its own shutdown hooks: refused while exiting.
+              }
+            });
+    stop.setDaemon(true);
+    stop.start();
+    try {
+      stop.join(10_000);
+      io.hpf.testing.TempDirs.deleteQuietly(base);
+      stop.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   public MiniDFSCluster cluster() {

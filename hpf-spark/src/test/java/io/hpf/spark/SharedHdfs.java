@@ -35,18 +35,15 @@ public final class SharedHdfs {
       Path base = Files.createTempDirectory("hpf-spark-hdfs");
       LocalHdfs started = new LocalHdfs(base).withDistinctHostNames().onAnyPort();
       uri = started.start(DATA_NODES, classpath, 120_000).uri();
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    try {
-                      started.stop();
-                    } catch (IOException e) {
-                      System.err.println("stopping the tests' HDFS: " + e.getMessage());
-                    } finally {
-                      io.hpf.testing.TempDirs.deleteQuietly(base);
-                    }
-                  }));
+      io.hpf.testing.TempDirs.deleteAtExit(
+          base,
+          () -> {
+            try {
+              started.stop();
+            } catch (IOException e) {
+              System.err.println("stopping the tests' HDFS: " + e.getMessage());
+            }
+          });
       cluster = started;
     }
     return uri;

@@ -7,13 +7,14 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 /**
  * A directory of a sort's runs under a temporary root ({@code java.io.tmpdir}), which never
@@ -141,12 +142,34 @@ public final class ScratchDirectory implements Closeable {
     }
   }
 
-  /** Deletes a directory and what it holds, as far as it can (space only is lost otherwise). */
+  /**
+   * Deletes a directory and what it holds, as far as it can (space only is lost otherwise): a file
+   * that vanishes or cannot be read meanwhile is passed over, not a reason to stop.
+   */
   public static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(ScratchDirectory::deleteQuietly);
-    } catch (IOException | UncheckedIOException e) {
-      // gone already, or unreadable: nothing more to do
+    try {
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              deleteQuietly(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException e) {
+              deleteQuietly(directory);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      // the walk could not start: gone already
     }
   }
 
