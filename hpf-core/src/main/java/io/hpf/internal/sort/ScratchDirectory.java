@@ -37,6 +37,8 @@ public final class ScratchDirectory implements Closeable {
   private static final Set<Path> SWEPT_ROOTS = ConcurrentHashMap.newKeySet();
 
   static {
+    // The classes the hook needs, loaded now: at exit a class loader may have closed its jars.
+    deleteTree(Path.of(System.getProperty("java.io.tmpdir"), PREFIX + "not-there"));
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(() -> OPEN.forEach(ScratchDirectory::deleteTree), "hpf-scratch-cleanup"));
