@@ -231,7 +231,15 @@ public final class ByteReader {
         | (b[i + 3] & 0xFF) << 24;
   }
 
+  /** One call, not two: a reader's first open runs loops of these interpreted (a cold JVM). */
   public static long getU64(byte[] b, int i) {
-    return (getU32(b, i) & 0xFFFFFFFFL) | ((long) getU32(b, i + 4) << 32);
+    return (b[i] & 0xFFL)
+        | (b[i + 1] & 0xFFL) << 8
+        | (b[i + 2] & 0xFFL) << 16
+        | (b[i + 3] & 0xFFL) << 24
+        | (b[i + 4] & 0xFFL) << 32
+        | (b[i + 5] & 0xFFL) << 40
+        | (b[i + 6] & 0xFFL) << 48
+        | (b[i + 7] & 0xFFL) << 56;
   }
 }

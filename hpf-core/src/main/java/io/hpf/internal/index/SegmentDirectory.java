@@ -99,25 +99,13 @@ public final class SegmentDirectory {
    */
   public int firstBucketOutside(long from, long to) {
     for (int i = 0, at = 0; i < bucketCount; i++, at += DESCRIPTOR_BYTES) {
-      long length = le64(descriptors, at + 13);
-      long offset = le64(descriptors, at + 21);
+      long length = ByteReader.getU64(descriptors, at + 13);
+      long offset = ByteReader.getU64(descriptors, at + 21);
       if (offset < from || length < 0 || length > to - offset) {
         return i;
       }
     }
     return -1;
-  }
-
-  /** A little-endian u64 in one call: this loop runs interpreted on a first open. */
-  private static long le64(byte[] b, int i) {
-    return (b[i] & 0xFFL)
-        | (b[i + 1] & 0xFFL) << 8
-        | (b[i + 2] & 0xFFL) << 16
-        | (b[i + 3] & 0xFFL) << 24
-        | (b[i + 4] & 0xFFL) << 32
-        | (b[i + 5] & 0xFFL) << 40
-        | (b[i + 6] & 0xFFL) << 48
-        | (b[i + 7] & 0xFFL) << 56;
   }
 
   public int localDepth(int index) {

@@ -59,7 +59,7 @@ public final class ScratchDirectory implements Closeable {
    * there (the first time this process makes one under {@code root}).
    */
   public static ScratchDirectory create(Path root, String purpose) throws IOException {
-    if (SWEPT_ROOTS.add(root.toAbsolutePath())) {
+    if (SWEPT_ROOTS.add(key(root))) {
       deleteAbandoned(root);
     }
     Path dir = Files.createTempDirectory(root, PREFIX + purpose + "-");

@@ -32,7 +32,8 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
   @Override
   public Map<String, String> scan() throws IOException {
     Map<String, String> found = new TreeMap<>();
-    if (isArchive(fs.listStatus(root))) {
+    FileStatus[] top = fs.listStatus(root); // a missing root is an error
+    if (isArchive(top)) {
       found.put(ArchiveRoot.idOfRoot(nameOf(root)), root.toString());
       return found;
     }
@@ -43,13 +44,14 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
     while (!todo.isEmpty()) {
       Path dir = todo.poll();
       FileStatus[] children;
-      try {
-        children = fs.listStatus(dir);
-      } catch (FileNotFoundException e) {
-        if (dir.equals(root)) {
-          throw e;
+      if (dir.equals(root)) {
+        children = top; // listed once, above: each listing asks the NameNode
+      } else {
+        try {
+          children = fs.listStatus(dir);
+        } catch (FileNotFoundException e) {
+          continue; // removed while walking
         }
-        continue; // removed while walking
       }
       for (FileStatus child : children) {
         String name = child.getPath().getName();
