@@ -2,11 +2,14 @@ package io.hpf.internal.read;
 
 import io.hpf.archive.EntryInfo;
 import io.hpf.internal.format.EntryNames;
+import io.hpf.internal.sort.Merge;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 
 /**
  * Merges sorted catalog listings of several segments (newest first) into one sorted listing of live
@@ -14,16 +17,12 @@ import java.util.PriorityQueue;
  * thread-safe.
  */
 public final class MergedListing implements Iterator<EntryInfo> {
-  private record Head(byte[] name, EntryInfo row, int source) {}
+  private record Head(byte[] name, EntryInfo row) {}
 
-  private final List<Iterator<EntryInfo>> sources;
-  private final PriorityQueue<Head> heads =
-      new PriorityQueue<>(
-          (a, b) -> {
-            int c = Arrays.compareUnsigned(a.name, b.name);
-            return c != 0 ? c : Integer.compare(a.source, b.source);
-          });
+  private final Iterator<EntryInfo> only; // one segment: nothing to merge, no name encoded
+  private final Merge<Head> merge; // several: stable, so the newest of equal names comes first
   private final boolean keepTombstones;
+  private Head taken; // the merge's head after the last name, read to see that the name changed
   private EntryInfo next;
 
   public MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst) {
@@ -35,51 +34,65 @@ public final class MergedListing implements Iterator<EntryInfo> {
    *     that do not include the oldest must keep deletions of older names)
    */
   public MergedListing(List<Iterator<EntryInfo>> sourcesNewestFirst, boolean keepTombstones) {
-    this.sources = sourcesNewestFirst;
     this.keepTombstones = keepTombstones;
-    if (sources.size() > 1) {
-      for (int i = 0; i < sources.size(); i++) {
-        advance(i);
-      }
+    if (sourcesNewestFirst.size() == 1) {
+      this.only = sourcesNewestFirst.get(0);
+      this.merge = null;
+      return;
     }
+    this.only = null;
+    List<Merge.Source<Head>> sources = new ArrayList<>();
+    for (Iterator<EntryInfo> it : sourcesNewestFirst) {
+      sources.add(() -> it.hasNext() ? head(it.next()) : null);
+    }
+    try {
+      this.merge = new Merge<>(sources, (a, b) -> Arrays.compareUnsigned(a.name, b.name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // iterators throw none
+    }
+    this.taken = advance();
   }
 
-  private void advance(int source) {
-    Iterator<EntryInfo> it = sources.get(source);
-    if (it.hasNext()) {
-      EntryInfo row = it.next();
-      heads.add(new Head(EntryNames.utf8(row.name()), row, source));
-    }
+  private static Head head(EntryInfo row) {
+    return new Head(EntryNames.utf8(row.name()), row);
   }
 
   @Override
   public boolean hasNext() {
-    if (sources.size() == 1) {
-      return hasNextOfOne(sources.get(0));
-    }
-    while (next == null && !heads.isEmpty()) {
-      Head newest = heads.poll();
-      advance(newest.source);
-      // Older rows of the same name are shadowed.
-      while (!heads.isEmpty() && Arrays.equals(heads.peek().name, newest.name)) {
-        advance(heads.poll().source);
+    while (next == null) {
+      EntryInfo newest = nextName();
+      if (newest == null) {
+        return false;
       }
-      if (keepTombstones || !newest.row.deleted()) {
-        next = newest.row;
+      if (keepTombstones || !newest.deleted()) {
+        next = newest;
       }
     }
-    return next != null;
+    return true;
   }
 
-  /** One segment (a compacted archive) has nothing to merge: no name is encoded to compare. */
-  private boolean hasNextOfOne(Iterator<EntryInfo> only) {
-    while (next == null && only.hasNext()) {
-      EntryInfo row = only.next();
-      if (keepTombstones || !row.deleted()) {
-        next = row;
-      }
+  /** The newest row of the next name, or null after the last. */
+  private EntryInfo nextName() {
+    if (only != null) {
+      return only.hasNext() ? only.next() : null;
     }
-    return next != null;
+    Head newest = taken;
+    if (newest == null) {
+      return null;
+    }
+    // Older rows of the same name are shadowed.
+    do {
+      taken = advance();
+    } while (taken != null && Arrays.equals(taken.name, newest.name));
+    return newest.row;
+  }
+
+  private Head advance() {
+    try {
+      return merge.next();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // iterators throw none
+    }
   }
 
   @Override
