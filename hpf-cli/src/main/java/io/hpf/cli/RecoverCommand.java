@@ -34,6 +34,19 @@ final class RecoverCommand implements Callable<Integer> {
     try (Storage target = flags.storage.openForWriting(archive, flags.hdfs);
         ArchiveWriter writer = ArchiveWriter.open(target, flags.builder().build())) {
       RecoveryResult r = writer.recovery();
+      if (r.damagedParts() > 0) {
+        spec.commandLine()
+            .getErr()
+            .println(
+                "hpf: "
+                    + archive
+                    + ": "
+                    + r.damagedParts()
+                    + (r.damagedParts() == 1 ? " committed part file" : " committed part files")
+                    + " missing or cut short: their entries are lost (hpf verify names them)");
+        r.notes().forEach(n -> spec.commandLine().getErr().println("  " + n));
+        return Main.EXIT_FAILED;
+      }
       if (!r.foundAnything()) {
         spec.commandLine()
             .getOut()

@@ -211,6 +211,64 @@ class CliSafetyTest {
     }
   }
 
+  /**
+   * A part file cut short (a disk that filled, a copy that stopped) loses the entries past the cut
+   * and nothing else: the archive lists, extract writes every other entry and names the lost ones
+   * (exit 1), verify names the part, recover says what it cannot do.
+   */
+  @Test
+  void aPartCutShortLosesOnlyTheEntriesPastTheCut() throws Exception {
+    java.util.Map<String, byte[]> files = new java.util.TreeMap<>();
+    Path first = temp.resolve("cut-src-1");
+    Path second = temp.resolve("cut-src-2");
+    for (int i = 0; i < 20; i++) {
+      Path tree = i < 10 ? first : second;
+      String name = "f" + i + ".bin";
+      byte[] content = new byte[5000 + 100 * i];
+      new java.util.SplittableRandom(i).nextBytes(content);
+      files.put(name, content);
+      Files.createDirectories(tree);
+      Files.write(tree.resolve(name), content);
+    }
+    Path archive = temp.resolve("cut.hpf");
+    assertEquals(0, CliRun.hpf("create", archive, first).code());
+    assertEquals(0, CliRun.hpf("add", archive, second).code());
+    Path part = archive.resolve("part-00000002.hpfp");
+    long cut = Files.size(part) / 2;
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(part.toFile(), "rw")) {
+      f.setLength(cut);
+    }
+    CliRun ls = CliRun.hpf("ls", archive);
+    assertEquals(0, ls.code(), ls.err());
+    assertEquals(files.size(), ls.text().lines().count());
+
+    Path out = temp.resolve("cut-out");
+    CliRun extract = CliRun.hpf("extract", archive, out);
+    assertEquals(1, extract.code(), extract.err());
+    int written = 0;
+    for (java.util.Map.Entry<String, byte[]> e : files.entrySet()) {
+      if (Files.exists(out.resolve(e.getKey()))) {
+        assertArrayEquals(e.getValue(), Files.readAllBytes(out.resolve(e.getKey())), e.getKey());
+        written++;
+      } else {
+        assertTrue(
+            extract.err().contains("'" + e.getKey() + "' is damaged, not written: ")
+                && extract.err().contains("cut short at " + cut),
+            extract.err());
+      }
+    }
+    assertTrue(written > 10 && written < files.size(), written + " written");
+
+    CliRun verify = CliRun.hpf("verify", archive);
+    assertEquals(1, verify.code());
+    assertTrue((verify.text() + verify.err()).contains("part-00000002.hpfp"), verify.text());
+    CliRun recover = CliRun.hpf("recover", archive);
+    assertEquals(1, recover.code(), recover.text());
+    assertTrue(
+        recover.err().contains("cut short at " + cut) && recover.err().contains("hpf rm"),
+        recover.err());
+  }
+
   @Test
   void everyCraftedArchiveIsJudgedInA256MiBHeap() throws Exception {
     Path corpus = temp.resolve("corpus-256");

@@ -293,12 +293,20 @@ public final class ArchiveReader implements Closeable {
     }
     long committed = committedLength(partId);
     String name = FileNames.partFileName(partId);
-    ReadableFile file = storage.openRead(name, FileUse.ONCE);
+    ReadableFile file = OpenGeneration.openPart(storage, partId, FileUse.ONCE);
     try {
       ReadableFile pass =
           new PrefetchedFile(file, false, offsets, ends, ReadAheadFile.WINDOW_BYTES);
+      long length = file.length();
       return new PartCursor(
-          partId, file, new EntryReader(pass, storage.describe(name), committed, this::dictionary));
+          partId,
+          file,
+          new EntryReader(
+              pass,
+              storage.describe(name),
+              committed,
+              length < committed ? length : Long.MAX_VALUE,
+              this::dictionary));
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;
@@ -425,12 +433,15 @@ public final class ArchiveReader implements Closeable {
   }
 
   /**
-   * A reader of the newest generation if there is a newer one than this reader's, else this reader.
-   * The caller closes the old reader when done with it.
+   * A reader of the archive's newest generation if it is not this reader's, else this reader: a
+   * newer commit, or another archive put in this one's place (renamed over it, copied anew),
+   * whatever its generation number. While no archive is there, this reader. The caller closes the
+   * old reader when done with it.
    */
   public ArchiveReader refresh() throws IOException {
     List<StoredFile> files = storage.list();
-    if (ManifestStore.newestGeneration(files) <= manifest().generation()) {
+    long newest = ManifestStore.newestGeneration(files);
+    if (newest < 0 || (newest == manifest().generation() && generation.openedFrom(files))) {
       return this;
     }
     return new ArchiveReader(storage, SharedGenerations.openListed(storage, files, generation));

@@ -122,7 +122,7 @@ public final class ArchiveWriter implements Closeable {
           List.of(),
           lock,
           new WriterCommits(storage, resolved, dictionary, null, 1),
-          new RecoveryResult(0, 0, 0, 0, List.of()));
+          new RecoveryResult(0, 0, 0, 0, 0, List.of()));
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;

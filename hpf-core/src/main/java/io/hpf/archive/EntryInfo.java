@@ -46,13 +46,14 @@ public record EntryInfo(
 
   /**
    * Whether readers take this entry's content whole, checked before any byte is handed out, rather
-   * than as a stream: content up to 1 MiB, or LZ4 content up to 64 MiB stored in one block (which
-   * cannot be checked before its end anyway). The one rule hpf://, Spark and the server follow to
-   * choose between {@link ArchiveReader#read} and {@link ArchiveReader#openStream}.
+   * than as a stream: content up to 1 MiB, which is stored in one piece and read at little cost.
+   * Larger content is streamed: chunked content (FORMAT.md "Chunked content") decodes and checks
+   * only the chunks a read touches, whatever its codec, so damage in one chunk fails only the reads
+   * of that chunk. The one rule hpf://, Spark and the mount follow to choose between {@link
+   * ArchiveReader#get(EntryInfo)} and {@link ArchiveReader#openStream(EntryInfo, long)}.
    */
   public boolean readWhole() {
-    return rawLength <= EntryReader.STREAM_WHOLE_MAX_BYTES
-        || (codec == Codec.LZ4 && rawLength <= EntryReader.MAX_WHOLE_BYTES);
+    return rawLength <= EntryReader.STREAM_WHOLE_MAX_BYTES;
   }
 
   /** Whether the entry is a member of a group (FORMAT.md "Group"). */

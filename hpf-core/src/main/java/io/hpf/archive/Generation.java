@@ -38,6 +38,24 @@ public interface Generation {
   /** Segments: one per commit since the last compaction that merged them. */
   int segmentCount();
 
+  /**
+   * Whether this generation is {@code earlier} or a later commit of the same archive: its history
+   * holds {@code earlier}'s commit, at the same time. An archive deleted and made again, or another
+   * archive put in its place, starts a history of its own; the history keeps the last 100 commits,
+   * so a generation that far behind is not followed either.
+   */
+  default boolean follows(Generation earlier) {
+    if (generation() < earlier.generation()) {
+      return false;
+    }
+    for (Change h : history()) {
+      if (h.generation() == earlier.generation()) {
+        return h.commitMillis() == earlier.commitMillis();
+      }
+    }
+    return false;
+  }
+
   /** Bytes of all part files up to their committed lengths. */
   default long partBytes() {
     return parts().stream().mapToLong(Part::committedLength).sum();

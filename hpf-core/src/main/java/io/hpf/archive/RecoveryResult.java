@@ -10,6 +10,8 @@ import java.util.List;
  *     never change), or a name twice
  * @param bytesDropped bytes of incomplete or damaged tails discarded
  * @param filesRemoved leftover files deleted (uncommitted indexes, temporary manifests)
+ * @param damagedParts committed part files missing or cut short: what they lost no recovery can
+ *     bring back (a note names each)
  * @param notes what was done, one line each, naming files and offsets
  */
 public record RecoveryResult(
@@ -17,6 +19,7 @@ public record RecoveryResult(
     long entriesDropped,
     long bytesDropped,
     int filesRemoved,
+    int damagedParts,
     List<String> notes) {
   public RecoveryResult {
     notes = List.copyOf(notes);

@@ -15,8 +15,10 @@ import io.hpf.store.Storage;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A writer's view of its archive between commits: the committed base, a reader of it, and the pool
@@ -36,6 +38,9 @@ final class WriterCommits implements Closeable {
   private ArchiveReader snapshot;
   private PartPool pool;
 
+  /** Part files' lengths as listed when the writer opened (no writer has written them since). */
+  private final Map<Integer, Long> listedPartLengths = new HashMap<>();
+
   WriterCommits(
       Storage storage, WriterOptions options, Dictionary dictionary, Manifest base, int firstPartId)
       throws IOException {
@@ -45,6 +50,36 @@ final class WriterCommits implements Closeable {
     this.base = base;
     this.snapshot = base == null ? null : new ArchiveReader(storage, base);
     this.pool = new PartPool(storage, options, dictionary, firstPartId);
+  }
+
+  /**
+   * Remembers the part files' lengths of the listing the writer opened on (see {@link #tailBytes}).
+   */
+  void listed(List<Storage.StoredFile> listing) {
+    for (Storage.StoredFile f : listing) {
+      int partId = io.hpf.internal.format.FileNames.partIdOf(f.name());
+      if (partId >= 0) {
+        listedPartLengths.put(partId, f.lengthBytes());
+      }
+    }
+  }
+
+  /**
+   * Bytes of the base's part files past their committed lengths: tails that writers killed before
+   * their commit left (recovery keeps a dead writer's good entries and commits its part up to
+   * them). No reader sees them and nothing else frees them: garbage a reclaim frees with the rest.
+   */
+  long tailBytes() {
+    long tails = 0;
+    if (base != null) {
+      for (Generation.Part p : base.parts()) {
+        Long listed = listedPartLengths.get(p.partId());
+        if (listed != null && listed > p.committedLength()) {
+          tails += listed - p.committedLength();
+        }
+      }
+    }
+    return tails;
   }
 
   /** The last committed manifest, or null before the first commit of a new archive. */

@@ -17,13 +17,18 @@ import java.util.List;
 final class WriterCompaction {
   private WriterCompaction() {}
 
-  /** Runs the policy: reclaim when dead bytes pass the ratio, else tiered segment merges. */
+  /**
+   * Runs the policy: reclaim when dead bytes (killed writers' tails included) pass the ratio of the
+   * part files' bytes, else tiered segment merges.
+   */
   static void byPolicy(WriterCommits commits, WriterOptions options) throws IOException {
     if (!options.autoCompact()) {
       return;
     }
     Manifest base = commits.base();
-    if (base.partBytes() > 0 && base.deadBytes() > options.reclaimRatio() * base.partBytes()) {
+    long tails = commits.tailBytes();
+    long fileBytes = base.partBytes() + tails;
+    if (fileBytes > 0 && base.deadBytes() + tails > options.reclaimRatio() * fileBytes) {
       compact(commits, true);
       return;
     }
@@ -48,7 +53,7 @@ final class WriterCompaction {
       return new CompactionResult(
           before, commits.base().segments().size(), false, 0, commits.base());
     }
-    long oldBytes = base.partBytes();
+    long oldBytes = base.partBytes() + commits.tailBytes(); // what the part files hold
     Compactor.copyLive(commits.snapshot().access(), commits.pool());
     List<PartWriter> parts = commits.pool().finishAll();
     List<Generation.Part> newParts = WriterCommits.partsOf(parts);

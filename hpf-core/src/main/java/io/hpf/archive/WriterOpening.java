@@ -47,9 +47,11 @@ final class WriterOpening {
       Dictionary dictionary = newestDictionary(storage, base, options);
       int leftovers = FileCleaner.removeUncommitted(storage, listing, committed) + abandoned;
       commits = new WriterCommits(storage, options, dictionary, base, nextPartId(base, listing));
+      commits.listed(listing);
       // The writer's own reader of the base serves the scan: the generation is opened once.
       Recovery.Scan scan = Recovery.scan(storage, listing, committed, commits.snapshot().access());
-      RecoveryResult found = withLeftovers(scan.result(), leftovers);
+      RecoveryResult found =
+          withDamagedParts(withLeftovers(scan.result(), leftovers), base, listing);
       writer = new ArchiveWriter(storage, options, changes, lock, commits, found);
       if (!scan.parts().isEmpty()) {
         commitRecovered(writer.commits(), scan.parts());
@@ -96,6 +98,46 @@ final class WriterOpening {
         found.entriesDropped(),
         found.bytesDropped(),
         found.filesRemoved() + leftovers,
+        found.damagedParts(),
+        notes);
+  }
+
+  /**
+   * The scan's result, telling also of committed parts that are missing or cut short: recovery
+   * cannot bring back what they lost (only a copy of the file can), and says so with what to do.
+   */
+  private static RecoveryResult withDamagedParts(
+      RecoveryResult found, Manifest base, List<StoredFile> listing) {
+    java.util.Map<String, Long> lengths = new java.util.HashMap<>();
+    listing.forEach(f -> lengths.put(f.name(), f.lengthBytes()));
+    List<String> notes = new ArrayList<>(found.notes());
+    int damaged = 0;
+    for (Generation.Part p : base.parts()) {
+      String name = ArchiveFormat.partFileName(p.partId());
+      Long length = lengths.get(name);
+      if (length != null && length >= p.committedLength()) {
+        continue;
+      }
+      damaged++;
+      notes.add(
+          name
+              + (length == null
+                  ? " is missing"
+                  : " is cut short at " + length + " of its " + p.committedLength() + " bytes")
+              + ": its entries "
+              + (length == null ? "" : "past the cut ")
+              + "are lost and recovery cannot bring them back (restore the file from a copy,"
+              + " or remove the names verify lists with hpf rm)");
+    }
+    if (damaged == 0) {
+      return found;
+    }
+    return new RecoveryResult(
+        found.entriesRecovered(),
+        found.entriesDropped(),
+        found.bytesDropped(),
+        found.filesRemoved(),
+        found.damagedParts() + damaged,
         notes);
   }
 

@@ -56,6 +56,11 @@ public abstract class ForwardingStorage implements Storage {
   }
 
   @Override
+  public boolean sameFile(Object version, Object other) {
+    return inner.sameFile(version, other);
+  }
+
+  @Override
   public boolean fileQuestionsCheaperThanListing() {
     return inner.fileQuestionsCheaperThanListing();
   }

@@ -166,6 +166,14 @@ public final class LocalStorage implements Storage {
     return java.util.Arrays.asList(a.fileKey(), a.lastModifiedTime(), a.size());
   }
 
+  /** The same inode: a file changed in place keeps it, one put in its place has another. */
+  @Override
+  public boolean sameFile(Object version, Object other) {
+    return version instanceof List<?> a
+        && other instanceof List<?> b
+        && java.util.Objects.equals(a.get(0), b.get(0));
+  }
+
   @Override
   public boolean fileQuestionsCheaperThanListing() {
     return true;

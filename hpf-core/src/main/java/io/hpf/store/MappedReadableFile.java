@@ -61,13 +61,20 @@ final class MappedReadableFile implements ReadableFile {
     }
     long at = position;
     int done = 0;
-    while (done < length && at < m.length()) {
-      int chunk = (int) (at >>> CHUNK_BITS);
-      int within = (int) (at & (CHUNK_BYTES - 1));
-      int n = (int) Math.min(length - done, m.chunks()[chunk].capacity() - within);
-      m.chunks()[chunk].get(within, buffer, offset + done, n);
-      done += n;
-      at += n;
+    try {
+      while (done < length && at < m.length()) {
+        int chunk = (int) (at >>> CHUNK_BITS);
+        int within = (int) (at & (CHUNK_BYTES - 1));
+        int n = (int) Math.min(length - done, m.chunks()[chunk].capacity() - within);
+        m.chunks()[chunk].get(within, buffer, offset + done, n);
+        done += n;
+        at += n;
+      }
+    } catch (InternalError e) {
+      // The JVM's answer to a mapped page that is gone (SIGBUS): the file was cut short under
+      // this reader. An I/O error of this read, not the end of the process's thread.
+      throw new IOException(
+          channel.path() + ": cut short under this reader: no byte at offset " + at, e);
     }
     if (done < length) {
       // Bytes appended after the file was mapped.

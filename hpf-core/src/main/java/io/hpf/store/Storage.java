@@ -83,6 +83,15 @@ public interface Storage extends Closeable {
   }
 
   /**
+   * Whether two versions of a name ({@link #version}) are of the same file, changed in place
+   * (written to, cut short) rather than another file put in its place. Equal versions are; where a
+   * version tells no more than that, unequal ones are not (the default).
+   */
+  default boolean sameFile(Object version, Object other) {
+    return java.util.Objects.equals(version, other);
+  }
+
+  /**
    * Whether asking after one file ({@link #exists}, {@link #version}) costs much less than a
    * listing: true on local disk (a stat against a directory read), false where each is a round
    * trip, as a listing is (HDFS: one NameNode call either way).

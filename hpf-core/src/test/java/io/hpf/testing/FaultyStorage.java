@@ -30,6 +30,7 @@ public final class FaultyStorage extends ForwardingStorage {
   private final AtomicInteger probes = new AtomicInteger();
   private final AtomicInteger openFiles = new AtomicInteger();
   private volatile String sharingKey;
+  private final AtomicInteger partReadsBeforeFault = new AtomicInteger(-1);
 
   public FaultyStorage(Storage inner, long seed) {
     super(inner);
@@ -73,6 +74,14 @@ public final class FaultyStorage extends ForwardingStorage {
     probes.incrementAndGet();
     maybeFail("version", name);
     return inner.version(name);
+  }
+
+  /**
+   * The part-file read after {@code reads} more of them fails, once (a transient fault: a DataNode
+   * timeout, a flaky disk); -1 disarms.
+   */
+  public void failPartReadAfter(int reads) {
+    partReadsBeforeFault.set(reads);
   }
 
   /** From now on each call fails with this probability (0 disarms). */
@@ -134,6 +143,10 @@ public final class FaultyStorage extends ForwardingStorage {
         reads.incrementAndGet();
         if (FileNames.isPartFileName(name)) {
           partReads.incrementAndGet();
+          if (partReadsBeforeFault.getAndUpdate(n -> n >= 0 ? n - 1 : n) == 0) {
+            faults.incrementAndGet();
+            throw new IOException(inner.describe(name) + ": injected fault in read at " + position);
+          }
         }
         maybeFail("read at " + position, name);
         file.readFully(position, buffer, offset, length);

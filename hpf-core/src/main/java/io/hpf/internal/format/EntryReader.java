@@ -44,6 +44,7 @@ public final class EntryReader {
   private final ReadableFile file;
   private final String path;
   private final long limit;
+  private final long fileLength;
   private final DictionarySource dictionaries;
 
   private final RecentGroups recentGroups = new RecentGroups();
@@ -53,9 +54,20 @@ public final class EntryReader {
    * @param limit entries end at or before this offset (the committed length)
    */
   public EntryReader(ReadableFile file, String path, long limit, DictionarySource dictionaries) {
+    this(file, path, limit, Long.MAX_VALUE, dictionaries);
+  }
+
+  /**
+   * A reader of a part whose file may be shorter than its committed length (cut short by damage):
+   * an entry that does not lie whole before {@code fileLength} is reported lost, naming the cut,
+   * and the entries before it read as in an intact part.
+   */
+  public EntryReader(
+      ReadableFile file, String path, long limit, long fileLength, DictionarySource dictionaries) {
     this.file = file;
     this.path = path;
     this.limit = limit;
+    this.fileLength = fileLength;
     this.dictionaries = dictionaries;
   }
 
@@ -422,18 +434,7 @@ public final class EntryReader {
   }
 
   private void checkPlace(long offset, long entryLength) throws CorruptArchiveException {
-    if (offset < FormatConstants.FILE_HEADER_BYTES
-        || entryLength < FormatConstants.ENTRY_FIXED_HEADER_BYTES + 8
-        || entryLength > limit - offset) {
-      throw new CorruptArchiveException(
-          path,
-          offset,
-          "index points to an entry of "
-              + entryLength
-              + " bytes outside the committed part of "
-              + limit
-              + " bytes");
-    }
+    PartBounds.check(path, limit, fileLength, offset, entryLength);
   }
 
   private PartEntry matching(long offset, long entryLength, String name, EntryHeader header)

@@ -58,10 +58,15 @@ public final class ArchiveFiles {
     }
   }
 
-  /** Throws naming the first file that is missing or has the wrong length. */
+  /**
+   * Throws naming the first index file (segment, catalog, bucket, dictionary) that is missing or
+   * has the wrong length. A part file missing or cut short is a damaged part, not a damaged
+   * archive: listings and the entries of the other parts still read, and a read of an entry it lost
+   * says so (so that {@code extract} salvages the rest; {@code verify} reports it).
+   */
   public static void checkPresent(Storage storage, Manifest manifest, List<StoredFile> listing)
       throws java.io.IOException {
-    List<String> problems = problems(storage, manifest, listing);
+    List<String> problems = problems(storage, indexOnly(manifest), listing);
     if (!problems.isEmpty()) {
       String first = problems.get(0);
       if (first.contains("missing")) {
@@ -70,6 +75,23 @@ public final class ArchiveFiles {
       throw new CorruptArchiveException(
           first.substring(0, first.indexOf(": ")), 0, first.substring(first.indexOf(": ") + 2));
     }
+  }
+
+  /** {@code manifest} without its parts: what must be whole for the archive to be read at all. */
+  private static Manifest indexOnly(Manifest m) {
+    return new Manifest(
+        m.generation(),
+        m.commitMillis(),
+        m.operation(),
+        m.bucketCapacity(),
+        m.writerSettings(),
+        m.liveEntries(),
+        m.liveEntryBytes(),
+        m.dictionaries(),
+        List.of(),
+        m.segments(),
+        m.history(),
+        m.idMarks());
   }
 
   /** Every missing or wrongly sized file, as "path: problem". */

@@ -40,12 +40,14 @@ public final class PartWalk {
             file = null;
           }
           String name = FileNames.partFileName(row.partId());
-          file = storage.openRead(name, FileUse.ONCE);
+          file = OpenGeneration.openPart(storage, row.partId(), FileUse.ONCE);
+          long length = file.length();
           ahead =
               new EntryReader(
                   new ReadAheadFile(file),
                   storage.describe(name),
                   committed,
+                  length < committed ? length : Long.MAX_VALUE,
                   generation::dictionary);
           aheadPart = row.partId();
         }

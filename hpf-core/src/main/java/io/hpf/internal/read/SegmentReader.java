@@ -30,9 +30,22 @@ public final class SegmentReader {
   private final java.util.concurrent.atomic.AtomicInteger references =
       new java.util.concurrent.atomic.AtomicInteger(1);
 
+  /** Opens a file of the segment: of the generation's listing, never another file of its name. */
+  @FunctionalInterface
+  public interface Opener {
+    ReadableFile open(String name, FileUse use) throws IOException;
+  }
+
+  private final Opener opener;
+
   public SegmentReader(Storage storage, Manifest.SegmentRef ref) {
+    this(storage, ref, storage::openRead);
+  }
+
+  public SegmentReader(Storage storage, Manifest.SegmentRef ref, Opener opener) {
     this.storage = storage;
     this.ref = ref;
+    this.opener = opener;
     this.buckets = new AtomicReferenceArray<>(ref.directory().bucketCount());
   }
 
@@ -93,11 +106,11 @@ public final class SegmentReader {
   /** A section's bytes: a slice of the shared segment file, or a file of its own. */
   private ReadableFile open(Section section) throws IOException {
     if (!ref.inSegmentFile()) {
-      return section.open(storage, FileUse.INDEX);
+      return section.slice(opener.open(section.fileName(), FileUse.INDEX), true);
     }
     synchronized (this) {
       if (segmentFile == null) {
-        segmentFile = storage.openRead(section.fileName(), FileUse.INDEX);
+        segmentFile = opener.open(section.fileName(), FileUse.INDEX);
       }
       return section.slice(segmentFile, false);
     }

@@ -1,6 +1,5 @@
 package io.hpf.internal.read;
 
-import io.hpf.archive.Generation;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.ArchiveFiles;
 import io.hpf.internal.manifest.Manifest;
@@ -63,7 +62,8 @@ public final class SharedGenerations {
     synchronized (KEPT) {
       kept = KEPT.get(key);
     }
-    OpenGeneration previous = kept == null ? null : kept.generation().tryRetain();
+    OpenGeneration previous =
+        kept == null || kept.generation().replaced() ? null : kept.generation().tryRetain();
     try {
       boolean questions = storage.fileQuestionsCheaperThanListing();
       if (previous != null && questions && isCurrent(storage, kept)) {
@@ -152,7 +152,8 @@ public final class SharedGenerations {
       throws IOException {
     Manifest manifest = ManifestStore.read(storage, generation, manifestFile);
     ArchiveFiles.checkPresent(storage, manifest, files);
-    return new OpenGeneration(storage, manifest, follows(manifest, previous) ? previous : null);
+    return new OpenGeneration(
+        storage, manifest, files, follows(manifest, previous) ? previous : null);
   }
 
   /** Whether a kept generation is still the newest: its manifest unchanged, no next one. */
@@ -170,19 +171,9 @@ public final class SharedGenerations {
    * commits, and a reader that far behind opens everything anew).
    */
   public static boolean follows(Manifest next, OpenGeneration previous) {
-    if (previous == null) {
-      return false;
-    }
-    Manifest old = previous.manifest();
-    if (next.generation() <= old.generation()) {
-      return false;
-    }
-    for (Generation.Change h : next.history()) {
-      if (h.generation() == old.generation()) {
-        return h.commitMillis() == old.commitMillis();
-      }
-    }
-    return false;
+    return previous != null
+        && next.generation() > previous.manifest().generation()
+        && next.follows(previous.manifest());
   }
 
   private static void keep(String key, Kept kept) {
