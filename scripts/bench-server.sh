@@ -17,6 +17,10 @@
 # with --memory too small for all of them, against the same run with unlimited memory: req/s and
 # the hit rate of open readers. Results: JSON lines in bench-results/server.jsonl (wrk's output in
 # bench-results/server-*/).
+#
+# HPF_BASELINE_JAR=path/hpf-server.jar adds another build of the server as a peer (label
+# hpf-baseline-SIZE), taking its turn beside the others: a change measured against the code before
+# it in one run. HPF_BENCH_ZIPF=0 leaves out the Zipf part.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/lib.sh"
@@ -103,7 +107,7 @@ run_wrk() { # label url-base names-file prefix [seconds]
 start_hpf() { # root extra-args...
   local root="$1"
   shift
-  java -XX:+UseParallelGC -Xmx2g -cp "$here/hpf-server/target/hpf-server.jar" io.hpf.server.ServeMain \
+  java -XX:+UseParallelGC -Xmx2g -cp "${server_jar:-$here/hpf-server/target/hpf-server.jar}" io.hpf.server.ServeMain \
     "$root" --bind 127.0.0.1 --port "$port_hpf" "$@" >"$out/hpf-serve.log" 2>&1 &
   hpf_pid=$!
   server_pids="$hpf_pid"
@@ -174,6 +178,12 @@ for size in "${size_list[@]}"; do
     run_wrk "hpf-$size-warmup" "http://127.0.0.1:$port_hpf" "$tree.names" /c/ 10 >/dev/null
     run_wrk "hpf-$size" "http://127.0.0.1:$port_hpf" "$tree.names" /c/
     stop_hpf
+    if [ -n "${HPF_BASELINE_JAR:-}" ]; then
+      server_jar="$HPF_BASELINE_JAR" start_hpf "$archives" --memory 4g
+      run_wrk "hpf-baseline-$size-warmup" "http://127.0.0.1:$port_hpf" "$tree.names" /c/ 10 >/dev/null
+      run_wrk "hpf-baseline-$size" "http://127.0.0.1:$port_hpf" "$tree.names" /c/
+      stop_hpf
+    fi
     start_nginx "$tree" off
     run_wrk "nginx-$size-warmup" "http://127.0.0.1:$port_nginx" "$tree.names" / 10 >/dev/null
     run_wrk "nginx-$size" "http://127.0.0.1:$port_nginx" "$tree.names" /
@@ -185,6 +195,10 @@ for size in "${size_list[@]}"; do
   done
 done
 
+if [ "${HPF_BENCH_ZIPF:-1}" = 0 ]; then
+  echo "results: $results (wrk's own output: $out)"
+  exit 0
+fi
 # Zipf popularity over 1,000 archives: readers kept by popularity within a small budget.
 zipf="$dir/zipf-1000"
 if [ ! -f "$zipf.done" ]; then

@@ -233,7 +233,6 @@ public final class HpfServer implements Closeable {
     }
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    router.close();
     pool.close();
     if (fileSystem != null) {
       try {

@@ -237,6 +237,41 @@ class S3ApiTest {
     assertS3Error(put, 405, "MethodNotAllowed");
   }
 
+  /**
+   * Sub-resources S3 has and hpf does not are NotImplemented on objects as on buckets, never the
+   * object or the listing they would be without the parameter (boto3's get_object_acl got the
+   * body); every S3 answer carries a request id, listings too; a request whose head is too large to
+   * read is answered in S3's XML when it speaks S3.
+   */
+  @Test
+  void unsupportedSubResourcesAreNotImplementedAndEveryAnswerHasARequestId() throws Exception {
+    String key = "/photos/" + encode(photos.live().firstKey());
+    for (String sub : List.of("acl", "tagging", "torrent", "retention", "legal-hold")) {
+      assertS3Error(
+          get(anonymous, key + "?" + sub, Map.of("x-amz-date", "x")), 501, "NotImplemented");
+      assertS3Error(get(anonymous, key + "?" + sub, Map.of()), 501, "NotImplemented");
+    }
+    for (String sub : List.of("torrent", "versioning", "tagging", "acl", "publicAccessBlock")) {
+      assertS3Error(get(anonymous, "/photos?" + sub, Map.of()), 501, "NotImplemented");
+    }
+    for (String listing : List.of("/", "/photos?list-type=2", "/photos?location")) {
+      HttpResponse<byte[]> r = get(anonymous, listing, Map.of("x-amz-date", "20260101T000000Z"));
+      assertEquals(200, r.statusCode(), listing);
+      assertTrue(r.headers().firstValue("x-amz-request-id").isPresent(), listing);
+    }
+    try (RawHttp http = new RawHttp(anonymous.port())) {
+      http.send(
+          "GET /photos?list-type=2 HTTP/1.1\r\nHost: x\r\nx-amz-date: 20260101T000000Z\r\n"
+              + "x-big: "
+              + "a".repeat(64 * 1024)
+              + "\r\n\r\n");
+      RawHttp.Response r = http.read();
+      assertEquals(431, r.status());
+      assertTrue(r.bodyText().contains("<Code>RequestHeaderSectionTooLarge</Code>"), r.bodyText());
+      assertTrue(r.header("x-amz-request-id") != null, r.head());
+    }
+  }
+
   @Test
   void objectsAnswerConditionsRangesAndTheirChecksum() throws Exception {
     String name = ModelArchive.LARGE_NAME;

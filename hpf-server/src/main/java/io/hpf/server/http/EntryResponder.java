@@ -2,15 +2,11 @@ package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.Codec;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
-import io.hpf.store.LocalStorage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.DefaultFileRegion;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -27,31 +23,24 @@ import java.util.concurrent.TimeUnit;
  * response carries Content-Length, ETag (the content's CRC32C), Last-Modified and a Content-Type
  * from the name, answers If-None-Match with 304 and a single Range with 206 or 416.
  *
- * <p>Three ways out: small content (up to {@link #WHOLE_BYTES}, raw up to {@link
- * #ZERO_COPY_MIN_BYTES} on local disk) as one buffer; raw content on local disk with zero-copy from
- * the part file (checked once per process first, see {@link VerifiedContent}); everything else
- * streamed from a worker in bounded memory, its checksum checked as the stream ends.
+ * <p>Every byte sent is read through the request's snapshot and checked at this request, not once
+ * per process: damage that comes after a first read (bit rot, a file replaced under the archive) is
+ * found by the next read. Two ways out: content up to {@link #WHOLE_BYTES} read whole, checked
+ * against its CRC32C and sent as one buffer; larger content streamed from a worker in bounded
+ * memory, chunk by chunk, each chunk checked before it is sent. Checking costs one CRC32C over
+ * bytes the read brought into memory; zero-copy sends from the part file, which skipped it,
+ * measured no faster (docs/BENCHMARKS.md, "The read server").
  */
 final class EntryResponder {
   /** Content up to this size is read whole and sent as one buffer. */
   static final int WHOLE_BYTES = 1 << 20;
 
-  /** Raw content on local disk from this size on goes out with sendfile. */
-  static final int ZERO_COPY_MIN_BYTES = 16 * 1024;
-
   private static final int CHUNK_BYTES = 64 * 1024;
 
   private final RequestRouter router;
-  private final VerifiedContent verified = new VerifiedContent();
-  private final PartChannels partChannels = new PartChannels(1024);
 
   EntryResponder(RequestRouter router) {
     this.router = router;
-  }
-
-  /** Closes the part files kept open for zero-copy sends (each when its last send ends). */
-  void close() {
-    partChannels.close();
   }
 
   /**
@@ -67,8 +56,7 @@ final class EntryResponder {
       return;
     }
     ArchiveReader reader = ex.lease().reader();
-    boolean local = reader.storage() instanceof LocalStorage;
-    FetchedEntry f = reader.fetch(name, WHOLE_BYTES, local ? ZERO_COPY_MIN_BYTES - 1 : WHOLE_BYTES);
+    FetchedEntry f = reader.fetch(name, WHOLE_BYTES);
     if (f == null) {
       ex.error(
           HttpResponseStatus.NOT_FOUND, "no entry '" + name + "' in archive '" + archive + "'");
@@ -102,12 +90,6 @@ final class EntryResponder {
     h.set(HttpHeaderNames.CONTENT_LENGTH, range.length());
     if (ex.isHead()) {
       ex.send(head.status(), null, Unpooled.EMPTY_BUFFER, head);
-      return;
-    }
-    if (local
-        && info.codec() == Codec.NONE
-        && !info.inGroup()
-        && sentFromFile(ex, head, f, range)) {
       return;
     }
     if (!onWorker) {
@@ -147,52 +129,6 @@ final class EntryResponder {
   }
 
   /**
-   * Sends a raw entry of a local archive straight from its part file when it has been checked
-   * against its CRC32C once (checking it now if it is not large); false when it must be streamed.
-   */
-  private boolean sentFromFile(Exchange ex, HttpResponse head, FetchedEntry f, ByteRange range)
-      throws IOException {
-    ArchiveReader reader = ex.lease().reader();
-    EntryInfo info = f.info();
-    java.nio.file.Path partFile =
-        ((LocalStorage) reader.storage())
-            .directory()
-            .resolve(ArchiveFormat.partFileName(info.partId()));
-    if (!verified.contains(partFile, info.offset())) {
-      if (info.rawLength() > WHOLE_BYTES) {
-        return false;
-      }
-      reader.get(info); // reads and checks it once: later requests go out with sendfile
-      verified.add(partFile, info.offset());
-    }
-    sendFile(ex, head, partFile, f, range);
-    return true;
-  }
-
-  private void sendFile(
-      Exchange ex, HttpResponse head, java.nio.file.Path partFile, FetchedEntry f, ByteRange r)
-      throws IOException {
-    DefaultFileRegion region =
-        partChannels.region(partFile, f.contentOffset() + r.start(), r.length());
-    // Head and file leave in full segments, as with nginx's tcp_nopush: 10-20% more 32 KB
-    // responses per second measured.
-    boolean cork =
-        ex.ctx.channel() instanceof EpollSocketChannel && ex.ctx.executor().inEventLoop();
-    if (cork && ex.ctx.channel().isOpen()) {
-      ((EpollSocketChannel) ex.ctx.channel()).config().setTcpCork(true);
-    }
-    ex.writeHeaders(head);
-    ex.ctx.write(region, ex.ctx.voidPromise());
-    ex.countBytes(r.length());
-    ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
-    // A response with "Connection: close" has closed the channel by now (we are on its event
-    // loop): uncorking a closed socket fails, and that failure was logged as a failed read.
-    if (cork && ex.ctx.channel().isOpen()) {
-      ((EpollSocketChannel) ex.ctx.channel()).config().setTcpCork(false);
-    }
-  }
-
-  /**
    * Streams content from a worker in chunks, waiting while the client is slower than the disk, so
    * memory stays bounded; every chunk is checked before it is sent. A failure after the head is
    * sent (damage found in a later chunk) can only close the connection: the client sees a short
@@ -213,7 +149,7 @@ final class EntryResponder {
       long left = range.length();
       // The first piece is read (and checked) before the head goes out: a range that starts in
       // damaged content is a clean 500, not a cut body.
-      ByteBuf piece = nextPiece(ex, in, info, left);
+      ByteBuf piece = nextPiece(ex, in, info, left, full);
       ex.sendHeaders(head);
       headSent = true;
       while (piece != null) {
@@ -229,16 +165,9 @@ final class EntryResponder {
         if (!ex.ctx.channel().isWritable()) {
           written.awaitUninterruptibly(router.writeTimeoutMillis(), TimeUnit.MILLISECONDS);
         }
-        piece = left > 0 ? nextPiece(ex, in, info, left) : null;
+        piece = left > 0 ? nextPiece(ex, in, info, left, full) : null;
       }
       ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
-      if (full
-          && info.codec() == Codec.NONE
-          && !info.inGroup()
-          && reader.storage() instanceof LocalStorage disk) {
-        verified.add(
-            disk.directory().resolve(ArchiveFormat.partFileName(info.partId())), info.offset());
-      }
     } catch (IOException | RuntimeException e) {
       router.readFailed(archive, info.name(), e);
       if (headSent) {
@@ -249,17 +178,26 @@ final class EntryResponder {
     }
   }
 
-  /** Up to {@link #CHUNK_BYTES} of the {@code left} bytes still to send, read from {@code in}. */
-  private static ByteBuf nextPiece(Exchange ex, InputStream in, EntryInfo info, long left)
-      throws IOException {
+  /**
+   * Up to {@link #CHUNK_BYTES} of the {@code left} bytes still to send, read from {@code in}. The
+   * last piece of the whole content goes out only once the entry's CRC32C of all of it holds (the
+   * stream checks it when read on at its end): a mismatch cuts the body short.
+   */
+  private static ByteBuf nextPiece(
+      Exchange ex, InputStream in, EntryInfo info, long left, boolean whole) throws IOException {
     if (left == 0) {
       return null;
     }
     int n = (int) Math.min(CHUNK_BYTES, left);
     ByteBuf piece = ex.ctx.alloc().buffer(n);
     try {
-      if (piece.writeBytes(in, n) < 0) {
-        throw new IOException("entry '" + info.name() + "' ended early");
+      while (piece.readableBytes() < n) {
+        if (piece.writeBytes(in, n - piece.readableBytes()) < 0) {
+          throw new IOException("entry '" + info.name() + "' ended early");
+        }
+      }
+      if (whole && left == n && in.read() >= 0) {
+        throw new IOException("entry '" + info.name() + "' goes on past its length");
       }
       return piece;
     } catch (IOException | RuntimeException e) {

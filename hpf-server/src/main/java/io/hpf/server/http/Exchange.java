@@ -10,7 +10,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -121,14 +120,7 @@ final class Exchange {
    * {@code headersFrom} when given (their object is reused, not copied).
    */
   void send(HttpResponseStatus s, String contentType, ByteBuf body, HttpResponse headersFrom) {
-    HttpHeaders headers;
-    if (headersFrom != null) {
-      headers = headersFrom.headers();
-    } else {
-      headers = new DefaultHttpHeaders(false);
-      headers.set(HttpHeaderNames.DATE, HttpDates.now());
-      headers.set(HttpHeaderNames.SERVER, SERVER);
-    }
+    HttpHeaders headers = (headersFrom != null ? headersFrom : head(s)).headers();
     FullHttpResponse r =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1,

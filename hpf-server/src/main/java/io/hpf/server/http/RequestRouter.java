@@ -1,5 +1,6 @@
 package io.hpf.server.http;
 
+import io.hpf.archive.ArchiveReplacedException;
 import io.hpf.archive.CorruptArchiveException;
 import io.hpf.hadoop.ProgramMessages;
 import io.hpf.server.ServerLog;
@@ -9,6 +10,7 @@ import io.hpf.server.archives.ReaderPool;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.metrics.ServerMetrics;
 import io.hpf.server.ring.RingMember;
+import io.hpf.server.s3.S3Error;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -84,11 +86,6 @@ public final class RequestRouter {
     this.s3 = new S3Responder(this, directory, entries, options);
   }
 
-  /** Releases what the responders keep open; called when the server stops. */
-  public void close() {
-    entries.close();
-  }
-
   long writeTimeoutMillis() {
     return options.idleConnectionMillis;
   }
@@ -100,6 +97,9 @@ public final class RequestRouter {
       failed(ex, null, null, e);
     }
   }
+
+  /** The URI Netty gives a request whose request line could not be read. */
+  private static final String BAD_URI = "/bad-request";
 
   private void route(Exchange ex) throws IOException {
     if (ex.request.decoderResult().isFailure()) {
@@ -114,6 +114,11 @@ public final class RequestRouter {
                       : HttpResponseStatus.BAD_REQUEST;
       ex.route("bad");
       ex.closeAfterResponse();
+      if (s3.isS3(ex.request) || (options.s3Keys != null && ex.request.uri().equals(BAD_URI))) {
+        // An S3 client gets S3's XML: known from what was read, or, where not even the request
+        // line was (too long), from a server that takes signed S3 requests.
+        ex.speakS3(ex.request.uri(), null, null, S3Error.NO_SUCH_BUCKET);
+      }
       ex.error(
           status,
           "the request could not be read: " + status.reasonPhrase().toLowerCase(Locale.ROOT));
@@ -315,6 +320,18 @@ public final class RequestRouter {
       archive = ex.lease().archive();
     }
     readFailed(archive, entry, e);
+    if (e instanceof ArchiveReplacedException) {
+      // The request's generation names files another archive now has: the next refresh (within
+      // --refresh-ms) serves the new one. S3 clients retry a 503 (SlowDown) by themselves.
+      HttpResponse head = ex.head(HttpResponseStatus.SERVICE_UNAVAILABLE);
+      head.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+      ex.error(
+          head,
+          "archive '"
+              + archive
+              + "' was replaced under the server and is being opened anew: retry");
+      return;
+    }
     String what =
         entry != null
             ? "entry '" + entry + "' of archive '" + archive + "'"

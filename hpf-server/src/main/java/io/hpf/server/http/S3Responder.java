@@ -29,7 +29,8 @@ import java.util.Set;
  * HeadObject; every other operation is refused as a write (MethodNotAllowed) or as not implemented.
  * With {@code --s3-keys} every request must be signed (AWS Signature V4) by one of the keys;
  * without, reads are anonymous and signatures are not checked. Objects are answered by the HTTP
- * API's {@link EntryResponder} (same ETag, ranges, conditions, zero-copy), errors in S3's XML.
+ * API's {@link EntryResponder} (same ETag, ranges, conditions, every byte checked), errors in S3's
+ * XML; every S3 response carries an {@code x-amz-request-id}.
  */
 final class S3Responder {
   /** Query parameters only S3 clients send: a request with one speaks S3. */
@@ -50,20 +51,39 @@ final class S3Responder {
           "AWSAccessKeyId",
           "Signature");
 
-  /** Sub-resources of a bucket that S3 has and this server does not. */
+  /**
+   * Sub-resources of buckets and objects that S3 has and this server does not: a request naming one
+   * is answered NotImplemented, never with the listing or the object it would be without it.
+   */
   private static final Set<String> UNSUPPORTED =
       Set.of(
+          "accelerate",
           "acl",
+          "analytics",
+          "attributes",
           "cors",
           "delete",
           "encryption",
+          "intelligent-tiering",
+          "inventory",
+          "legal-hold",
           "lifecycle",
           "logging",
+          "metrics",
           "notification",
           "object-lock",
+          "ownershipControls",
           "policy",
+          "policyStatus",
+          "publicAccessBlock",
           "replication",
+          "requestPayment",
+          "restore",
+          "retention",
+          "select",
           "tagging",
+          "torrent",
+          "uploadId",
           "uploads",
           "versioning",
           "versions",
@@ -107,7 +127,8 @@ final class S3Responder {
         int amp = uri.indexOf('&', at);
         int end = amp < 0 ? uri.length() : amp;
         int eq = uri.indexOf('=', at);
-        if (S3_PARAMETERS.contains(uri.substring(at, eq < 0 || eq > end ? end : eq))) {
+        String name = uri.substring(at, eq < 0 || eq > end ? end : eq);
+        if (S3_PARAMETERS.contains(name) || UNSUPPORTED.contains(name)) {
           return true;
         }
         at = end + 1;
@@ -174,18 +195,15 @@ final class S3Responder {
     if (target == null || !target.archive().equals(bucket)) {
       throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
     }
+    Map<String, String> query = Canonical.parameters(rawQuery);
     if (!key.isEmpty()) {
       ex.speakS3("/" + p, bucket, key, S3Error.NO_SUCH_KEY);
+      refuseUnsupported(query);
       router.forArchive(ex, bucket, key, onWorker, (e, a, w) -> object(e, a, key, w));
       return;
     }
     ex.speakS3("/" + p, bucket, null, S3Error.NO_SUCH_BUCKET);
-    Map<String, String> query = Canonical.parameters(rawQuery);
-    for (String name : query.keySet()) {
-      if (UNSUPPORTED.contains(name)) {
-        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "'" + name + "' is not served here");
-      }
-    }
+    refuseUnsupported(query);
     if (query.containsKey("location")) {
       ex.route("bucket");
       sendXml(ex, S3Xml.location());
@@ -195,6 +213,14 @@ final class S3Responder {
     } else {
       ListObjects list = ListObjects.of(query);
       router.forArchive(ex, bucket, list.prefix(), onWorker, (e, a, w) -> list(e, a, list));
+    }
+  }
+
+  private static void refuseUnsupported(Map<String, String> query) throws S3Exception {
+    for (String name : query.keySet()) {
+      if (UNSUPPORTED.contains(name)) {
+        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "'" + name + "' is not served here");
+      }
     }
   }
 

@@ -19,6 +19,8 @@ public enum S3Error {
   NO_SUCH_KEY("NoSuchKey", 404),
   NOT_IMPLEMENTED("NotImplemented", 501),
   PRECONDITION_FAILED("PreconditionFailed", 412),
+  REQUEST_HEADER_SECTION_TOO_LARGE("RequestHeaderSectionTooLarge", 431),
+  REQUEST_URI_TOO_LONG("RequestURITooLong", 414),
   REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403),
   SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403),
   SLOW_DOWN("SlowDown", 503);
@@ -49,7 +51,9 @@ public enum S3Error {
       case 404 -> missing;
       case 405 -> METHOD_NOT_ALLOWED;
       case 412 -> PRECONDITION_FAILED;
+      case 414 -> REQUEST_URI_TOO_LONG;
       case 416 -> INVALID_RANGE;
+      case 431 -> REQUEST_HEADER_SECTION_TOO_LARGE;
       case 501 -> NOT_IMPLEMENTED;
       case 503 -> SLOW_DOWN;
       default -> status >= 500 ? INTERNAL_ERROR : INVALID_ARGUMENT;
