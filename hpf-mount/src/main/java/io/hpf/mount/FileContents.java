@@ -93,7 +93,13 @@ final class FileContents {
         return;
       }
       if (whole == null && row.readWhole() && budget.take(row.rawLength())) {
-        whole = reader.get(row);
+        try {
+          whole = reader.get(row);
+        } finally {
+          if (whole == null) { // failed: the budget is given back, the next read tries again
+            budget.give(row.rawLength());
+          }
+        }
       }
       if (whole != null) {
         into.put(whole, (int) offset, length);
@@ -104,7 +110,14 @@ final class FileContents {
         stream = reader.openStream(row, offset);
         streamPosition = offset;
       }
-      copy(stream, offset, length, into);
+      try {
+        copy(stream, offset, length, into);
+      } catch (IOException | RuntimeException e) {
+        // Where a failed stream stands is unknown (a chunk may be consumed before the next one
+        // failed): it is let go, and the next read opens one at the offset it asks for.
+        closeStream();
+        throw e;
+      }
       streamPosition += length;
     }
 
@@ -122,6 +135,11 @@ final class FileContents {
       int n = from.readNBytes(scratch, 0, length);
       if (n < length) {
         throw new IOException("content ends at " + (offset + n) + " of " + row.rawLength());
+      }
+      if (offset + n == row.rawLength() && from.read() >= 0) {
+        // Reading on at the end is what checks the entry's CRC32C of all its content (a stream read
+        // from its start): the last bytes are handed out only once it holds.
+        throw new IOException("content goes on past its " + row.rawLength() + " bytes");
       }
       into.put(scratch, 0, n);
     }

@@ -40,12 +40,17 @@ final class Nodes {
       return row == null;
     }
 
-    /** Whether this node is what {@code path} is found to be now. */
-    private boolean is(LiveArchive a, EntryInfo r) {
+    /**
+     * Whether this node is what {@code path} is found to be now, on {@code r} of {@code s}: the
+     * same entry of the same archive (not of another archive put in its place, whose entry may lie
+     * at the same place with other bytes).
+     */
+    private boolean is(LiveArchive a, EntryInfo r, ArchiveSnapshot s) {
       if (r == null || row == null) {
         return r == null && row == null;
       }
       return a == archive
+          && s.reader().manifest().follows(snapshot.reader().manifest())
           && r.partId() == row.partId()
           && r.offset() == row.offset()
           && r.member() == row.member()
@@ -87,7 +92,7 @@ final class Nodes {
       return byId.get(ReadOnlyFileSystem.ROOT); // the root is never forgotten: not counted
     }
     Node node = byPath.get(path);
-    if (node == null || !node.is(archive, row)) {
+    if (node == null || !node.is(archive, row, snapshot)) {
       if (snapshot != null && !snapshot.acquire()) {
         throw new IllegalStateException("a snapshot in use was closed"); // the caller holds it
       }

@@ -10,13 +10,14 @@ import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * The content of one entry as a seekable, positioned-readable stream. A small entry (up to 1 MiB,
- * or any LZ4 one, which is one block) is read whole on the first read, checked against its CRC32C,
- * and then served from memory. A large one streams in bounded memory through the core's reader,
- * which hands out only checked bytes: chunked content (format version 7) is checked chunk by chunk,
- * and a seek reads only the chunks from its target on; content stored in one piece (older versions)
- * is checked whole when the stream opens. A seek forward skips in the open stream, a seek backward
- * opens it again at the target.
+ * The content of one entry as a seekable, positioned-readable stream. A small entry (up to 1 MiB)
+ * is read whole on the first read, checked against its CRC32C, and then served from memory. A large
+ * one streams in bounded memory through the core's reader, which hands out only checked bytes:
+ * chunked content (format version 7, any codec) is checked chunk by chunk, and a seek reads only
+ * the chunks from its target on; content stored in one piece (older versions) is checked whole when
+ * the stream opens. A seek forward skips in the open stream, a seek backward opens it again at the
+ * target. The position moves only by bytes handed out: after a failed read the stream is let go and
+ * the next read opens one at the position.
  */
 final class EntryInputStream extends FSInputStream {
 
@@ -61,22 +62,13 @@ final class EntryInputStream extends FSInputStream {
       n = (int) Math.min(length, whole.length - position);
       System.arraycopy(whole, (int) position, buffer, offset, n);
     } else {
-      positionStream();
-      n = stream.read(buffer, offset, length);
-      if (n < 0) {
-        throw new EOFException(
-            "entry '" + entry.name() + "' ended at " + streamPosition + " of " + entry.rawLength());
-      }
-      streamPosition += n;
-      if (streamPosition == entry.rawLength() && stream.read() >= 0) {
-        // Reading on at the end is what makes the core check the content's CRC32C, so a reader
-        // that stops at the length it was told still learns of damage.
-        throw new EOFException(
-            "entry '"
-                + entry.name()
-                + "' has more content than its "
-                + entry.rawLength()
-                + " bytes");
+      try {
+        n = readStream(buffer, offset, length);
+      } catch (IOException | RuntimeException e) {
+        // Where a failed stream stands is unknown (a chunk may be consumed before the next one
+        // failed): it is let go, and the next read opens one at this stream's position.
+        dropStream();
+        throw e;
       }
     }
     position += n;
@@ -84,6 +76,36 @@ final class EntryInputStream extends FSInputStream {
       statistics.incrementBytesRead(n);
     }
     return n;
+  }
+
+  /** Reads from the content stream at {@link #position}; the position is the caller's to move. */
+  private int readStream(byte[] buffer, int offset, int length) throws IOException {
+    positionStream();
+    int n = stream.read(buffer, offset, length);
+    if (n < 0) {
+      throw new EOFException(
+          "entry '" + entry.name() + "' ended at " + streamPosition + " of " + entry.rawLength());
+    }
+    if (streamPosition + n == entry.rawLength() && stream.read() >= 0) {
+      // Reading on at the end is what makes the core check the content's CRC32C, so a reader
+      // that stops at the length it was told still learns of damage.
+      throw new EOFException(
+          "entry '" + entry.name() + "' has more content than its " + entry.rawLength() + " bytes");
+    }
+    streamPosition += n;
+    return n;
+  }
+
+  private void dropStream() {
+    InputStream failed = stream;
+    stream = null;
+    if (failed != null) {
+      try {
+        failed.close();
+      } catch (IOException ignored) {
+        // read-only: nothing is lost
+      }
+    }
   }
 
   /** Brings the content stream to {@link #position}: reopened to go back, read through to go on. */
