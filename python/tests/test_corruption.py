@@ -65,10 +65,17 @@ def test_a_newer_version_is_unsupported_and_a_truncated_manifest_corrupt(archive
         hpf.open(archive)
 
 
-def test_a_missing_part_file_is_named_at_open(archive):
+def test_a_missing_part_file_is_named_when_read_and_by_verify(archive):
+    """A damaged part, not a damaged archive (as Java judges it): the archive opens and lists;
+    reading an entry of the part and verify name the part."""
     next(archive.glob("part-*.hpfp")).unlink()
-    with pytest.raises(hpf.CorruptArchive, match="part-"):
-        hpf.open(archive)
+    with hpf.open(archive) as a:
+        assert sorted(e.name for e in a.list("")) == sorted(model())
+        with pytest.raises(hpf.CorruptArchive, match="part-.*missing"):
+            for name in model():
+                a.get(name)
+        with pytest.raises(hpf.CorruptArchive, match="part-"):
+            a.verify()
 
 
 def test_a_flipped_index_record_is_named(archive):

@@ -88,3 +88,42 @@ def test_an_entry_over_64_mib_streams_and_seeks(tmp_path, java_hpf):
                 assert f.read(4096) == data[at:at + 4096]
         assert a.get("huge.bin") == data
         assert a.verify() == 1
+
+
+@pytest.mark.parametrize("codec", ["none", "lz4", "zstd"])
+def test_a_transient_fault_at_any_read_leaves_the_next_read_right(large, codec):
+    """A storage read that fails once (a timeout, a flaky disk) hands out nothing and moves
+    nothing: the next read at the same position gives the right bytes. The fault is put at every
+    read of a whole pass in turn."""
+    files, archives = large
+    for name, data in files.items():
+        faults, k = 0, 0
+        while True:
+            with hpf.open(archives[codec]) as a, a.open(name) as f:
+                real, left = a.storage.read, [k]
+
+                def flaky(part, offset, length, real=real, left=left):
+                    left[0] -= 1
+                    if left[0] == -1:
+                        raise OSError(f"{part}: injected fault at {offset}")
+                    return real(part, offset, length)
+
+                a.storage.read = flaky
+                got, failed = bytearray(), 0
+                while len(got) < len(data):
+                    try:
+                        piece = f.read(100_000)
+                    except OSError as e:
+                        assert "injected fault" in str(e)
+                        assert f.tell() == len(got), "a failed read moved the position"
+                        failed += 1
+                        continue
+                    assert piece
+                    got += piece
+                assert f.read() == b""
+                assert bytes(got) == data, (name, k)
+            faults += failed
+            if not failed:
+                break
+            k += 1
+        assert faults > 5, (name, faults)

@@ -10,7 +10,8 @@ The fsspec file system (protocol "hpf") is in hpf_archive.filesystem.
 from .archive import Archive, open  # noqa: A004
 from .catalog import EntryInfo
 from .dataset import Dataset
-from .errors import CorruptArchive, HpfError, NotFound, ReadOnly, UnsupportedVersion
+from .errors import (ArchiveReplaced, CorruptArchive, HpfError, NotFound, ReadOnly,
+                     UnsupportedVersion)
 
 __all__ = ["Archive", "open", "Dataset", "EntryInfo", "CorruptArchive", "HpfError", "NotFound",
            "ReadOnly", "UnsupportedVersion"]

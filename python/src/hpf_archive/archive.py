@@ -11,12 +11,12 @@ from . import files
 from . import manifest as manifests
 from .catalog import Catalog, merged
 from .chunks import Chunks
-from .entry import content_at, dictionary_of, header_at, info_at, read_checked
+from .entry import content_at, dictionary_of, header_at, info_at, read_checked, readable_part
 from .errors import CorruptArchive, NotFound
 from .index import DELETED, SegmentIndex, SlotTables
 from .names import lookup_key
 from .storage import open_storage
-from .stream import ChunkStream, EntryStream
+from .stream import CheckedReader, ChunkStream, EntryStream
 from .verify import verify
 from .wire import Cursor, check_footer, check_header, HEADER_BYTES
 
@@ -46,26 +46,38 @@ class Archive:
                           "using the slow pure-Python fallbacks (zstd entries cannot be read "
                           "without zstandard)", RuntimeWarning, stacklevel=3)
         listed = storage.list()
+        versions = getattr(storage, "listed_versions", {})
+        if hasattr(storage, "pin"):
+            storage.pin(versions)  # read only the files listed now, whatever comes later
         name = manifests.newest_manifest_name(listed)
         if name is None:
             raise CorruptArchive(storage.describe(""), 0, "no manifest: not an archive")
         manifests.check_size(listed[name], storage.describe(name))
         self.manifest = manifests.parse(storage.read(name, 0, listed[name]), storage.describe(name))
         self.manifest_name = name
+        self._manifest_version = versions.get(name)
         m = self.manifest
         for file_name, length, at_least in files.expected(m):
-            self._present(listed, file_name, length, at_least)
-        self._parts = {p: (files.part(p), committed) for p, committed in m.parts.items()}
+            if not at_least:  # a part missing or cut short is a damaged part, not a damaged
+                self._present(listed, file_name, length)  # archive: its lost entries say so
+        self._part_lengths = {p: listed.get(files.part(p)) for p in m.parts}
+        self._parts = {p: (files.part(p), readable_part(committed, self._part_lengths[p]))
+                       for p, committed in m.parts.items()}
         tables = SlotTables()
         self._indexes = [SegmentIndex(storage, seg, tables) for seg in reversed(m.segments)]
         self._catalogs = None  # opened on the first listing
         self._dictionaries = {}
-        self._verified = set()  # entries in one piece checked whole once (stream.EntryStream)
         self._lock = threading.Lock()
 
     def is_current(self):
-        """Whether this is still the archive's newest generation (one directory listing)."""
-        return manifests.newest_manifest_name(self.storage.list()) == self.manifest_name
+        """Whether this is still the archive's newest generation (one directory listing): no
+        newer commit, and no other archive put in its place (where the storage tells files'
+        versions: local disk)."""
+        listed = self.storage.list()
+        if manifests.newest_manifest_name(listed) != self.manifest_name:
+            return False
+        version = getattr(self.storage, "listed_versions", {}).get(self.manifest_name)
+        return version is None or version == self._manifest_version
 
     def _present(self, listed, name, length, at_least=False):
         have = listed.get(name)
@@ -113,11 +125,11 @@ class Archive:
                             self.storage.describe(part), content_at_offset, f"entry '{info.name}'",
                             header.codec, header.raw_length, header.stored_length,
                             header.chunk_shift, dictionary)
-            return io.BufferedReader(ChunkStream(chunks, lambda: self._crc_at(part, trailer_at)),
-                                     CHUNK_BYTES)
-        return io.BufferedReader(EntryStream(self.storage, part, content_at_offset, info,
-                                             self._crc_at(part, trailer_at), dictionary,
-                                             self._verified), CHUNK_BYTES)
+            return CheckedReader(ChunkStream(chunks, lambda: self._crc_at(part, trailer_at)),
+                                 CHUNK_BYTES)
+        return CheckedReader(EntryStream(self.storage, part, content_at_offset, info,
+                                         self._crc_at(part, trailer_at), dictionary),
+                             CHUNK_BYTES)
 
     def _crc_at(self, part, at):
         return struct.unpack("<I", self.storage.read(part, at, 4))[0]

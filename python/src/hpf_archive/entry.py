@@ -101,10 +101,37 @@ def _shown(key):
     return key.decode("utf-8", "backslashreplace")
 
 
+class CutPart(int):
+    """A part's committed length where its file is shorter (cut short by damage): `cut` is where
+    the file ends. Entries before the cut read as in an intact part; one past it is lost."""
+
+    def __new__(cls, committed, cut):
+        value = super().__new__(cls, committed)
+        value.cut = cut
+        return value
+
+
+def readable_part(committed, file_length):
+    """The committed length readers bound a part's entries by: a CutPart where the file is
+    shorter than the manifest says, or missing (None)."""
+    if file_length is not None and file_length >= committed:
+        return committed
+    return CutPart(committed, file_length)
+
+
 def _place_checked(storage, part_name, committed, off, length):
     if off < 16 or length < MIN_HEADER + 4 or off + length > committed:
         raise CorruptArchive(storage.describe(part_name), off,
                              f"an entry of {length} bytes outside the committed part")
+    if type(committed) is CutPart:
+        if committed.cut is None:
+            raise CorruptArchive(storage.describe(part_name), 0,
+                                 "the part file is missing (the manifest lists it)")
+        if off + length > committed.cut:
+            raise CorruptArchive(storage.describe(part_name), off,
+                                 f"the part file is cut short at {committed.cut} of its "
+                                 f"{int(committed)} committed bytes: the entry of {length} bytes "
+                                 "here is lost")
 
 
 def content_at(storage, part_name, committed, off, length, key, dictionaries):

@@ -44,5 +44,10 @@ class NotFound(HpfError, KeyError):
         return self.args[0]
 
 
+class ArchiveReplaced(HpfError):
+    """A file a reader's generation names is another file now: the archive was replaced under its
+    path after the reader opened it. Nothing was read from the new file; open the archive again."""
+
+
 class ReadOnly(HpfError, PermissionError):
     """A change asked of an archive through a read-only interface (the fsspec file system)."""

@@ -5,7 +5,7 @@ import mmap
 import os
 import threading
 
-from .errors import CorruptArchive
+from .errors import ArchiveReplaced, CorruptArchive
 
 
 def open_storage(location, fs=None, storage_options=None):
@@ -44,6 +44,11 @@ def _no_hdfs_driver(location, cause):
         "9870 by default; `hpf hdfs status --webhdfs` prints the local HDFS's; needs requests)")
 
 
+def _version(st):
+    """What a file is: a file replaced under its name (renamed over, made again) has another."""
+    return st.st_ino, st.st_dev, st.st_mtime_ns, st.st_size
+
+
 class LocalStorage:
     """An archive directory on local disk. Files are mapped once and shared by every thread:
     slicing a mapping is a positional read without a system call."""
@@ -54,17 +59,27 @@ class LocalStorage:
             raise FileNotFoundError(f"{self.directory}: no such archive directory")
         self._maps = {}
         self._lock = threading.Lock()
+        self.listed_versions = {}  # name -> what the file is (see _version), as last listed
+        self._pinned = {}
 
     def describe(self, name):
         return os.path.join(self.directory, name)
 
     def list(self):
-        """File names and lengths of the directory."""
-        out = {}
+        """File names and lengths of the directory (their versions kept in listed_versions)."""
+        out, versions = {}, {}
         for e in os.scandir(self.directory):
             if e.is_file():
-                out[e.name] = e.stat().st_size
+                st = e.stat()
+                out[e.name] = st.st_size
+                versions[e.name] = _version(st)
+        self.listed_versions = versions
         return out
+
+    def pin(self, versions):
+        """From now on a file is mapped only if it is the file of that version (name -> version):
+        the files of the generation a reader opened, not another archive's put in its place."""
+        self._pinned = dict(versions)
 
     def _map(self, name):
         with self._lock:
@@ -72,7 +87,13 @@ class LocalStorage:
             if m is None:
                 try:
                     with open(self.describe(name), "rb") as f:
-                        size = os.fstat(f.fileno()).st_size
+                        st = os.fstat(f.fileno())
+                        pinned = self._pinned.get(name)
+                        if pinned is not None and pinned != _version(st):
+                            raise ArchiveReplaced(
+                                f"{self.describe(name)}: another file now than when the archive "
+                                "was opened (it was replaced under this reader): open it again")
+                        size = st.st_size
                         m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
                 except FileNotFoundError:
                     raise CorruptArchive(self.describe(name), 0, "the file is missing") from None

@@ -5,8 +5,10 @@ Chunked content (format version 7, FORMAT.md "Chunked content") is read a chunk 
 checked against its own CRC32C before any of its bytes is handed out: a seek reads only the
 chunks from its target on, and a stream read from its start to its end also checks the entry's
 CRC32C of the whole. Content in one piece of more than 1 MiB (versions 1 to 6) is checked whole,
-read to its end, before the first byte is handed out (an archive remembers the entries it checked,
-`verified`); then it is read again from its start (or, stored raw, from the offset asked for)."""
+read to its end, each time a stream of it opens, before the first byte is handed out (damage that
+comes after an earlier read is found); then it is read again from its start (or, stored raw, from
+the offset asked for). A stream's position moves only by bytes handed out: after a failed read
+(a transient error of the storage) the next read starts again at the position."""
 
 import io
 
@@ -16,6 +18,41 @@ from .entry import check_codec
 from .errors import CorruptArchive
 
 CHUNK = 1 << 20
+
+
+class CheckedReader(io.BufferedReader):
+    """A buffered stream that hands out nothing of a read that fails: io.BufferedReader drops the
+    bytes it took from its buffer when the raw read after them raises, and its position moves on
+    past them; here a failed read puts the position back where the read began."""
+
+    def _undo_on_error(self, read, *args):
+        at = self.tell()
+        try:
+            return read(*args)
+        except BaseException:
+            try:
+                self.seek(at)  # empties the buffer; the raw stream moves to `at`
+            except Exception:  # noqa: BLE001 - the read's own error is the one to tell
+                pass
+            raise
+
+    def read(self, size=-1):
+        return self._undo_on_error(super().read, size)
+
+    def read1(self, size=-1):
+        return self._undo_on_error(super().read1, size)
+
+    def readinto(self, b):
+        return self._undo_on_error(super().readinto, b)
+
+    def readinto1(self, b):
+        return self._undo_on_error(super().readinto1, b)
+
+    def readline(self, size=-1):
+        return self._undo_on_error(super().readline, size)
+
+    def peek(self, size=0):
+        return self._undo_on_error(super().peek, size)
 
 
 class _StoredBytes(io.RawIOBase):
@@ -119,7 +156,7 @@ class ChunkStream(_Seekable):
 class EntryStream(_Seekable):
     """Content in one piece: checked whole first, then read from its start (or, raw, directly)."""
 
-    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary, verified):
+    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary):
         super().__init__(info.raw_length)
         self._storage, self._part, self._at, self._info = storage, part, content_offset, info
         self._dictionary = dictionary
@@ -127,14 +164,11 @@ class EntryStream(_Seekable):
         # Before any allocation: an LZ4 block is decoded whole, so its raw length is bounded.
         check_codec(storage, part, content_offset, f"entry '{info.name}'", info.codec,
                     info.raw_length, info.stored_length)
-        key = (info.part_id, info.offset)
-        if key not in verified:
-            self._check_whole(stored_crc)
-            verified.add(key)
+        self._check_whole(stored_crc)
         self._restart(0)
 
     def check_to_end(self):
-        pass  # checked whole when it opened (verify drops the entry from `verified` first)
+        pass  # checked whole when it opened
 
     def _source_from(self, pos):
         info = self._info
@@ -168,18 +202,28 @@ class EntryStream(_Seekable):
         self._source, self._source_pos = self._source_from(pos), pos if self._info.codec == 0 else 0
 
     def _move(self, pos):
-        if pos < self._source_pos or self._info.codec == 0:
-            self._restart(pos)
-        while self._source_pos < pos:  # compressed: decode through to the target
-            data = self._read(self._source, min(CHUNK, pos - self._source_pos))
-            if not data:
-                raise self._corrupt(f"ends after {self._source_pos} bytes")
-            self._source_pos += len(data)
+        try:
+            if self._source is None or pos < self._source_pos or self._info.codec == 0:
+                self._restart(pos)
+            while self._source_pos < pos:  # compressed: decode through to the target
+                data = self._read(self._source, min(CHUNK, pos - self._source_pos))
+                if not data:
+                    raise self._corrupt(f"ends after {self._source_pos} bytes")
+                self._source_pos += len(data)
+        except BaseException:
+            self._source = None  # where a failed source stands is unknown: opened again
+            raise
 
     def _read_at(self, n):
-        data = self._read(self._source, n)
-        if not data:
-            raise self._corrupt(f"ends after {self._pos} of {self._info.raw_length} bytes")
+        try:
+            if self._source is None:  # a read failed before: start again at the position
+                self._move(self._pos)
+            data = self._read(self._source, n)
+            if not data:
+                raise self._corrupt(f"ends after {self._pos} of {self._info.raw_length} bytes")
+        except BaseException:
+            self._source = None
+            raise
         self._source_pos += len(data)
         return data
 
