@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${HPF_DIST_NO_BUILD:-}" ]; then
   (command -v mvn >/dev/null && command -v java >/dev/null) || ./scripts/install-build-tools.sh
-  mvn -B -q -ntp package -Pquick
+  # Maven's quiet mode still writes colour resets (ESC[0m) through its console library: cut.
+  mvn -B -q -ntp package -Pquick 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
 fi
 version="$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)"
 name="hpf-$version"

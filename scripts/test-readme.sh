@@ -51,8 +51,8 @@ for i in 1 2 3; do
   printf 'line %s\nanother err0r line\n' "$i" >"logs/2024/02/b$i.log"
 done
 cp logs/2024/01/a1.log logs/2024/01/a.log
-# The README's first command writes /tmp/hpf-docs.hpf; one made by an earlier run goes first.
-if [ -f /tmp/hpf-docs.hpf/manifest-0000000001.hpfm ]; then rm -rf /tmp/hpf-docs.hpf; fi
+# The README's first command writes /tmp/hpf-docs.hpf, replacing one an earlier run made (as a
+# user running it again does): nothing is deleted first.
 
 echo "test-readme.sh: $(grep -c . "$script") command lines from README.md and its guides, in $scratch"
 # PS4 set inside: bash running as root does not take it from the environment.

@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Writes the content of entries to standard output, byte for byte.",
       "Content is checked against its CRC32C; a damaged entry is an error, never wrong bytes",
-      "(entries over 1 MiB are streamed in bounded memory and checked at their end)."
+      "(entries over 1 MiB stream in bounded memory, each chunk checked before it is written,",
+      "and the whole content's CRC32C at the end)."
     },
     footer = {
       "",

@@ -37,6 +37,18 @@ final class CompactCommand implements Callable<Integer> {
         ArchiveWriter writer = flags.open(target, flags.builder().build(), spec)) {
       result = writer.compact(reclaim);
     }
+    if (result.segmentsBefore() == result.segmentsAfter() && !result.reclaimed()) {
+      spec.commandLine()
+          .getOut()
+          .println(
+              archive
+                  + ": nothing to compact ("
+                  + result.segmentsBefore()
+                  + (result.segmentsBefore() == 1 ? " segment" : " segments")
+                  + (reclaim ? ", no dead bytes" : "")
+                  + "); nothing committed");
+      return Main.EXIT_OK;
+    }
     spec.commandLine()
         .getOut()
         .println(

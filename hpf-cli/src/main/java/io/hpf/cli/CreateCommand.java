@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  hpf create photos.hpf /data/photos",
+      "  hpf create --overwrite photos.hpf /data/photos   # replaces the archive there",
       "  hpf create --codec lz4 --threads 8 logs.hpf /var/log/app",
       "  hpf create --skip-unreadable --follow-symlinks home.hpf /home/me",
       "  hpf create hdfs://127.0.0.1:9000/data/logs.hpf /var/log/app",
@@ -77,6 +78,13 @@ final class CreateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin PartSizeFlag partSize;
 
+  @Option(
+      names = "--overwrite",
+      description =
+          "Replace an archive already at ARCHIVE (local disk): the new one is packed beside it and"
+              + " renamed over it once complete; a directory that is not an archive is refused.")
+  boolean overwrite;
+
   @Override
   public Integer call() throws Exception {
     if (!Charset.defaultCharset().name().equals("UTF-8")
@@ -94,17 +102,28 @@ final class CreateCommand implements Callable<Integer> {
             .maxPartBytes(partSize.bytes())
             .build();
     Path localTarget = LocalStorage.isLocal(archive) ? LocalStorage.localPath(archive) : null;
+    if (!overwrite && localTarget != null && Overwrite.isArchive(localTarget)) {
+      throw new java.nio.file.FileAlreadyExistsException(
+          archive + ": already an archive (create --overwrite replaces it; hpf add adds to it)");
+    }
+    Overwrite replacing = overwrite ? Overwrite.of(archive, localTarget) : null;
+    String packedAt = replacing != null ? replacing.staging().toString() : archive;
     boolean existed = localTarget == null || Files.exists(localTarget);
     long start = System.nanoTime();
     Packer.Result result;
-    try (Storage target = locator.createArchive(archive);
+    try (Storage target = locator.createArchive(packedAt);
         Progress progress = new Progress(spec.commandLine().getErr(), "packing")) {
       result = Packer.pack(tree, target, options, pack.options(!noDictionary), progress);
     } catch (Exception e) {
-      if (!existed) {
+      if (replacing != null) {
+        replacing.abandon();
+      } else if (!existed) {
         deleteIfEmpty(localTarget);
       }
       throw e;
+    }
+    if (replacing != null) {
+      replacing.commit();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     long stored = result.manifest().partBytes();

@@ -6,6 +6,11 @@ import java.util.Locale;
 final class Format {
   private Format() {}
 
+  /** "1 entry", "2 entries": a count with its noun in the number it takes. */
+  static String count(long n, String one, String many) {
+    return n + " " + (n == 1 ? one : many);
+  }
+
   static String bytes(long bytes) {
     if (bytes < 1024) {
       return bytes + " B";

@@ -51,6 +51,11 @@ final class FsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (args.isEmpty() || args.equals(List.of("--help")) || args.equals(List.of("-h"))) {
+      // The shell's arguments are its own, but hpf's help flags are hpf's: this command's usage.
+      spec.commandLine().usage(spec.commandLine().getOut());
+      return args.isEmpty() ? Main.EXIT_USAGE : Main.EXIT_OK;
+    }
     // The shell prints through System.out and System.err; its output goes where hpf's does,
     // and an output that cannot be written fails the command as hpf's own output would.
     PrintStream out = new PrintStream(stdout, true, StandardCharsets.UTF_8);

@@ -34,6 +34,7 @@ final class RecoverCommand implements Callable<Integer> {
     try (Storage target = flags.storage.openForWriting(archive, flags.hdfs);
         ArchiveWriter writer = ArchiveWriter.open(target, flags.builder().build())) {
       RecoveryResult r = writer.recovery();
+      tellLockTaken(spec, r);
       if (r.damagedParts() > 0) {
         spec.commandLine()
             .getErr()
@@ -99,6 +100,7 @@ final class RecoverCommand implements Callable<Integer> {
 
   /** Tells on standard error what opening a writer recovered, if anything. */
   static void report(CommandSpec spec, RecoveryResult r) {
+    tellLockTaken(spec, r);
     if (r.foundAnything()) {
       spec.commandLine()
           .getErr()
@@ -110,6 +112,18 @@ final class RecoverCommand implements Callable<Integer> {
                   + " dropped, "
                   + r.filesRemoved()
                   + " files removed");
+    }
+  }
+
+  /** One line when this writer took over the lock of a writer of this host that died. */
+  private static void tellLockTaken(CommandSpec spec, RecoveryResult r) {
+    if (r.lockTakenFrom() != null) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "hpf: took over the lock of a writer that died ("
+                  + r.lockTakenFrom()
+                  + "); what it left is recovered as on any open");
     }
   }
 }

@@ -67,14 +67,14 @@ final class RmCommand implements Callable<Integer> {
         .getOut()
         .println(
             "deleted "
-                + count
-                + " entries from "
+                + Format.count(count, "entry", "entries")
+                + " from "
                 + archive
                 + ": generation "
                 + manifest.generation()
                 + ", "
-                + manifest.liveEntries()
-                + " entries");
+                + Format.count(manifest.liveEntries(), "entry", "entries")
+                + " left");
     return Main.EXIT_OK;
   }
 }

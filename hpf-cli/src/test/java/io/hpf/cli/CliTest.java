@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -604,6 +605,106 @@ class CliTest {
     assertEquals(0, hpf("recover", "--break-lock", archive).code());
   }
 
+  /**
+   * A writer of this host killed while it held the lock: the next command takes the lock over by
+   * itself, says so in one line, and recovers what the writer left, as any open does.
+   */
+  @Test
+  void theLockOfAWriterOfThisHostThatDiedIsTakenOver() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    String stale =
+        "host "
+            + java.net.InetAddress.getLocalHost().getHostName()
+            + ", pid "
+            + gone.pid()
+            + ", since "
+            + java.time.Instant.now();
+    Files.writeString(archive.resolve("hpf.lock"), stale);
+    Path more = Files.createDirectories(temp.resolve("more-after-a-dead-writer"));
+    Files.writeString(more.resolve("late.txt"), "late");
+    CliRun add = hpf("add", archive, more);
+    assertEquals(0, add.code(), add.err());
+    assertEquals(
+        List.of(
+            "hpf: took over the lock of a writer that died ("
+                + stale
+                + "); what it left is"
+                + " recovered as on any open"),
+        add.err().lines().toList());
+    assertFalse(Files.exists(archive.resolve("hpf.lock")));
+    assertEquals("late", hpf("cat", archive, "late.txt").text());
+  }
+
+  /**
+   * The README's first command, run again: create refuses an archive that is there, saying how to
+   * replace it; --overwrite replaces an archive (never a directory that is not one, nor one a
+   * writer holds) by renaming the complete new one over it.
+   */
+  @Test
+  void createOverwriteReplacesAnArchiveAndNothingElse() throws Exception {
+    CliRun again = hpf("create", archive, source);
+    assertEquals(1, again.code());
+    assertTrue(
+        again.err().contains("already an archive (create --overwrite replaces it"), again.err());
+    Path other = Files.createDirectories(temp.resolve("other-tree"));
+    Files.writeString(other.resolve("only.txt"), "only");
+    CliRun replaced = hpf("create", "--overwrite", archive, other);
+    assertEquals(0, replaced.code(), replaced.err());
+    assertEquals(List.of("only.txt"), hpf("ls", archive).text().lines().toList());
+    assertEquals(0, hpf("verify", archive).code());
+    try (var left = Files.list(archive.getParent())) {
+      assertTrue(
+          left.noneMatch(p -> p.getFileName().toString().startsWith(".")), "no staging left");
+    }
+    Path plain = Files.createDirectories(temp.resolve("plain-dir"));
+    Files.writeString(plain.resolve("keep.txt"), "keep");
+    CliRun refused = hpf("create", "--overwrite", plain, other);
+    assertEquals(1, refused.code());
+    assertTrue(refused.err().contains("not an archive"), refused.err());
+    assertEquals("keep", Files.readString(plain.resolve("keep.txt")));
+    Files.writeString(archive.resolve("hpf.lock"), "host elsewhere, pid 1, since then");
+    CliRun held = hpf("create", "--overwrite", archive, source);
+    assertEquals(1, held.code());
+    assertTrue(held.err().contains("lock"), held.err());
+    Path fresh = temp.resolve("fresh-overwrite.hpf");
+    assertEquals(0, hpf("create", "--overwrite", fresh, other).code(), "nothing there: created");
+  }
+
+  /**
+   * A compaction the policy runs after a commit is told apart in the log ("auto-compact"); the
+   * command that committed reports its own generation; a compaction with nothing to do commits
+   * nothing.
+   */
+  @Test
+  void policyCompactionsAreNamedAndNothingToDoCommitsNothing() throws Exception {
+    Path tree = Files.createDirectories(temp.resolve("ten"));
+    for (int i = 0; i < 10; i++) {
+      Files.writeString(tree.resolve("f" + i + ".txt"), ("content " + i + "\n").repeat(200));
+    }
+    Path small = temp.resolve("ten.hpf");
+    assertEquals(0, hpf("create", small, tree).code());
+    CliRun rm = hpf("rm", "--prefix", "f", small); // every entry dead: the policy reclaims
+    assertEquals(0, rm.code(), rm.err());
+    assertTrue(rm.text().contains(": generation 2, 0 entries left"), rm.text());
+    CliRun one = hpf("create", temp.resolve("one.hpf"), tree);
+    assertEquals(0, one.code());
+    CliRun rmOne = hpf("rm", temp.resolve("one.hpf"), "f1.txt");
+    assertTrue(rmOne.text().startsWith("deleted 1 entry from "), rmOne.text());
+    List<String> log = hpf("log", small).text().lines().toList();
+    assertTrue(log.get(log.size() - 1).contains("auto-compact --reclaim"), log.toString());
+    assertTrue(log.get(log.size() - 2).contains("rm"), log.toString());
+    int generations = log.size();
+    for (String[] args : List.of(new String[] {"compact"}, new String[] {"compact", "--reclaim"})) {
+      List<Object> command = new ArrayList<>(List.of((Object[]) args));
+      command.add(small);
+      CliRun nothing = hpf(command.toArray());
+      assertEquals(0, nothing.code(), nothing.err());
+      assertTrue(nothing.text().contains("nothing to compact"), nothing.text());
+    }
+    assertEquals(generations, hpf("log", small).text().lines().count(), "nothing committed");
+  }
+
   @Test
   void helpShowsExamples() {
     for (String command :
@@ -620,9 +721,10 @@ class CliTest {
             "compact",
             "recover",
             "log",
-            "classpath")) {
+            "classpath",
+            "fs")) {
       CliRun help = hpf(command, "--help");
-      assertEquals(0, help.code());
+      assertEquals(0, help.code(), command + ": " + help.err());
       assertTrue(help.text().contains("Examples:"), command);
     }
   }

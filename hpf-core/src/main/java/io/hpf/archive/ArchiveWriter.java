@@ -122,7 +122,7 @@ public final class ArchiveWriter implements Closeable {
           List.of(),
           lock,
           new WriterCommits(storage, resolved, dictionary, null, 1),
-          new RecoveryResult(0, 0, 0, 0, 0, List.of()));
+          new RecoveryResult(0, 0, 0, 0, 0, List.of(), null));
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -296,7 +296,9 @@ public final class ArchiveWriter implements Closeable {
 
   /**
    * Commits what was added and deleted since the last commit as one new segment, then compacts by
-   * the policy and cleans up. REQUIRES: no add or delete running.
+   * the policy and cleans up. Returns this commit's generation (a compaction by the policy after it
+   * is a generation of its own, {@link #manifest()} the newest). REQUIRES: no add or delete
+   * running.
    *
    * @throws NameConflictException a name added twice; nothing is committed
    * @throws NameConflictException an added name exists and replacing was not asked for
@@ -337,7 +339,7 @@ public final class ArchiveWriter implements Closeable {
     commits.advance(next);
     changeDone();
     compactByPolicy();
-    return commits.base();
+    return next;
   }
 
   /**

@@ -13,6 +13,8 @@ import java.util.List;
  * @param damagedParts committed part files missing or cut short: what they lost no recovery can
  *     bring back (a note names each)
  * @param notes what was done, one line each, naming files and offsets
+ * @param lockTakenFrom the holder line of a writer of this host that died holding the lock, which
+ *     this writer took over without being asked (local disk), or null
  */
 public record RecoveryResult(
     long entriesRecovered,
@@ -20,9 +22,16 @@ public record RecoveryResult(
     long bytesDropped,
     int filesRemoved,
     int damagedParts,
-    List<String> notes) {
+    List<String> notes,
+    String lockTakenFrom) {
   public RecoveryResult {
     notes = List.copyOf(notes);
+  }
+
+  /** The same, telling also that the lock of a writer that died was taken over. */
+  RecoveryResult withLockTakenFrom(String holder) {
+    return new RecoveryResult(
+        entriesRecovered, entriesDropped, bytesDropped, filesRemoved, damagedParts, notes, holder);
   }
 
   public boolean foundAnything() {

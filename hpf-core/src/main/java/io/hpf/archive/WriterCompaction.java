@@ -29,15 +29,18 @@ final class WriterCompaction {
     long tails = commits.tailBytes();
     long fileBytes = base.partBytes() + tails;
     if (fileBytes > 0 && base.deadBytes() + tails > options.reclaimRatio() * fileBytes) {
-      compact(commits, true);
+      reclaim(commits, AUTO);
       return;
     }
     for (Compactor.Run run = Compactor.chooseRun(commits.base(), options.maxSegments());
         run != null;
         run = Compactor.chooseRun(commits.base(), options.maxSegments())) {
-      mergeRun(commits, run);
+      mergeRun(commits, run, AUTO);
     }
   }
+
+  /** How {@code hpf log} names a compaction the policy ran after a commit, not a user's. */
+  private static final String AUTO = "auto-";
 
   /**
    * Merges every segment into one; with {@code reclaim}, also rewrites the live entries into new
@@ -46,13 +49,24 @@ final class WriterCompaction {
   static CompactionResult compact(WriterCommits commits, boolean reclaim) throws IOException {
     Manifest base = commits.base();
     int before = base.segments().size();
-    if (!reclaim) {
+    // A reclaim with nothing to free, merge or gather (parts of a job, into bigger ones) would
+    // rewrite the archive as it is: nothing is committed.
+    boolean nothingToDo =
+        base.deadBytes() + commits.tailBytes() == 0 && before <= 1 && base.parts().size() <= 1;
+    if (!reclaim || nothingToDo) {
       if (before > 1) {
-        mergeRun(commits, new Compactor.Run(0, before));
+        mergeRun(commits, new Compactor.Run(0, before), "");
       }
       return new CompactionResult(
           before, commits.base().segments().size(), false, 0, commits.base());
     }
+    return reclaim(commits, "");
+  }
+
+  /** Rewrites the live entries into new parts: one commit, named for {@code hpf log}. */
+  private static CompactionResult reclaim(WriterCommits commits, String by) throws IOException {
+    Manifest base = commits.base();
+    int before = base.segments().size();
     long oldBytes = base.partBytes() + commits.tailBytes(); // what the part files hold
     Compactor.copyLive(commits.snapshot().access(), commits.pool());
     List<PartWriter> parts = commits.pool().finishAll();
@@ -68,7 +82,8 @@ final class WriterCompaction {
               0,
               base.liveEntries(),
               rows.accountedBytes(),
-              "compact --reclaim: "
+              by
+                  + "compact --reclaim: "
                   + before
                   + " segments to 1, "
                   + (oldBytes - newBytes)
@@ -79,7 +94,8 @@ final class WriterCompaction {
   }
 
   /** Merges the segments of {@code run} into one, in place: an index-only commit. */
-  private static void mergeRun(WriterCommits commits, Compactor.Run run) throws IOException {
+  private static void mergeRun(WriterCommits commits, Compactor.Run run, String by)
+      throws IOException {
     Manifest base = commits.base();
     int before = base.segments().size();
     List<Manifest.SegmentRef> kept = new ArrayList<>(base.segments());
@@ -92,7 +108,8 @@ final class WriterCompaction {
             run.from(),
             base.liveEntries(),
             base.liveEntryBytes(),
-            "compact: segments "
+            by
+                + "compact: segments "
                 + (run.from() + 1)
                 + "-"
                 + run.to()

@@ -52,6 +52,9 @@ final class WriterOpening {
       Recovery.Scan scan = Recovery.scan(storage, listing, committed, commits.snapshot().access());
       RecoveryResult found =
           withDamagedParts(withLeftovers(scan.result(), leftovers), base, listing);
+      if (lock.tookOverFrom() != null) {
+        found = found.withLockTakenFrom(lock.tookOverFrom());
+      }
       writer = new ArchiveWriter(storage, options, changes, lock, commits, found);
       if (!scan.parts().isEmpty()) {
         commitRecovered(writer.commits(), scan.parts());
@@ -99,7 +102,8 @@ final class WriterOpening {
         found.bytesDropped(),
         found.filesRemoved() + leftovers,
         found.damagedParts(),
-        notes);
+        notes,
+        found.lockTakenFrom());
   }
 
   /**
@@ -138,7 +142,8 @@ final class WriterOpening {
         found.bytesDropped(),
         found.filesRemoved(),
         found.damagedParts() + damaged,
-        notes);
+        notes,
+        found.lockTakenFrom());
   }
 
   /** Above every part the manifest names and every part file present (uncommitted ones too). */

@@ -280,7 +280,7 @@ public abstract class StorageConformanceSuite {
       assertEquals(0, reader.entryCount());
       List<String> log =
           reader.manifest().history().stream().map(Generation.Change::operation).toList();
-      assertEquals(List.of("create 1 entries", "add --replace 1 entries", "rm 1 entries"), log);
+      assertEquals(List.of("create 1 entry", "add --replace 1 entry", "rm 1 entry"), log);
     }
   }
 

@@ -64,9 +64,15 @@ public final class SeaweedS3 implements Closeable {
 
   /**
    * The shared server for a test class that needs it; where SeaweedFS is not built, the class is
-   * skipped, saying how to build it.
+   * skipped, saying how to build it, unless {@code HPF_REQUIRE_S3} is set ({@code scripts/test.sh}
+   * builds it first and sets it: the suite skips nothing its scripts can install).
    */
   public static SeaweedS3 sharedOrSkip() throws Exception {
+    if (binary() == null && System.getenv("HPF_REQUIRE_S3") != null) {
+      throw new IllegalStateException(
+          "SeaweedFS is not built, and the suite requires it: scripts/install-seaweedfs.sh builds"
+              + " it");
+    }
     org.junit.jupiter.api.Assumptions.assumeTrue(
         binary() != null,
         "SeaweedFS is not built here: scripts/install-seaweedfs.sh builds it (once)");

@@ -38,20 +38,22 @@ final class Daemon {
       throws IOException, InterruptedException {
     Files.createDirectories(logFile.getParent());
     long logStart = Files.exists(logFile) ? Files.size(logFile) : 0;
-    ProcessHandle child = startDetached(mountMain, args, logFile);
+    long pid = startDetached(mountMain, args, logFile);
+    // Gone already (a mount that fails at once can end before it is looked at): its log says why.
+    java.util.Optional<ProcessHandle> child = ProcessHandle.of(pid);
     long deadline = System.nanoTime() + START_TIMEOUT_MILLIS * 1_000_000L;
     while (System.nanoTime() < deadline) {
       if ("fuse.hpf".equals(Mounts.typeAt(dir))) {
         System.out.println("hpf: mounted " + archive + " at " + dir + " (log: " + logFile + ")");
         return 0;
       }
-      if (!child.isAlive()) {
+      if (child.isEmpty() || !child.get().isAlive()) {
         System.err.println("hpf mount: " + lastWords(logFile, logStart));
         return 1;
       }
       Thread.sleep(20);
     }
-    child.destroy();
+    child.get().destroy();
     System.err.println("hpf mount: no mount at " + dir + " after 60 s (log: " + logFile + ")");
     return 1;
   }
@@ -62,7 +64,7 @@ final class Daemon {
    * as this JVM's own child: a JVM with a live child takes a third of a second to exit (its exit
    * waits on the thread that waits for the child), which every {@code hpf mount} would pay.
    */
-  private static ProcessHandle startDetached(List<String> mountMain, List<String> args, Path log)
+  private static long startDetached(List<String> mountMain, List<String> args, Path log)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add("sh");
@@ -76,8 +78,7 @@ final class Daemon {
     String said = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     shell.waitFor();
     try {
-      long pid = Long.parseLong(said);
-      return ProcessHandle.of(pid).orElseThrow(() -> new IOException("the mount ended at once"));
+      return Long.parseLong(said);
     } catch (NumberFormatException e) {
       throw new IOException("cannot start the mount's process: " + said, e);
     }
@@ -89,7 +90,9 @@ final class Daemon {
     int start = (int) Math.min(from, all.length);
     String said = new String(all, start, all.length - start, StandardCharsets.UTF_8).strip();
     if (said.isEmpty()) {
-      return "the mount ended at once (log: " + logFile + ")";
+      return "the mount's process ended without saying why (log: "
+          + logFile
+          + "; hpf mount --foreground shows it all)";
     }
     List<String> lines = said.lines().toList();
     String last = lines.get(lines.size() - 1).replaceFirst("^hpf mount: ", "");

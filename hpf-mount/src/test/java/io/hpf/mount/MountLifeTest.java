@@ -239,6 +239,7 @@ class MountLifeTest {
       assertEquals(1, out.lines().count(), args + ": " + out);
       assertTrue(out.startsWith("hpf mount: "), out);
       assertFalse(out.contains("Exception") || out.contains("a bug in hpf"), out);
+      assertFalse(out.contains("without saying why"), "the cause, not where to find it: " + out);
       if (args.contains("bogus")) {
         assertTrue(
             out.contains("unknown option") && out.contains("bogus"), "libfuse's why: " + out);

@@ -1,6 +1,7 @@
 package io.hpf.mount;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -56,6 +57,31 @@ class MountReplacedArchiveTest {
     TestArchives.write(archive, a, WriterOptions.builder().build(), 1);
     try (Mounted mount = Mounted.mount(temp.resolve("root").toString(), temp.resolve("mnt"))) {
       replaceAndAwait(archive, a, b, mount.dir.resolve("x"));
+    }
+  }
+
+  /**
+   * Damage that comes after a file was read (bit rot): once the kernel's pages of it are gone, the
+   * next read goes to the archive and fails (EIO) rather than giving the damaged bytes.
+   */
+  @Test
+  void damageAfterAFirstReadIsFoundByTheNextRead() throws Exception {
+    Mounted.assumeFuse();
+    Path archive = temp.resolve("root/x.hpf");
+    TreeMap<String, byte[]> a = model(5);
+    TestArchives.write(archive, a, WriterOptions.builder().build(), 1);
+    String name = "d/f1.bin"; // 40,000 bytes: the kernel asks for it in one request
+    try (Mounted mount = Mounted.mount(archive.toString(), temp.resolve("mnt"))) {
+      assertArrayEquals(a.get(name), Files.readAllBytes(mount.dir.resolve(name)));
+      io.hpf.archive.EntryInfo row;
+      try (io.hpf.archive.ArchiveReader r =
+          io.hpf.archive.ArchiveReader.open(io.hpf.store.LocalStorage.open(archive))) {
+        row = r.stat(name);
+      }
+      FileContentsTest.flip(archive, row, row.offset() + row.entryLength() - 1000);
+      Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "1"); // the kernel's pages go
+      assertThrows(java.io.IOException.class, () -> Files.readAllBytes(mount.dir.resolve(name)));
+      assertArrayEquals(a.get("d/f2.bin"), Files.readAllBytes(mount.dir.resolve("d/f2.bin")));
     }
   }
 

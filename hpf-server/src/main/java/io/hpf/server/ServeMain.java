@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
       "",
       "  hpf serve /data/archives --port 8080",
       "  hpf serve hdfs://nn:9000/data/ --port 8080 --memory 2g",
+      "  hpf serve s3a://bucket/archives/ --port 8080            # archives in S3 (S3A)",
       "  curl http://127.0.0.1:8080/photos/2024/01/cat.jpg",
       "  curl 'http://127.0.0.1:8080/photos/?prefix=2024/01/&delimiter=/&limit=1000'",
       "  hpf serve /data/archives --ring servers.txt --id s2 --port 8081",
@@ -37,7 +38,8 @@ public final class ServeMain implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "ROOT",
-      description = "A directory searched for *.hpf archives, or one archive; local or hdfs://.")
+      description =
+          "A directory searched for *.hpf archives, or one archive; local, hdfs:// or s3a://.")
   String root;
 
   @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).")

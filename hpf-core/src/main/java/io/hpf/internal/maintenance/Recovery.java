@@ -88,7 +88,8 @@ public final class Recovery {
         recovered.add(new RecoveredPart(partId, keep, end));
       }
     }
-    return new Scan(recovered, new RecoveryResult(kept, dropped, bytesDropped, removed, 0, notes));
+    return new Scan(
+        recovered, new RecoveryResult(kept, dropped, bytesDropped, removed, 0, notes, null));
   }
 
   /**

@@ -115,7 +115,7 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
         tombstones.isEmpty() ? added : SortedRows.merge(List.of(added, SortedRows.of(tombstones)));
     String operation =
         base == null
-            ? "create " + rows.size() + " entries"
+            ? "create " + entries(rows.size())
             : describe(replace, added.size(), deletes.size());
     return new CommitPlan(rows, liveEntries, liveBytes, operation);
   }
@@ -123,11 +123,14 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
   private static String describe(boolean replace, long added, int deleted) {
     String verb = replace ? "add --replace" : "add";
     if (deleted == 0) {
-      return verb + " " + added + " entries";
+      return verb + " " + entries(added);
     }
-    return added == 0
-        ? "rm " + deleted + " entries"
-        : verb + " " + added + " entries, rm " + deleted;
+    return added == 0 ? "rm " + entries(deleted) : verb + " " + entries(added) + ", rm " + deleted;
+  }
+
+  /** "1 entry", "2 entries": for people reading hpf log. */
+  private static String entries(long n) {
+    return n + (n == 1 ? " entry" : " entries");
   }
 
   /**

@@ -119,12 +119,12 @@ class CommitPlanTest {
     assertEquals(2, p.liveEntries()); // a/x replaced, b/y gone, c/z new
     assertEquals(300 - 100 + 70 - 200 + 50, p.liveBytes());
     assertEquals("add --replace 2 entries, rm 1", p.operation());
-    assertEquals("rm 1 entries", plan(List.of(), Set.of("a/x"), false).operation());
-    assertEquals("add 1 entries", plan(List.of(entry("n", 1)), Set.of(), false).operation());
+    assertEquals("rm 1 entry", plan(List.of(), Set.of("a/x"), false).operation());
+    assertEquals("add 1 entry", plan(List.of(entry("n", 1)), Set.of(), false).operation());
     CommitPlan create =
         CommitPlan.of(
             "t.hpf", List.of(entry("n", 1)), Set.of(), null, CommitPlan.Lookup.NONE, false);
-    assertEquals("create 1 entries", create.operation());
+    assertEquals("create 1 entry", create.operation());
     assertEquals(1, create.liveBytes());
     assertEquals(0, plan(List.of(), Set.of(), false).rows().size());
   }

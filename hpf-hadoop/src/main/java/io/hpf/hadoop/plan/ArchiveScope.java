@@ -40,7 +40,17 @@ public record ArchiveScope(URI archive, String under) {
     FileSystem fs = input.getFileSystem(conf);
     FileStatus[] matched = fs.globStatus(input);
     if (matched == null || matched.length == 0) {
-      throw new FileNotFoundException(input + ": no such archive");
+      Path where = fs.makeQualified(input);
+      throw new FileNotFoundException(
+          where
+              + ": no such archive"
+              + (input.toUri().getScheme() == null
+                  ? " (a path without a scheme is on the default file system, fs.defaultFS = "
+                      + FileSystem.getDefaultUri(conf)
+                      + (where.toUri().getScheme().equals("file")
+                          ? ")"
+                          : "; file://" + input.toUri().getPath() + " names local disk)")
+                  : ""));
     }
     for (FileStatus s : matched) {
       if (!s.isDirectory()) {

@@ -32,7 +32,13 @@ public final class MapReduceMain {
               + " less, so that a small input makes at least mapreduce.job.maps splits)",
           "  --reduce           add a reduce phase: one global result",
           "  --replace          replace output entries the archive already has",
-          "  -D KEY=VALUE       a Hadoop setting (e.g. mapreduce.framework.name=yarn)");
+          "  -D KEY=VALUE       a Hadoop setting (e.g. mapreduce.framework.name=yarn)",
+          "",
+          "Examples:",
+          "  hpf mapreduce wordcount hdfs://nn:9000/data/logs.hpf hdfs://nn:9000/out/wc.hpf",
+          "  hpf mapreduce grep 'ERROR [0-9]+' logs.hpf errors.hpf --select 'name:2024/**'",
+          "  hpf mapreduce sort 'data/*.hpf' sorted.hpf --reduce -D mapreduce.framework.name=yarn",
+          "docs/MAPREDUCE.md has the jobs, the --select grammar and your own jobs.");
 
   private MapReduceMain() {}
 

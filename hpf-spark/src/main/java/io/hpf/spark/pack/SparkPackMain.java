@@ -22,7 +22,15 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "hpf spark-pack",
     mixinStandardHelpOptions = true,
-    description = "Packs a directory tree of any Hadoop file system into a new archive with Spark.")
+    description = "Packs a directory tree of any Hadoop file system into a new archive with Spark.",
+    footer = {
+      "",
+      "Examples:",
+      "  hpf spark-pack hdfs://nn:9000/incoming/logs hdfs://nn:9000/data/logs.hpf",
+      "  hpf spark-pack --master spark://host:7077 --task-mb 512 hdfs://nn:9000/in hdfs://nn:9000/out.hpf",
+      "  hpf spark-pack --solid s3a://bucket/raw/ s3a://bucket/raw.hpf",
+      "docs/SPARK.md has the details; the result is the archive hpf create makes of the tree."
+    })
 public final class SparkPackMain implements Callable<Integer> {
   @Parameters(
       index = "0",
