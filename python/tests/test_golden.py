@@ -110,3 +110,10 @@ def test_the_golden_archives_hold_both_perfect_hash_encodings():
 
     assert encodings(GOLDEN / "v6" / "lz4-pilot-dictionary.hpf") == {2}
     assert encodings(GOLDEN / "v6" / "lz4.hpf") == {1}
+
+
+def test_a_missing_name_is_told_with_the_archive_as_given():
+    path = next(p for p in ARCHIVES if p.parent.name == "v7")
+    with hpf.open(path) as a, pytest.raises(hpf.NotFound) as e:
+        a.get("no/such/name")
+    assert str(e.value) == f"{path}: no entry 'no/such/name'"  # no trailing slash

@@ -63,7 +63,7 @@ class LocalStorage:
         self._pinned = {}
 
     def describe(self, name):
-        return os.path.join(self.directory, name)
+        return os.path.join(self.directory, name) if name else self.directory
 
     def list(self):
         """File names and lengths of the directory (their versions kept in listed_versions)."""

@@ -130,9 +130,9 @@ final class CreateCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     out.printf(
         Locale.ROOT,
-        "created %s: %d entries, %s in %s (%.1f%%), %.2f s%n",
+        "created %s: %s, %s into %s of part files (%.1f%%), %.2f s%n",
         archive,
-        result.files(),
+        Format.count(result.files(), "entry", "entries"),
         Format.bytes(result.bytes()),
         Format.bytes(stored),
         result.bytes() == 0 ? 100.0 : 100.0 * stored / result.bytes(),

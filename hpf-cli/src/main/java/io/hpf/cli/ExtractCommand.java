@@ -29,13 +29,15 @@ import picocli.CommandLine.Spec;
       "threads. Every name is checked first: if one could escape the directory ('..',",
       "absolute paths, drive letters) or breaks the format's rules, nothing is written",
       "unless --skip-unsafe is given (then those are listed, the rest extracted, exit 1).",
-      "A file appears only with content whose checksum held."
+      "Files already in DIR are not overwritten unless --overwrite is given: nothing is",
+      "written then. A file appears only with content whose checksum held."
     },
     footer = {
       "",
       "Examples:",
       "  hpf extract photos.hpf /tmp/photos",
-      "  hpf extract --skip-unsafe --threads 4 downloaded.hpf /tmp/out"
+      "  hpf extract --skip-unsafe --threads 4 downloaded.hpf /tmp/out",
+      "  hpf extract --overwrite photos.hpf /tmp/photos      # again, over the files there"
     },
     mixinStandardHelpOptions = true)
 final class ExtractCommand implements Callable<Integer> {
@@ -56,6 +58,11 @@ final class ExtractCommand implements Callable<Integer> {
   boolean skipUnsafe;
 
   @Option(
+      names = "--overwrite",
+      description = "Replace files DIR already has (by default they stop the extract first).")
+  boolean overwrite;
+
+  @Option(
       names = "--threads",
       paramLabel = "N",
       description = "Threads writing files (default: number of cores).")
@@ -63,6 +70,7 @@ final class ExtractCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    boolean emptyBefore = isMissingOrEmpty(output);
     ExtractTarget target = new ExtractTarget(output);
     int skipped;
     try (ArchiveReader reader = ArchiveReader.open(storage.open(archive));
@@ -70,6 +78,9 @@ final class ExtractCommand implements Callable<Integer> {
       List<String> refused = new ArrayList<>();
       List<EntryInfo> rows = safeRows(reader, target, refused);
       skipped = refused.size();
+      if (!overwrite && !emptyBefore) {
+        refuseExisting(rows);
+      }
       target.makeDirectories(rows.stream().map(EntryInfo::name).toList());
       long total = rows.size();
       AtomicLong files = new AtomicLong();
@@ -106,6 +117,35 @@ final class ExtractCommand implements Callable<Integer> {
                       : "; " + damaged.size() + " damaged entries not written"));
     }
     return skipped > 0 ? Main.EXIT_FAILED : Main.EXIT_OK;
+  }
+
+  private static boolean isMissingOrEmpty(Path dir) throws java.io.IOException {
+    if (!java.nio.file.Files.isDirectory(dir)) {
+      return true;
+    }
+    try (var children = java.nio.file.Files.list(dir)) {
+      return children.findAny().isEmpty();
+    }
+  }
+
+  /** Stops, before anything is written, if an entry's file is in the directory already. */
+  private void refuseExisting(List<EntryInfo> rows) throws java.io.IOException {
+    List<String> there = new ArrayList<>();
+    for (EntryInfo row : rows) {
+      if (java.nio.file.Files.exists(
+          output.resolve(row.name()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        there.add("'" + ArchiveFormat.shown(row.name()) + "'");
+      }
+    }
+    if (!there.isEmpty()) {
+      throw new java.nio.file.FileAlreadyExistsException(
+          output
+              + ": "
+              + Format.count(there.size(), "file", "files")
+              + " already there, such as "
+              + String.join(", ", there.subList(0, Math.min(NAMES_SHOWN, there.size())))
+              + "; nothing was written (--overwrite replaces them)");
+    }
   }
 
   /**

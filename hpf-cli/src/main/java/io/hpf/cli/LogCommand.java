@@ -31,6 +31,10 @@ final class LogCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per line.")
   boolean json;
 
+  private static final java.time.format.DateTimeFormatter TIME =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
+          .withZone(java.time.ZoneOffset.UTC);
+
   @Override
   public Integer call() throws Exception {
     var out = spec.commandLine().getOut();
@@ -45,13 +49,15 @@ final class LogCommand implements Callable<Integer> {
               EntryJson.string(h.operation()),
               h.liveEntries());
         } else {
+          // Fixed-width columns first (the time always with its milliseconds), the operation,
+          // of any length, last: the columns line up whatever the operation says.
           out.printf(
               Locale.ROOT,
-              "%6d  %s  %-50s %d entries%n",
+              "%6d  %s  %16s  %s%n",
               h.generation(),
-              Instant.ofEpochMilli(h.commitMillis()),
-              h.operation(),
-              h.liveEntries());
+              TIME.format(Instant.ofEpochMilli(h.commitMillis())),
+              Format.count(h.liveEntries(), "entry", "entries"),
+              h.operation());
         }
       }
     }

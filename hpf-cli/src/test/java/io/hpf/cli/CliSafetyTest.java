@@ -358,7 +358,13 @@ class CliSafetyTest {
     Path out = Files.createDirectories(temp.resolve("links"));
     Files.createSymbolicLink(out.resolve("ok"), outside); // a directory link
     Files.createSymbolicLink(out.resolve("top.txt"), victim); // a file link
-    CliRun run = CliRun.hpf("extract", archive, out);
+    CliRun stopped = CliRun.hpf("extract", archive, out); // top.txt is there: nothing written
+    assertEquals(1, stopped.code(), stopped.err());
+    assertTrue(
+        stopped.err().contains("1 file already there, such as 'top.txt'; nothing was written"),
+        stopped.err());
+    assertEquals("untouched", Files.readString(victim));
+    CliRun run = CliRun.hpf("extract", "--overwrite", archive, out);
     assertEquals(0, run.code(), run.err());
     assertEquals("untouched", Files.readString(victim));
     assertFalse(Files.exists(outside.resolve("a.txt")), "wrote through a directory link");

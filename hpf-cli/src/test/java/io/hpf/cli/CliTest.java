@@ -176,6 +176,16 @@ class CliTest {
           Files.getLastModifiedTime(source.resolve(e.getKey())).toMillis(),
           Files.getLastModifiedTime(out.resolve(e.getKey())).toMillis());
     }
+    // Again into the same directory: its files are not overwritten unless asked.
+    String first = model.firstKey();
+    Files.writeString(out.resolve(first), "changed here");
+    CliRun again = hpf("extract", archive, out);
+    assertEquals(1, again.code());
+    assertTrue(
+        again.err().contains("already there") && again.err().contains("--overwrite"), again.err());
+    assertEquals("changed here", Files.readString(out.resolve(first)));
+    assertEquals(0, hpf("extract", "--overwrite", archive, out).code());
+    assertArrayEquals(model.get(first), Files.readAllBytes(out.resolve(first)));
   }
 
   @Test
@@ -692,6 +702,14 @@ class CliTest {
     CliRun rmOne = hpf("rm", temp.resolve("one.hpf"), "f1.txt");
     assertTrue(rmOne.text().startsWith("deleted 1 entry from "), rmOne.text());
     List<String> log = hpf("log", small).text().lines().toList();
+    for (String line : log) { // columns of fixed width, the operation last at column 52
+      assertTrue(
+          line.matches(
+              "^ *\\d+  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z  +\\d+ entr(y|ies)  \\S.*"),
+          line);
+      assertTrue(line.substring(34, 50).strip().matches("\\d+ entr(y|ies)"), line);
+      assertTrue(line.startsWith("  ", 50) && line.charAt(52) != ' ', line);
+    }
     assertTrue(log.get(log.size() - 1).contains("auto-compact --reclaim"), log.toString());
     assertTrue(log.get(log.size() - 2).contains("rm"), log.toString());
     int generations = log.size();

@@ -123,6 +123,13 @@ class MapReduceMainTest {
   }
 
   @Test
+  void helpShowsExamples() {
+    Result help = run("--help");
+    assertEquals(0, help.exit(), help.err());
+    assertTrue(help.out().contains("Examples:\n  hpf mapreduce wordcount "), help.out());
+  }
+
+  @Test
   void usageErrorsSayWhatIsWrong() {
     Result badSelect = run("wordcount", "a.hpf", "b.hpf", "--select", "name:x sise:3");
     assertEquals(2, badSelect.exit());

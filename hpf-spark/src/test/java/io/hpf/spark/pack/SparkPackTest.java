@@ -189,6 +189,16 @@ class SparkPackTest {
   }
 
   @Test
+  void helpShowsExamples() {
+    java.io.StringWriter out = new java.io.StringWriter();
+    picocli.CommandLine cli = new picocli.CommandLine(new SparkPackMain());
+    cli.setOut(new java.io.PrintWriter(out));
+    org.junit.jupiter.api.Assertions.assertEquals(0, cli.execute("--help"));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        out.toString().contains("Examples:\n  hpf spark-pack hdfs://"), out.toString());
+  }
+
+  @Test
   void anExistingArchiveOrAMissingTreeIsRefused() throws Exception {
     Path packed = SharedHdfs.freshPath("twice.hpf");
     SparkPackOptions options =
