@@ -1,0 +1,328 @@
+package io.hpf.archive;
+
+import io.hpf.internal.format.EntryNames;
+import io.hpf.store.Storage;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One writer for a service that takes single changes from many threads (a server's PUTs and
+ * DELETEs, a mount's closed files): each change is appended at once, and changes are committed in
+ * groups — a group commits when its window has passed since its first change or when it holds
+ * {@link Settings#maxEntries} or {@link Settings#maxBytes}, whichever comes first. Under load
+ * groups grow, so commits per second stay bounded while each change waits at most about a window
+ * and a commit. Each change's future completes with the generation of a commit that holds it once
+ * that commit is durable (part files and manifest forced by the storage), or fails with the reason
+ * it could not be committed.
+ *
+ * <p>The semantics are an object store's: a put replaces an entry of the same name, a delete of a
+ * name the archive does not have succeeds, and changes of one name are applied in the order their
+ * calls return (a change of a name the open group already changes waits for that group's commit). A
+ * put that would make a name both an entry and a directory ({@code a/b} beside {@code a/b/c}) is
+ * refused alone ({@link NameConflictException}), never failing the others of its group.
+ * Thread-safe; {@link #close} commits what is pending. Auto-compaction runs after commits as for
+ * any writer.
+ */
+public final class GroupCommitWriter implements Closeable {
+  /**
+   * When a group commits.
+   *
+   * @param windowMillis at most this long after its first change
+   * @param maxEntries or once it holds this many changes
+   * @param maxBytes or once its content is this many bytes
+   */
+  public record Settings(long windowMillis, int maxEntries, long maxBytes) {
+    public static final Settings DEFAULTS = new Settings(5, 10_000, 64L << 20);
+
+    public Settings {
+      if (windowMillis < 0 || maxEntries < 1 || maxBytes < 1) {
+        throw new IllegalArgumentException("a window of 0 ms or more, groups of at least 1");
+      }
+    }
+  }
+
+  /** The changes of one group: their names, their futures, what they weigh. */
+  private static final class Group {
+    final Set<String> names = new HashSet<>();
+    final java.util.TreeSet<String> puts = new java.util.TreeSet<>(); // sorted: names under one
+    final List<CompletableFuture<Generation>> waiting = new ArrayList<>();
+    final CompletableFuture<Void> committed = new CompletableFuture<>();
+    long bytes;
+    long firstNanos;
+    boolean full;
+
+    boolean isEmpty() {
+      return waiting.isEmpty();
+    }
+  }
+
+  private final Storage storage;
+  private final WriterOptions options;
+  private final Settings settings;
+
+  /** Changes hold it shared while they append; a commit holds it alone. */
+  private final ReentrantReadWriteLock appending = new ReentrantReadWriteLock();
+
+  private volatile ArchiveWriter writer; // replaced after a failed commit, the lock held alone
+  private Group open = new Group(); // guarded by this
+  private boolean closing; // guarded by this
+  private final Thread committer;
+
+  private GroupCommitWriter(Storage storage, WriterOptions options, Settings settings)
+      throws IOException {
+    this.storage = storage;
+    this.options = options;
+    this.settings = settings;
+    this.writer = ArchiveWriter.open(storage, options);
+    this.committer = new Thread(this::commitGroups, "hpf-group-commit " + storage);
+    committer.setDaemon(true);
+    committer.start();
+  }
+
+  /**
+   * Opens the archive for group commits (taking its lock and recovering, as {@link
+   * ArchiveWriter#open}); puts replace, whatever {@code options} say of replacing.
+   */
+  public static GroupCommitWriter open(Storage storage, WriterOptions options, Settings settings)
+      throws IOException {
+    WriterOptions.Session s = options.session();
+    WriterOptions replacing =
+        new WriterOptions(
+            options.asked(),
+            new WriterOptions.Session(
+                s.maxPartBytes(),
+                s.streamThresholdBytes(),
+                true,
+                s.breakLock(),
+                s.blockAlignment()),
+            options.maintenance());
+    return new GroupCommitWriter(storage, replacing, settings);
+  }
+
+  /** Adds or replaces an entry; the future completes once a durable commit holds it. */
+  public CompletableFuture<Generation> put(String name, byte[] content, EntryMetadata meta) {
+    return change(name, content, meta);
+  }
+
+  /** Deletes an entry (a name the archive does not have is no error); as {@link #put}. */
+  public CompletableFuture<Generation> delete(String name) {
+    return change(name, null, null);
+  }
+
+  /** The newest committed generation. */
+  public synchronized Generation manifest() {
+    return writer.manifest();
+  }
+
+  private CompletableFuture<Generation> change(String name, byte[] content, EntryMetadata meta) {
+    String normal;
+    try {
+      normal = EntryNames.normalize(name);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    boolean put = content != null;
+    while (true) {
+      CompletableFuture<Void> wait;
+      appending.readLock().lock(); // the committed archive does not change while it is held
+      try {
+        boolean absent;
+        try {
+          if (put) {
+            NameConflictException clash = clashWithCommitted(normal);
+            if (clash != null) {
+              return CompletableFuture.failedFuture(clash);
+            }
+          }
+          absent = !put && writer.commits().snapshot().stat(normal) == null;
+        } catch (IOException | RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+        Group group;
+        CompletableFuture<Generation> done = new CompletableFuture<>();
+        synchronized (this) {
+          if (closing) {
+            return CompletableFuture.failedFuture(new IllegalStateException("writer is closed"));
+          }
+          group = open;
+          wait = clash(group, normal, put) ? group.committed : null;
+          if (wait != null) {
+            group.full = true; // commit it now: this change follows it
+            notifyAll();
+          } else if (absent) {
+            return CompletableFuture.completedFuture(writer.manifest()); // nothing to delete
+          } else {
+            join(group, normal, content, done);
+            notifyAll();
+          }
+        }
+        if (wait == null) {
+          apply(group, normal, content, meta, done);
+          return done;
+        }
+      } finally {
+        appending.readLock().unlock();
+      }
+      wait.exceptionally(e -> null).join();
+    }
+  }
+
+  /** Whether {@code name} may not join {@code group}: it changes the name or one beside it. */
+  private static boolean clash(Group group, String name, boolean put) {
+    if (group.names.contains(name)) {
+      return true;
+    }
+    if (!put) {
+      return false;
+    }
+    for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
+      if (group.puts.contains(name.substring(0, slash))) {
+        return true; // the group makes a parent of it an entry
+      }
+    }
+    String under = name + "/";
+    String first = group.puts.ceiling(under);
+    return first != null && first.startsWith(under);
+  }
+
+  private void join(Group group, String name, byte[] content, CompletableFuture<Generation> done) {
+    if (group.isEmpty()) {
+      group.firstNanos = System.nanoTime();
+    }
+    group.names.add(name);
+    if (content != null) {
+      group.puts.add(name);
+      group.bytes += content.length;
+    }
+    group.waiting.add(done);
+    group.full |=
+        group.waiting.size() >= settings.maxEntries() || group.bytes >= settings.maxBytes();
+  }
+
+  /** Appends the change; a change the writer refuses leaves the group and fails alone. */
+  private void apply(
+      Group group,
+      String name,
+      byte[] content,
+      EntryMetadata meta,
+      CompletableFuture<Generation> done) {
+    try {
+      if (content != null) {
+        writer.add(name, content, meta);
+      } else {
+        writer.delete(name);
+      }
+    } catch (IOException | RuntimeException e) {
+      synchronized (this) {
+        group.waiting.remove(done);
+        group.names.remove(name);
+        group.puts.remove(name);
+      }
+      done.completeExceptionally(e);
+    }
+  }
+
+  /**
+   * The conflict a put of {@code name} would make in the committed archive (a parent of it is an
+   * entry, or it is a directory of entries), or null.
+   */
+  private NameConflictException clashWithCommitted(String name) throws IOException {
+    ArchiveReader base = writer.commits().snapshot();
+    for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
+      String parent = name.substring(0, slash);
+      if (base.stat(parent) != null) {
+        return NameConflictException.clash(storage.toString(), parent, name);
+      }
+    }
+    var under = base.list(name + "/");
+    return under.hasNext()
+        ? NameConflictException.clash(storage.toString(), name, under.next().name())
+        : null;
+  }
+
+  /** The committer: takes the open group when its window passes or it fills, and commits it. */
+  private void commitGroups() {
+    while (true) {
+      Group group;
+      synchronized (this) {
+        try {
+          while (open.isEmpty() && !closing) {
+            wait();
+          }
+          if (open.isEmpty()) {
+            return; // closing, nothing pending
+          }
+          long deadline = open.firstNanos + TimeUnit.MILLISECONDS.toNanos(settings.windowMillis());
+          for (long left = deadline - System.nanoTime();
+              left > 0 && !open.full && !closing;
+              left = deadline - System.nanoTime()) {
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+          }
+        } catch (InterruptedException e) {
+          return; // close() gave up waiting: the writer's close deletes what was not committed
+        }
+        group = open;
+        open = new Group();
+      }
+      commit(group);
+    }
+  }
+
+  /** Commits a group with every append of it done; its futures learn the outcome. */
+  private void commit(Group group) {
+    appending.writeLock().lock();
+    try {
+      Generation committed = writer.commit();
+      group.waiting.forEach(f -> f.complete(committed));
+    } catch (IOException | RuntimeException e) {
+      group.waiting.forEach(f -> f.completeExceptionally(e));
+      reopen(e);
+    } finally {
+      appending.writeLock().unlock();
+      group.committed.complete(null);
+    }
+  }
+
+  /** After a failed commit the writer takes nothing more: a new one, recovering, takes over. */
+  private void reopen(Exception failure) {
+    try {
+      writer.close();
+      writer = ArchiveWriter.open(storage, options);
+    } catch (IOException | RuntimeException e) {
+      e.addSuppressed(failure);
+      synchronized (this) {
+        closing = true; // nothing can be written any more: every later change fails at once
+      }
+    }
+  }
+
+  /**
+   * Commits what is pending, waits for it, and closes the writer (releasing the archive's lock).
+   */
+  @Override
+  public void close() throws IOException {
+    synchronized (this) {
+      if (closing && !committer.isAlive()) {
+        return;
+      }
+      closing = true;
+      notifyAll();
+    }
+    try {
+      committer.join();
+    } catch (InterruptedException e) {
+      committer.interrupt();
+      Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      writer.close();
+    }
+  }
+}

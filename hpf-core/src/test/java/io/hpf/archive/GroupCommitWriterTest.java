@@ -1,0 +1,170 @@
+package io.hpf.archive;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpf.store.LocalStorage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Group commits: many threads' single puts and deletes end in few commits, each change's future
+ * completes only once a commit holding it is in place (a reader opened then sees it), changes of
+ * one name apply in order, a put that clashes fails alone, and close commits what is pending.
+ */
+class GroupCommitWriterTest {
+  @TempDir Path dir;
+
+  Path archive() throws Exception {
+    Path archive = dir.resolve("g.hpf");
+    try (ArchiveWriter w =
+        ArchiveWriter.create(
+            LocalStorage.createDirectories(archive), WriterOptions.builder().build())) {
+      w.add("seed", bytes("seed"), EntryMetadata.of(0));
+      w.commit();
+    }
+    return archive;
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] readNow(Path archive, String name) throws Exception {
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      return r.stat(name) == null ? null : r.get(name);
+    }
+  }
+
+  @Test
+  void manyThreadsPutsEndInFewCommitsEachSeenOnceItsFutureCompletes() throws Exception {
+    Path archive = archive();
+    int threads = 8;
+    int each = 100;
+    Map<String, byte[]> model = new ConcurrentHashMap<>();
+    List<String> unseen = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.Set<Long> commits = ConcurrentHashMap.newKeySet();
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            new GroupCommitWriter.Settings(5, 10_000, 64L << 20))) {
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<?>> runs = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        runs.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < each; i++) {
+                    String name = "t" + thread + "/e" + i;
+                    byte[] content = bytes(name + " " + "x".repeat(i % 97));
+                    model.put(name, content);
+                    Generation g =
+                        w.put(name, content, EntryMetadata.of(i)).get(30, TimeUnit.SECONDS);
+                    commits.add(g.generation());
+                    // Durable and in place: a reader opened now sees it, at that generation or
+                    // later.
+                    if (i % 20 == 0 && !java.util.Arrays.equals(content, readNow(archive, name))) {
+                      unseen.add(name + " at " + g.generation());
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : runs) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+    }
+    assertEquals(List.of(), unseen);
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), r.get(e.getKey()), e.getKey());
+      }
+      // Each thread waits for its commit before its next put, so a group holds at most one put
+      // of each: about one commit a round, far fewer than a commit a put.
+      int puts = threads * each;
+      assertTrue(commits.size() < puts / 4, commits.size() + " commits for " + puts + " puts");
+    }
+    assertEquals(
+        List.of(),
+        ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE).problems());
+  }
+
+  @Test
+  void changesOfOneNameApplyInOrderAndDeletesOfMissingNamesSucceed() throws Exception {
+    Path archive = archive();
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            new GroupCommitWriter.Settings(50, 10_000, 64L << 20))) {
+      List<CompletableFuture<Generation>> order = new ArrayList<>();
+      for (int v = 0; v < 5; v++) { // without waiting: each waits for the group of the one before
+        order.add(w.put("same", bytes("v" + v), EntryMetadata.of(v)));
+      }
+      CompletableFuture<Generation> gone = w.delete("seed");
+      CompletableFuture<Generation> nothing = w.delete("never/was");
+      long last = 0;
+      for (CompletableFuture<Generation> f : order) {
+        long g = f.get(30, TimeUnit.SECONDS).generation();
+        assertTrue(g > last, "in order");
+        last = g;
+      }
+      assertArrayEquals(bytes("v4"), readNow(archive, "same"));
+      gone.get(30, TimeUnit.SECONDS);
+      assertNull(readNow(archive, "seed"));
+      nothing.get(30, TimeUnit.SECONDS);
+      CompletableFuture<Generation> again = w.put("seed", bytes("back"), EntryMetadata.of(0));
+      again.get(30, TimeUnit.SECONDS);
+      assertArrayEquals(bytes("back"), readNow(archive, "seed"));
+    }
+  }
+
+  @Test
+  void aPutThatClashesFailsAloneAndClosingCommitsWhatIsPending() throws Exception {
+    Path archive = archive();
+    CompletableFuture<Generation> fine;
+    CompletableFuture<Generation> underAnEntry;
+    CompletableFuture<Generation> overADirectory;
+    CompletableFuture<Generation> pending;
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            new GroupCommitWriter.Settings(1000, 10_000, 64L << 20))) {
+      w.put("dir/file", bytes("f"), EntryMetadata.of(0)).get(30, TimeUnit.SECONDS);
+      fine = w.put("other", bytes("o"), EntryMetadata.of(0));
+      underAnEntry = w.put("seed/child", bytes("c"), EntryMetadata.of(0));
+      overADirectory = w.put("dir", bytes("d"), EntryMetadata.of(0));
+      pending = w.put("last", bytes("l"), EntryMetadata.of(0)); // a long window: still open
+    }
+    assertTrue(pending.isDone() && !pending.isCompletedExceptionally(), "close committed it");
+    fine.get();
+    for (CompletableFuture<Generation> f : List.of(underAnEntry, overADirectory)) {
+      ExecutionException e =
+          org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, f::get);
+      assertInstanceOf(NameConflictException.class, e.getCause());
+    }
+    assertArrayEquals(bytes("o"), readNow(archive, "other"));
+    assertArrayEquals(bytes("l"), readNow(archive, "last"));
+    assertNull(readNow(archive, "seed/child"));
+    assertArrayEquals(bytes("f"), readNow(archive, "dir/file"));
+  }
+}
