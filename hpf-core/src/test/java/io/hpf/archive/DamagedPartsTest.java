@@ -96,7 +96,7 @@ class DamagedPartsTest {
       }
       assertEquals(rows.size() - rows.size() / 2, lost);
     }
-    VerifyReport report = ArchiveVerifier.verify(LocalStorage.open(archive), null);
+    VerifyReport report = ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE);
     assertFalse(report.problems().isEmpty());
     assertTrue(
         report.problems().stream()

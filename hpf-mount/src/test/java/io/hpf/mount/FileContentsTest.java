@@ -9,13 +9,12 @@ import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.Codec;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.WriterOptions;
-import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.Damage;
 import io.hpf.testing.FaultyStorage;
 import io.hpf.testing.TestArchives;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -127,7 +126,7 @@ class FileContentsTest {
       row = reader.stat("text.log");
     }
     assertEquals(Codec.LZ4, row.codec());
-    flip(archive, row, row.offset() + row.entryLength() - row.storedLength() - 4 + 10);
+    Damage.flipByte(archive, row.partId(), Damage.contentOffset(row) + 10);
     byte[] expected = model().get("text.log");
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
       FileContents contents = new FileContents(new MemoryBudget(64 << 20));
@@ -145,7 +144,7 @@ class FileContentsTest {
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
       row = reader.stat("random.bin");
     }
-    flip(archive, row, row.offset() + row.entryLength() - 2); // the trailer's CRC32C
+    Damage.flipByte(archive, row.partId(), Damage.trailerOffset(row) + 2); // the CRC32C of it all
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
       FileContents contents = new FileContents(new MemoryBudget(64 << 20));
       int at = 0;
@@ -157,17 +156,6 @@ class FileContentsTest {
       IOException e =
           assertThrows(IOException.class, () -> read(contents, 5, reader, row, last, SIZE - last));
       assertTrue(e.getMessage().contains("random.bin"), e.getMessage());
-    }
-  }
-
-  static void flip(Path archive, EntryInfo row, long at) throws IOException {
-    try (RandomAccessFile part =
-        new RandomAccessFile(
-            archive.resolve(FileNames.partFileName(row.partId())).toFile(), "rw")) {
-      part.seek(at);
-      int b = part.read();
-      part.seek(at);
-      part.write(b ^ 0x5a);
     }
   }
 }

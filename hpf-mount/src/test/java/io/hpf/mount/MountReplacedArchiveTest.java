@@ -78,7 +78,8 @@ class MountReplacedArchiveTest {
           io.hpf.archive.ArchiveReader.open(io.hpf.store.LocalStorage.open(archive))) {
         row = r.stat(name);
       }
-      FileContentsTest.flip(archive, row, row.offset() + row.entryLength() - 1000);
+      io.hpf.testing.Damage.flipByte(
+          archive, row.partId(), io.hpf.testing.Damage.contentOffset(row) + 1000);
       Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "1"); // the kernel's pages go
       assertThrows(java.io.IOException.class, () -> Files.readAllBytes(mount.dir.resolve(name)));
       assertArrayEquals(a.get("d/f2.bin"), Files.readAllBytes(mount.dir.resolve("d/f2.bin")));

@@ -9,15 +9,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.WriterOptions;
-import io.hpf.internal.format.FileNames;
 import io.hpf.server.testing.RawHttp;
 import io.hpf.server.testing.TestServer;
 import io.hpf.store.LocalStorage;
+import io.hpf.testing.Damage;
 import io.hpf.testing.TestArchives;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,9 +89,7 @@ class StaleStateTest {
     TreeMap<String, byte[]> a = model(1);
     TreeMap<String, byte[]> b = model(2);
     Path served = root.resolve("x.hpf");
-    TestArchives.write(served, a, WriterOptions.builder().build(), 1);
-    Path next = aside.resolve("next.hpf");
-    TestArchives.write(next, b, WriterOptions.builder().build(), 1);
+    Path next = servedAndNext(served, a, b);
     try (HpfServer server = TestServer.start(options(root))) {
       String etagA = get(server, "/x/big.bin").etag();
       assertArrayEquals(a.get("big.bin"), get(server, "/x/big.bin").body()); // now kept open
@@ -114,9 +111,7 @@ class StaleStateTest {
     TreeMap<String, byte[]> a = model(3);
     TreeMap<String, byte[]> b = model(4);
     Path served = root.resolve("x.hpf");
-    TestArchives.write(served, a, WriterOptions.builder().build(), 1);
-    Path next = aside.resolve("next.hpf");
-    TestArchives.write(next, b, WriterOptions.builder().build(), 1);
+    Path next = servedAndNext(served, a, b);
     try (HpfServer server = TestServer.start(options(root))) {
       String etagA = get(server, "/x/big.bin").etag();
       assertArrayEquals(a.get("huge.bin"), get(server, "/x/huge.bin").body());
@@ -128,6 +123,15 @@ class StaleStateTest {
       awaitServed(server, "/x/big.bin", a.get("big.bin"), etagA, b.get("big.bin"));
       assertServedAs(server, b);
     }
+  }
+
+  /** Writes {@code a} as the archive {@code served} and {@code b} aside; returns where b is. */
+  Path servedAndNext(Path served, TreeMap<String, byte[]> a, TreeMap<String, byte[]> b)
+      throws Exception {
+    TestArchives.write(served, a, WriterOptions.builder().build(), 1);
+    Path next = aside.resolve("next.hpf");
+    TestArchives.write(next, b, WriterOptions.builder().build(), 1);
+    return next;
   }
 
   /**
@@ -254,16 +258,8 @@ class StaleStateTest {
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
       info = reader.stat(name);
     }
-    long contentAt = info.offset() + info.entryLength() - info.storedLength() - 4;
-    long place = at < 0 ? info.offset() + info.entryLength() - 2 : contentAt + at;
-    try (RandomAccessFile part =
-        new RandomAccessFile(
-            archive.resolve(FileNames.partFileName(info.partId())).toFile(), "rw")) {
-      part.seek(place);
-      int b = part.read();
-      part.seek(place);
-      part.write(b ^ 0x5a);
-    }
+    long place = at < 0 ? Damage.trailerOffset(info) + 2 : Damage.contentOffset(info) + at;
+    Damage.flipByte(archive, info.partId(), place);
   }
 
   static void deleteTree(Path dir) throws IOException {

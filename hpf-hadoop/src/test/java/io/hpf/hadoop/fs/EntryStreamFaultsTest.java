@@ -10,13 +10,12 @@ import io.hpf.archive.ArchiveSnapshot;
 import io.hpf.archive.Codec;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.WriterOptions;
-import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
+import io.hpf.testing.Damage;
 import io.hpf.testing.FaultyStorage;
 import io.hpf.testing.TestArchives;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.TreeMap;
@@ -95,15 +94,7 @@ class EntryStreamFaultsTest {
       EntryInfo info = snapshot.reader().stat("text.log");
       assertEquals(Codec.LZ4, info.codec());
       // A byte of chunk 0's stored bytes, the first of the content.
-      long contentAt = info.offset() + info.entryLength() - info.storedLength() - 4;
-      try (RandomAccessFile part =
-          new RandomAccessFile(
-              archive.resolve(FileNames.partFileName(info.partId())).toFile(), "rw")) {
-        part.seek(contentAt + 10);
-        int b = part.read();
-        part.seek(contentAt + 10);
-        part.write(b ^ 0x5a);
-      }
+      Damage.flipByte(archive, info.partId(), Damage.contentOffset(info) + 10);
       byte[] expected = model.get("text.log");
       assertTrue(snapshot.acquire());
       try (EntryInputStream in = new EntryInputStream(snapshot, info, null)) {
