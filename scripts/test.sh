@@ -69,6 +69,8 @@ trap 'kill "$beside_pid" ${dist_pid:-} 2>/dev/null || true' EXIT
 # The README's commands, run as written against the build (and a local HDFS of their own); then
 # the binary distribution made from the build, unpacked and run with only Java.
 timed "README and guides" ./scripts/test-readme.sh
+# The launcher's first build as a user sees it (a stand-in for Maven; seconds).
+./scripts/test-launcher.sh
 # The distribution (mostly packing a tarball and starting JVMs) runs beside the PySpark tests.
 ./scripts/test-dist.sh >target/test-dist.log 2>&1 &
 dist_pid=$!

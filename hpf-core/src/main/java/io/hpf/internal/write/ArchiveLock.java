@@ -56,8 +56,19 @@ public final class ArchiveLock implements Closeable {
 
   public static ArchiveLock acquire(Storage storage, boolean breakLock) throws IOException {
     if (storage instanceof LocalStorage local) {
-      return acquireLocal(local, breakLock);
+      try {
+        return acquireLocal(local, breakLock);
+      } catch (NoOsLocks e) {
+        // A file system without fcntl locks (some network and FUSE ones): the lock file alone, as
+        // on HDFS, and a dead writer's lock is broken only when asked.
+      }
     }
+    return acquireByCreate(storage, breakLock);
+  }
+
+  /** The lock as a file created exclusively, nothing more (FORMAT.md "Lock file"). */
+  private static ArchiveLock acquireByCreate(Storage storage, boolean breakLock)
+      throws IOException {
     if (breakLock) {
       String holder = holder(storage);
       if (holderIsAliveHere(holder)) {
@@ -150,7 +161,16 @@ public final class ArchiveLock implements Closeable {
     }
     boolean keep = false;
     try {
-      if (channel.tryLock() == null) {
+      java.nio.channels.FileLock osLock;
+      try {
+        osLock = channel.tryLock();
+      } catch (IOException unsupported) {
+        if (created) {
+          java.nio.file.Files.deleteIfExists(path); // made by this try: not a lock of anyone's
+        }
+        throw new NoOsLocks(unsupported);
+      }
+      if (osLock == null) {
         throw new ArchiveLockedException(described, read(channel)); // a writer that runs
       }
       // The OS lock is of the file opened: it must still be the one at the path (not one its
@@ -188,6 +208,15 @@ public final class ArchiveLock implements Closeable {
       if (!keep) {
         channel.close();
       }
+    }
+  }
+
+  /** The file system takes no OS locks: the lock is taken as elsewhere. */
+  private static final class NoOsLocks extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoOsLocks(IOException cause) {
+      super(cause);
     }
   }
 
