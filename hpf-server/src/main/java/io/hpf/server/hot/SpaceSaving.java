@@ -13,7 +13,10 @@ import java.util.Map;
  *
  * <p>Guarantees, with N the number of keys offered: a counted key's estimate is at least its true
  * count and at most its true count plus {@code N / capacity}; every key seen more than {@code N /
- * capacity} times has a counter. Counters live in a min-heap, so an offer costs O(log capacity).
+ * capacity} times has a counter. Counters sit in the paper's stream-summary: buckets of equal count
+ * in a list ordered by count, each holding its counters, so that an offer costs O(1) (a counter
+ * moves to the next bucket). A heap cost O(log capacity) an offer, 20% of a small request's CPU in
+ * {@code hpf serve} (docs/benchmarks/RUNS.md, issue 42).
  *
  * <p>Not thread-safe: {@link SlidingTopK} serializes access.
  */
@@ -21,33 +24,37 @@ public final class SpaceSaving {
   /** One monitored key: its estimated count and the overestimate it may carry. */
   public record Counter(String key, long count, long error) {}
 
-  /** A counter: its key, count, overestimate and place in the heap. */
+  /** A counter: its key, overestimate, bucket and neighbours in the bucket. */
   private static final class Node {
-    final String key;
-    long count;
+    String key;
     long error;
-    int slot;
+    Bucket bucket;
+    Node prev;
+    Node next;
+  }
 
-    Node(String key, long count, long error, int slot) {
-      this.key = key;
+  /** The counters of one count, between the buckets of the counts below and above it. */
+  private static final class Bucket {
+    final long count;
+    Node first;
+    Bucket lower;
+    Bucket higher;
+
+    Bucket(long count) {
       this.count = count;
-      this.error = error;
-      this.slot = slot;
     }
   }
 
-  /** Key to counter; the counters form a min-heap by count, each knowing its slot. */
   private final Map<String, Node> nodes = new HashMap<>();
-
-  private final Node[] heap;
-  private int size;
+  private final int capacity;
+  private Bucket least; // the bucket of the least count, or null when empty
   private long offered;
 
   public SpaceSaving(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be at least 1, not " + capacity);
     }
-    this.heap = new Node[capacity];
+    this.capacity = capacity;
   }
 
   /** Counts one occurrence of {@code key}. */
@@ -55,24 +62,24 @@ public final class SpaceSaving {
     offered++;
     Node node = nodes.get(key);
     if (node != null) {
-      node.count++;
-      siftDown(node.slot);
+      moveUp(node);
       return;
     }
-    if (size < heap.length) {
-      node = new Node(key, 1, 0, size);
-      heap[size] = node;
+    if (nodes.size() < capacity) {
+      node = new Node();
+      node.key = key;
       nodes.put(key, node);
-      siftUp(size++);
+      Bucket one = least != null && least.count == 1 ? least : insertBelowAll(1);
+      add(one, node);
       return;
     }
-    // Replace the least counted key (the heap's root): the newcomer may have been it all along.
-    Node least = heap[0];
-    nodes.remove(least.key);
-    node = new Node(key, least.count + 1, least.count, 0);
-    heap[0] = node;
+    // Replace a least counted key: the newcomer may have been it all along.
+    node = least.first;
+    nodes.remove(node.key);
+    node.key = key;
+    node.error = least.count;
     nodes.put(key, node);
-    siftDown(0);
+    moveUp(node);
   }
 
   /** Keys offered so far (N). */
@@ -85,49 +92,78 @@ public final class SpaceSaving {
    * this many times.
    */
   public long floor() {
-    return size < heap.length ? 0 : heap[0].count;
+    return nodes.size() < capacity ? 0 : least.count;
   }
 
   /** The monitored keys with their counts, in no particular order. */
   public List<Counter> counters() {
-    List<Counter> out = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      out.add(new Counter(heap[i].key, heap[i].count, heap[i].error));
+    List<Counter> out = new ArrayList<>(nodes.size());
+    for (Bucket b = least; b != null; b = b.higher) {
+      for (Node n = b.first; n != null; n = n.next) {
+        out.add(new Counter(n.key, b.count, n.error));
+      }
     }
     return out;
   }
 
-  private void siftUp(int i) {
-    while (i > 0) {
-      int parent = (i - 1) / 2;
-      if (heap[parent].count <= heap[i].count) {
-        return;
+  /** Moves {@code node} from its bucket to the bucket of one more. */
+  private void moveUp(Node node) {
+    Bucket from = node.bucket;
+    long count = from.count + 1;
+    Bucket to = from.higher != null && from.higher.count == count ? from.higher : null;
+    if (to == null) {
+      to = new Bucket(count);
+      to.lower = from;
+      to.higher = from.higher;
+      if (from.higher != null) {
+        from.higher.lower = to;
       }
-      swap(i, parent);
-      i = parent;
+      from.higher = to;
     }
+    remove(node);
+    add(to, node);
   }
 
-  private void siftDown(int i) {
-    while (true) {
-      int left = 2 * i + 1;
-      if (left >= size) {
-        return;
-      }
-      int smaller = left + 1 < size && heap[left + 1].count < heap[left].count ? left + 1 : left;
-      if (heap[i].count <= heap[smaller].count) {
-        return;
-      }
-      swap(i, smaller);
-      i = smaller;
+  private Bucket insertBelowAll(long count) {
+    Bucket b = new Bucket(count);
+    b.higher = least;
+    if (least != null) {
+      least.lower = b;
     }
+    least = b;
+    return b;
   }
 
-  private void swap(int a, int b) {
-    Node n = heap[a];
-    heap[a] = heap[b];
-    heap[b] = n;
-    heap[a].slot = a;
-    heap[b].slot = b;
+  private static void add(Bucket bucket, Node node) {
+    node.bucket = bucket;
+    node.prev = null;
+    node.next = bucket.first;
+    if (bucket.first != null) {
+      bucket.first.prev = node;
+    }
+    bucket.first = node;
+  }
+
+  /** Takes {@code node} out of its bucket, and the bucket out of the list if it is left empty. */
+  private void remove(Node node) {
+    Bucket b = node.bucket;
+    if (node.prev != null) {
+      node.prev.next = node.next;
+    } else {
+      b.first = node.next;
+    }
+    if (node.next != null) {
+      node.next.prev = node.prev;
+    }
+    if (b.first == null) {
+      if (b.lower != null) {
+        b.lower.higher = b.higher;
+      } else {
+        least = b.higher;
+      }
+      if (b.higher != null) {
+        b.higher.lower = b.lower;
+      }
+    }
   }
 }
