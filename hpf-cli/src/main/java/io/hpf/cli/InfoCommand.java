@@ -105,20 +105,20 @@ final class InfoCommand implements Callable<Integer> {
         info.bucketCapacity());
     out.printf(
         Locale.ROOT,
-        "files        %d: %d part (%s), %d bucket (%s), %d catalog (%s), %d dictionary (%s), 1 manifest%n",
+        "files        %d: %s (%s), %s (%s), %s (%s), %s (%s), 1 manifest%n",
         info.files(),
-        m.parts().size(),
+        Format.count(m.parts().size(), "part", "parts"),
         Format.bytes(info.partBytes()),
-        info.buckets(),
+        Format.count(info.buckets(), "bucket", "buckets"),
         Format.bytes(info.indexBytes()),
-        info.segments(),
+        Format.count(info.segments(), "catalog", "catalogs"),
         Format.bytes(info.catalogBytes()),
-        info.dictionaries(),
+        Format.count(info.dictionaries(), "dictionary", "dictionaries"),
         Format.bytes(info.dictionaryBytes()));
     out.printf(
         Locale.ROOT,
-        "index        %d segment(s), global depth %d, perfect hash %.2f bits/key%n",
-        info.segments(),
+        "index        %s, global depth %d, perfect hash %.2f bits/key%n",
+        Format.count(info.segments(), "segment", "segments"),
         info.maxGlobalDepth(),
         info.perfectHashBitsPerKey());
     out.printf(Locale.ROOT, "namenode     %s%n", describe(archiveCost));
@@ -129,15 +129,15 @@ final class InfoCommand implements Callable<Integer> {
         "the archive: " + Format.objectRatio(plainCost.objects(), archiveCost.objects()));
   }
 
-  /** "12 objects (10 files, 1 dir, 1 blocks), ~1.8 KiB of heap". */
+  /** "12 objects (10 files, 1 directory, 1 block), ~1.8 KiB of heap". */
   static String describe(NameNodeCost cost) {
     return String.format(
         Locale.ROOT,
-        "%d objects (%d files, %d directories, %d blocks), ~%s of heap",
-        cost.objects(),
-        cost.files(),
-        cost.directories(),
-        cost.blocks(),
+        "%s (%s, %s, %s), ~%s of heap",
+        Format.count(cost.objects(), "object", "objects"),
+        Format.count(cost.files(), "file", "files"),
+        Format.count(cost.directories(), "directory", "directories"),
+        Format.count(cost.blocks(), "block", "blocks"),
         Format.bytes(cost.heapBytes()));
   }
 

@@ -69,8 +69,8 @@ final class RecoverCommand implements Callable<Integer> {
                     + " dropped, "
                     + r.bytesDropped()
                     + " bytes of incomplete tails discarded, "
-                    + r.filesRemoved()
-                    + " files removed");
+                    + Format.count(r.filesRemoved(), "file", "files")
+                    + " removed");
         r.notes().forEach(n -> spec.commandLine().getOut().println("  " + n));
       }
     }
@@ -110,8 +110,8 @@ final class RecoverCommand implements Callable<Integer> {
                   + " entries kept, "
                   + r.entriesDropped()
                   + " dropped, "
-                  + r.filesRemoved()
-                  + " files removed");
+                  + Format.count(r.filesRemoved(), "file", "files")
+                  + " removed");
     }
   }
 

@@ -105,7 +105,9 @@ public final class ArchiveWriter implements Closeable {
           storage
               + (isArchive
                   ? ": already an archive"
-                  : ": directory is not empty (" + existing.size() + " files)"));
+                  : ": directory is not empty ("
+                      + existing.size()
+                      + (existing.size() == 1 ? " file)" : " files)")));
     }
     WriterOptions resolved = options.resolveForNew(storage);
     ArchiveLock lock = ArchiveLock.acquire(storage, false);

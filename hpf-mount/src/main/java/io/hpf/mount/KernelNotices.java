@@ -29,7 +29,12 @@ final class KernelNotices {
    */
   static Set<String> topLevelNames(ArchiveReader before, ArchiveReader now) throws IOException {
     Set<String> names = new TreeSet<>();
-    ArchiveTree.childNames(before, "/", names::add);
+    try {
+      ArchiveTree.childNames(before, "/", names::add);
+    } catch (IOException | RuntimeException gone) {
+      // The generation before cannot be listed: its files are another archive's now, or gone
+      // (the archive was replaced). The new one's names are told all the same.
+    }
     ArchiveTree.childNames(now, "/", names::add);
     return names;
   }
