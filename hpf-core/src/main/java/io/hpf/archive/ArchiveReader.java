@@ -291,22 +291,12 @@ public final class ArchiveReader implements Closeable {
     for (int i = 0; i < ends.length; i++) {
       ends[i] = offsets[i] + entryLengths[i];
     }
-    long committed = committedLength(partId);
-    String name = FileNames.partFileName(partId);
+    committedLength(partId); // a part the manifest does not list is corrupt, before any open
     ReadableFile file = OpenGeneration.openPart(storage, partId, FileUse.ONCE);
     try {
       ReadableFile pass =
           new PrefetchedFile(file, false, offsets, ends, ReadAheadFile.WINDOW_BYTES);
-      long length = file.length();
-      return new PartCursor(
-          partId,
-          file,
-          new EntryReader(
-              pass,
-              storage.describe(name),
-              committed,
-              length < committed ? length : Long.MAX_VALUE,
-              this::dictionary));
+      return new PartCursor(partId, file, entryReader(partId, pass));
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;

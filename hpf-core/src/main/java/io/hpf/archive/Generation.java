@@ -45,8 +45,8 @@ public interface Generation {
    * so a generation that far behind is not followed either.
    */
   default boolean follows(Generation earlier) {
-    if (generation() < earlier.generation()) {
-      return false;
+    if (generation() <= earlier.generation()) { // itself, or nothing later: no history to walk
+      return generation() == earlier.generation() && commitMillis() == earlier.commitMillis();
     }
     for (Change h : history()) {
       if (h.generation() == earlier.generation()) {

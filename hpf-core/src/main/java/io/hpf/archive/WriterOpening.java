@@ -4,6 +4,7 @@ import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.maintenance.CommittedIds;
 import io.hpf.internal.maintenance.FileCleaner;
 import io.hpf.internal.maintenance.Recovery;
+import io.hpf.internal.manifest.ArchiveFiles;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.internal.read.OpenGeneration;
@@ -51,7 +52,7 @@ final class WriterOpening {
       // The writer's own reader of the base serves the scan: the generation is opened once.
       Recovery.Scan scan = Recovery.scan(storage, listing, committed, commits.snapshot().access());
       RecoveryResult found =
-          withDamagedParts(withLeftovers(scan.result(), leftovers), base, listing);
+          withDamagedParts(withLeftovers(scan.result(), leftovers), storage, base, listing);
       if (lock.tookOverFrom() != null) {
         found = found.withLockTakenFrom(lock.tookOverFrom());
       }
@@ -111,37 +112,31 @@ final class WriterOpening {
    * cannot bring back what they lost (only a copy of the file can), and says so with what to do.
    */
   private static RecoveryResult withDamagedParts(
-      RecoveryResult found, Manifest base, List<StoredFile> listing) {
-    java.util.Map<String, Long> lengths = new java.util.HashMap<>();
-    listing.forEach(f -> lengths.put(f.name(), f.lengthBytes()));
+      RecoveryResult found, Storage storage, Manifest base, List<StoredFile> listing)
+      throws IOException {
+    List<ArchiveFiles.Shortfall> damaged = ArchiveFiles.damagedParts(storage, base, listing);
+    if (damaged.isEmpty()) {
+      return found;
+    }
     List<String> notes = new ArrayList<>(found.notes());
-    int damaged = 0;
-    for (Generation.Part p : base.parts()) {
-      String name = ArchiveFormat.partFileName(p.partId());
-      Long length = lengths.get(name);
-      if (length != null && length >= p.committedLength()) {
-        continue;
-      }
-      damaged++;
+    for (ArchiveFiles.Shortfall d : damaged) {
+      Long length = d.length();
       notes.add(
-          name
+          d.file().name()
               + (length == null
                   ? " is missing"
-                  : " is cut short at " + length + " of its " + p.committedLength() + " bytes")
+                  : " is cut short at " + length + " of its " + d.file().length() + " bytes")
               + ": its entries "
               + (length == null ? "" : "past the cut ")
               + "are lost and recovery cannot bring them back (restore the file from a copy,"
               + " or remove the names verify lists with hpf rm)");
-    }
-    if (damaged == 0) {
-      return found;
     }
     return new RecoveryResult(
         found.entriesRecovered(),
         found.entriesDropped(),
         found.bytesDropped(),
         found.filesRemoved(),
-        found.damagedParts() + damaged,
+        found.damagedParts() + damaged.size(),
         notes,
         found.lockTakenFrom());
   }

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 class DamagedPartsTest {
   @TempDir Path dir;
 
-  /** {@code model} written in two commits, so in two part files. */
-  static void writeInTwoParts(Path archive, TreeMap<String, byte[]> model) throws Exception {
+  /** {@code model} written in two commits, so in two part files; returns its rows by part. */
+  static Map<Integer, List<EntryInfo>> writeInTwoParts(Path archive, TreeMap<String, byte[]> model)
+      throws Exception {
     TreeMap<String, byte[]> first = new TreeMap<>(model.comparator());
     int half = model.size() / 2;
     for (String name : model.keySet()) {
@@ -48,6 +49,9 @@ class DamagedPartsTest {
       }
       w.commit();
     }
+    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
+      return byPart(reader);
+    }
   }
 
   /** Rows of {@code reader} by part id, in place order. */
@@ -63,11 +67,7 @@ class DamagedPartsTest {
   void aPartCutShortLosesOnlyTheEntriesPastTheCut() throws Exception {
     Path archive = dir.resolve("a.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(200, 21);
-    writeInTwoParts(archive, model);
-    Map<Integer, List<EntryInfo>> parts;
-    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
-      parts = byPart(reader);
-    }
+    Map<Integer, List<EntryInfo>> parts = writeInTwoParts(archive, model);
     assertEquals(2, parts.size());
     int cutPart = parts.keySet().iterator().next();
     List<EntryInfo> rows = parts.get(cutPart);
@@ -115,11 +115,7 @@ class DamagedPartsTest {
   void aMissingPartLosesOnlyItsEntries() throws Exception {
     Path archive = dir.resolve("b.hpf");
     TreeMap<String, byte[]> model = ArchiveModel.random(100, 22);
-    writeInTwoParts(archive, model);
-    Map<Integer, List<EntryInfo>> parts;
-    try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {
-      parts = byPart(reader);
-    }
+    Map<Integer, List<EntryInfo>> parts = writeInTwoParts(archive, model);
     int gone = parts.keySet().iterator().next();
     Files.delete(archive.resolve(FileNames.partFileName(gone)));
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(archive))) {

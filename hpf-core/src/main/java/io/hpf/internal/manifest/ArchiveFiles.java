@@ -59,6 +59,28 @@ public final class ArchiveFiles {
   }
 
   /**
+   * A file the manifest names, as listed: missing ({@code length} null) or of another length than
+   * the manifest implies.
+   */
+  public record Shortfall(Expected file, Long length) {
+    /** What is wrong with the file, in words. */
+    public String problem() {
+      return length == null
+          ? "missing (the manifest lists it)"
+          : "file is "
+              + length
+              + " bytes, manifest expects "
+              + (file.mayBeLonger() ? "at least " : "")
+              + file.length();
+    }
+
+    /** "path: problem", as verify and the errors of an open say it. */
+    public String describe(Storage storage) {
+      return storage.describe(file.name()) + ": " + problem();
+    }
+  }
+
+  /**
    * Throws naming the first index file (segment, catalog, bucket, dictionary) that is missing or
    * has the wrong length. A part file missing or cut short is a damaged part, not a damaged
    * archive: listings and the entries of the other parts still read, and a read of an entry it lost
@@ -66,61 +88,51 @@ public final class ArchiveFiles {
    */
   public static void checkPresent(Storage storage, Manifest manifest, List<StoredFile> listing)
       throws java.io.IOException {
-    List<String> problems = problems(storage, indexOnly(manifest), listing);
-    if (!problems.isEmpty()) {
-      String first = problems.get(0);
-      if (first.contains("missing")) {
-        throw new FileNotFoundException(first);
+    List<Expected> indexFiles = expected(manifest).stream().filter(e -> !e.mayBeLonger()).toList();
+    List<Shortfall> found = shortfalls(storage, indexFiles, listing);
+    if (!found.isEmpty()) {
+      Shortfall first = found.get(0);
+      if (first.length() == null) {
+        throw new FileNotFoundException(first.describe(storage));
       }
-      throw new CorruptArchiveException(
-          first.substring(0, first.indexOf(": ")), 0, first.substring(first.indexOf(": ") + 2));
+      throw new CorruptArchiveException(storage.describe(first.file().name()), 0, first.problem());
     }
   }
 
-  /** {@code manifest} without its parts: what must be whole for the archive to be read at all. */
-  private static Manifest indexOnly(Manifest m) {
-    return new Manifest(
-        m.generation(),
-        m.commitMillis(),
-        m.operation(),
-        m.bucketCapacity(),
-        m.writerSettings(),
-        m.liveEntries(),
-        m.liveEntryBytes(),
-        m.dictionaries(),
-        List.of(),
-        m.segments(),
-        m.history(),
-        m.idMarks());
+  /** The part files that are missing or shorter than their committed lengths: damaged parts. */
+  public static List<Shortfall> damagedParts(
+      Storage storage, Manifest manifest, List<StoredFile> listing) throws java.io.IOException {
+    List<Expected> parts = expected(manifest).stream().filter(Expected::mayBeLonger).toList();
+    return shortfalls(storage, parts, listing);
   }
 
   /** Every missing or wrongly sized file, as "path: problem". */
   public static List<String> problems(Storage storage, Manifest manifest, List<StoredFile> listing)
       throws java.io.IOException {
+    return shortfalls(storage, expected(manifest), listing).stream()
+        .map(f -> f.describe(storage))
+        .toList();
+  }
+
+  private static List<Shortfall> shortfalls(
+      Storage storage, List<Expected> files, List<StoredFile> listing) throws java.io.IOException {
     Map<String, Long> lengths = new HashMap<>();
     for (StoredFile f : listing) {
       lengths.put(f.name(), f.lengthBytes());
     }
-    List<String> problems = new ArrayList<>();
-    for (Expected e : expected(manifest)) {
+    List<Shortfall> found = new ArrayList<>();
+    for (Expected e : files) {
       Long actual = lengths.get(e.name());
-      String path = storage.describe(e.name());
       if (actual == null) {
-        problems.add(path + ": missing (the manifest lists it)");
+        found.add(new Shortfall(e, null));
       } else if (e.mayBeLonger()
           && actual < e.length()
           && visibleLength(storage, e) >= e.length()) {
         continue; // a part a writer that died still holds open: HDFS lists its complete blocks only
       } else if (actual < e.length() || (!e.mayBeLonger() && actual != e.length())) {
-        problems.add(
-            path
-                + ": file is "
-                + actual
-                + " bytes, manifest expects "
-                + (e.mayBeLonger() ? "at least " : "")
-                + e.length());
+        found.add(new Shortfall(e, actual));
       }
     }
-    return problems;
+    return found;
   }
 }

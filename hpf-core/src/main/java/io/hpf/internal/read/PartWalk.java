@@ -3,7 +3,6 @@ package io.hpf.internal.read;
 import io.hpf.archive.CorruptArchiveException;
 import io.hpf.archive.EntryInfo;
 import io.hpf.internal.format.EntryReader;
-import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.PartEntry;
 import io.hpf.internal.io.ReadAheadFile;
 import io.hpf.store.ReadableFile;
@@ -34,21 +33,13 @@ public final class PartWalk {
     try {
       for (EntryInfo row : rows) {
         if (ahead == null || aheadPart != row.partId()) {
-          long committed = generation.committedLength(row.partId());
+          generation.committedLength(row.partId()); // not listed: corrupt, before any open
           if (file != null) {
             file.close();
             file = null;
           }
-          String name = FileNames.partFileName(row.partId());
           file = OpenGeneration.openPart(storage, row.partId(), FileUse.ONCE);
-          long length = file.length();
-          ahead =
-              new EntryReader(
-                  new ReadAheadFile(file),
-                  storage.describe(name),
-                  committed,
-                  length < committed ? length : Long.MAX_VALUE,
-                  generation::dictionary);
+          ahead = generation.entryReader(row.partId(), new ReadAheadFile(file));
           aheadPart = row.partId();
         }
         PartEntry entry = ahead.find(row.offset(), row.entryLength(), row.name(), null);
