@@ -133,7 +133,7 @@ public final class ArchiveLock implements Closeable {
         }
         sleepBriefly(); // a lock being made or let go by another writer this very moment
       }
-      throw new ArchiveLockedException(described, readHolder(path));
+      throw new ArchiveLockedException(described, holder(storage));
     } finally {
       if (!held) {
         HELD.remove(path);
@@ -183,16 +183,16 @@ public final class ArchiveLock implements Closeable {
       if (!created) {
         String holder = read(channel);
         if (holder.isEmpty()) {
-          return null; // made by a writer that has not written its line yet
-        }
-        if (holderIsAliveHere(holder)) {
+          // Made by a writer that died before it wrote its line (one alive would hold the OS lock,
+          // or fail to take it now that this one holds it, and give up): taken over.
+          holder = "no holder written: its writer died making it";
+        } else if (holderIsAliveHere(holder)) {
           throw new ArchiveLockedException(
               described,
               holder,
               "that process is alive on this host"
                   + (breakLock ? ", so the lock is not broken" : ": wait for it to end"));
-        }
-        if (!breakLock && !namesThisHost(holder)) {
+        } else if (!breakLock && !namesThisHost(holder)) {
           throw new ArchiveLockedException(described, holder + ageOf(holder));
         }
         stale = holder;
@@ -239,14 +239,6 @@ public final class ArchiveLock implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while taking the lock");
-    }
-  }
-
-  private static String readHolder(Path path) {
-    try (FileChannel c = FileChannel.open(path, StandardOpenOption.READ)) {
-      return read(c);
-    } catch (IOException e) {
-      return "";
     }
   }
 

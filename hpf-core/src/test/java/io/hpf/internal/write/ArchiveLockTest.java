@@ -78,6 +78,17 @@ class ArchiveLockTest {
     }
   }
 
+  /** A writer killed between making the lock file and writing its line left it empty. */
+  @Test
+  void anEmptyLockFileNoOneHoldsIsTakenOver() throws Exception {
+    Path archive = archive();
+    Files.writeString(archive.resolve("hpf.lock"), "");
+    try (ArchiveWriter w =
+        ArchiveWriter.open(LocalStorage.open(archive), WriterOptions.builder().build())) {
+      assertTrue(w.recovery().lockTakenFrom().contains("died"), w.recovery().lockTakenFrom());
+    }
+  }
+
   @Test
   void aLiveWritersLockAndAnotherHostsAreNotTakenOver() throws Exception {
     Path archive = archive();
