@@ -8,6 +8,7 @@ import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.write.ArchiveLock;
 import io.hpf.internal.write.CommitPlan;
 import io.hpf.internal.write.ImportMarker;
+import io.hpf.internal.write.PartPool;
 import io.hpf.internal.write.PartWriter;
 import io.hpf.internal.write.SortedRows;
 import io.hpf.store.Storage;
@@ -307,20 +308,42 @@ public final class ArchiveWriter implements Closeable {
    * @throws EntryNotFoundException a deleted name does not exist
    */
   public Generation commit() throws IOException {
+    return commit(false);
+  }
+
+  /**
+   * As {@link #commit()}, for {@link GroupCommitWriter}, which commits every few milliseconds: with
+   * {@code groupCommit}, parts that can stay open take the entries of later commits too ({@link
+   * PartPool#checkpointAll}), so that there is no part file per commit, and names are not checked
+   * again for clashes (the group writer checked each as it came, against the same last commit).
+   */
+  Generation commit(boolean groupCommit) throws IOException {
     beginChange();
     Manifest base = commits.base();
-    List<PartWriter> parts = commits.pool().finishAll();
+    PartPool pool = commits.pool();
+    List<PartWriter.Checkpoint> parts =
+        groupCommit ? pool.checkpointAll() : WriterCommits.checkpoints(pool.finishAll());
     Manifest next;
     try (SortedRows added = WriterCommits.sortedRowsOf(parts)) {
       CommitPlan plan;
       try {
         plan =
             CommitPlan.of(
-                storage.toString(), added, deletes, base, commits.lastCommit(), options.replace());
+                storage.toString(),
+                added,
+                deletes,
+                base,
+                commits.lastCommit(),
+                options.replace(),
+                groupCommit);
       } catch (IOException | RuntimeException refused) {
-        // The batch is refused whole: its parts go now, or the next writer would recover them.
-        for (PartWriter part : parts) {
-          storage.delete(part.fileName());
+        // The batch is refused whole: its parts go now, or the next writer would recover them;
+        // parts a commit named before keep what it named (the rest is a tail nobody reads).
+        pool.abort();
+        for (PartWriter.Checkpoint part : parts) {
+          if (base == null || !base.namesPart(part.partId())) {
+            storage.delete(FileNames.partFileName(part.partId()));
+          }
         }
         throw refused;
       }
@@ -337,6 +360,7 @@ public final class ArchiveWriter implements Closeable {
               plan.operation(),
               true);
     }
+    pool.committed(parts);
     deletes.clear();
     commits.advance(next);
     changeDone();

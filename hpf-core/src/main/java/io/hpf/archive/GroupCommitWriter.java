@@ -39,7 +39,7 @@ public final class GroupCommitWriter implements Closeable {
    * @param maxBytes or once its content is this many bytes
    */
   public record Settings(long windowMillis, int maxEntries, long maxBytes) {
-    public static final Settings DEFAULTS = new Settings(5, 10_000, 64L << 20);
+    public static final Settings DEFAULTS = new Settings(2, 10_000, 64L << 20);
 
     public Settings {
       if (windowMillis < 0 || maxEntries < 1 || maxBytes < 1) {
@@ -80,7 +80,7 @@ public final class GroupCommitWriter implements Closeable {
     this.storage = storage;
     this.options = options;
     this.settings = settings;
-    this.writer = ArchiveWriter.open(storage, options);
+    this.writer = openWriter(storage, options);
     this.committer = new Thread(this::commitGroups, "hpf-group-commit " + storage);
     committer.setDaemon(true);
     committer.start();
@@ -104,6 +104,16 @@ public final class GroupCommitWriter implements Closeable {
                 s.blockAlignment()),
             options.maintenance());
     return new GroupCommitWriter(storage, replacing, settings);
+  }
+
+  /** How often a writer that commits many times a second cleans up old files. */
+  private static final long CLEAN_EVERY_MILLIS = 1000;
+
+  private static ArchiveWriter openWriter(Storage storage, WriterOptions options)
+      throws IOException {
+    ArchiveWriter opened = ArchiveWriter.open(storage, options);
+    opened.commits().cleanAtMostEvery(CLEAN_EVERY_MILLIS);
+    return opened;
   }
 
   /** Adds or replaces an entry; the future completes once a durable commit holds it. */
@@ -279,7 +289,7 @@ public final class GroupCommitWriter implements Closeable {
   private void commit(Group group) {
     appending.writeLock().lock();
     try {
-      Generation committed = writer.commit();
+      Generation committed = writer.commit(true);
       group.waiting.forEach(f -> f.complete(committed));
     } catch (IOException | RuntimeException e) {
       group.waiting.forEach(f -> f.completeExceptionally(e));
@@ -294,7 +304,7 @@ public final class GroupCommitWriter implements Closeable {
   private void reopen(Exception failure) {
     try {
       writer.close();
-      writer = ArchiveWriter.open(storage, options);
+      writer = openWriter(storage, options);
     } catch (IOException | RuntimeException e) {
       e.addSuppressed(failure);
       synchronized (this) {

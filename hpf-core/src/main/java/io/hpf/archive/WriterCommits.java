@@ -16,9 +16,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A writer's view of its archive between commits: the committed base, a reader of it, and the pool
@@ -37,6 +39,12 @@ final class WriterCommits implements Closeable {
   private Manifest base;
   private ArchiveReader snapshot;
   private PartPool pool;
+
+  /** Manifests this writer committed or its cleaner read, by generation, until deleted. */
+  private final Map<Long, Manifest> knownManifests = new HashMap<>();
+
+  private long cleanEveryMillis;
+  private long lastCleanMillis;
 
   /** Part files' lengths as listed when the writer opened (no writer has written them since). */
   private final Map<Integer, Long> listedPartLengths = new HashMap<>();
@@ -133,7 +141,13 @@ final class WriterCommits implements Closeable {
       boolean keepBase)
       throws IOException {
     boolean keep = keepBase && base != null;
-    List<Generation.Part> parts = new ArrayList<>(keep ? base.parts() : List.of());
+    List<Generation.Part> parts = new ArrayList<>();
+    if (keep) {
+      // A part kept open since an earlier commit is named again, with its new committed length.
+      Set<Integer> grown = new HashSet<>();
+      newParts.forEach(p -> grown.add(p.partId()));
+      base.parts().stream().filter(p -> !grown.contains(p.partId())).forEach(parts::add);
+    }
     parts.addAll(newParts);
     List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
     return commitNewSegment(
@@ -168,8 +182,9 @@ final class WriterCommits implements Closeable {
   }
 
   /**
-   * The committed manifest becomes the base: a new snapshot reads it, a new pool takes ids past
-   * every part this writer made (committed or given up), and files no reader needs are cleaned.
+   * The committed manifest becomes the base: a new snapshot reads it, the pool (with any parts it
+   * keeps open, {@link PartPool#checkpointAll}) goes on with ids past every part committed, and
+   * files no reader needs are cleaned.
    */
   void advance(Manifest next) throws IOException {
     base = next;
@@ -177,17 +192,44 @@ final class WriterCommits implements Closeable {
       snapshot.close();
     }
     snapshot = new ArchiveReader(storage, next);
-    pool =
-        new PartPool(
-            storage, options, dictionary, Math.max(pool.nextPartId(), next.partIdMark() + 1));
-    FileCleaner.clean(storage, next, options.gracePeriodMillis(), System.currentTimeMillis());
+    pool.skipIdsThrough(next.partIdMark());
+    long now = System.currentTimeMillis();
+    if (now - lastCleanMillis >= cleanEveryMillis) {
+      FileCleaner.clean(
+          storage, storage.list(), next, options.gracePeriodMillis(), now, knownManifests);
+      lastCleanMillis = now;
+    }
+    knownManifests.put(next.generation(), next);
   }
 
-  /** The parts a pool finished, as a manifest names them. */
-  static List<Generation.Part> partsOf(List<PartWriter> finished) {
-    return finished.stream()
-        .map(p -> new Generation.Part(p.partId(), p.committedLength()))
-        .toList();
+  /**
+   * Cleans (lists the directory, deletes files no reader needs) at most once in this many
+   * milliseconds rather than after every commit: for a writer that commits many times a second.
+   */
+  void cleanAtMostEvery(long millis) {
+    cleanEveryMillis = millis;
+  }
+
+  /** Finished parts' rows and committed lengths, as a commit takes them. */
+  static List<PartWriter.Checkpoint> checkpoints(List<PartWriter> finished) throws IOException {
+    List<PartWriter.Checkpoint> done = new ArrayList<>();
+    try {
+      for (PartWriter part : finished) {
+        done.add(
+            new PartWriter.Checkpoint(part.partId(), part.sortedRows(), part.committedLength()));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (PartWriter.Checkpoint c : done) {
+        c.rows().close();
+      }
+      throw e;
+    }
+    return done;
+  }
+
+  /** The parts of a commit, as its manifest names them. */
+  static List<Generation.Part> partsOf(List<PartWriter.Checkpoint> parts) {
+    return parts.stream().map(p -> new Generation.Part(p.partId(), p.committedLength())).toList();
   }
 
   /**
@@ -205,20 +247,9 @@ final class WriterCommits implements Closeable {
     return SortedRows.of(rows);
   }
 
-  /** The sorted rows of finished parts, merged; closing them deletes their runs. */
-  static SortedRows sortedRowsOf(List<PartWriter> finished) throws IOException {
-    List<SortedRows> rows = new ArrayList<>();
-    try {
-      for (PartWriter part : finished) {
-        rows.add(part.sortedRows());
-      }
-    } catch (IOException | RuntimeException e) {
-      for (SortedRows r : rows) {
-        r.close();
-      }
-      throw e;
-    }
-    return SortedRows.merge(rows);
+  /** The sorted rows of a commit's parts, merged; closing them deletes their runs. */
+  static SortedRows sortedRowsOf(List<PartWriter.Checkpoint> parts) {
+    return SortedRows.merge(parts.stream().map(PartWriter.Checkpoint::rows).toList());
   }
 
   /** Gives up what is not committed and closes the snapshot. */

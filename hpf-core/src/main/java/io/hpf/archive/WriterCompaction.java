@@ -68,8 +68,9 @@ final class WriterCompaction {
     Manifest base = commits.base();
     int before = base.segments().size();
     long oldBytes = base.partBytes() + commits.tailBytes(); // what the part files hold
+    commits.pool().finishAll(); // parts kept open by a group writer: its copies go to new ones
     Compactor.copyLive(commits.snapshot().access(), commits.pool());
-    List<PartWriter> parts = commits.pool().finishAll();
+    List<PartWriter.Checkpoint> parts = WriterCommits.checkpoints(commits.pool().finishAll());
     List<Generation.Part> newParts = WriterCommits.partsOf(parts);
     long newBytes = newParts.stream().mapToLong(Generation.Part::committedLength).sum();
     Manifest next;

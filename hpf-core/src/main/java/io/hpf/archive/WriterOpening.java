@@ -61,7 +61,12 @@ final class WriterOpening {
         commitRecovered(writer.commits(), scan.parts());
       } else {
         FileCleaner.clean(
-            storage, listing, base, options.gracePeriodMillis(), System.currentTimeMillis());
+            storage,
+            listing,
+            base,
+            options.gracePeriodMillis(),
+            System.currentTimeMillis(),
+            new java.util.HashMap<>());
       }
       return writer;
     } catch (IOException | RuntimeException e) {

@@ -31,4 +31,13 @@ public interface AppendableFile extends Closeable {
 
   /** Flushes and makes everything written so far durable on the storage device. */
   void sync() throws IOException;
+
+  /**
+   * Whether, once {@link #sync()} returns, a reader that opens the file (while it is still being
+   * written) reads every byte synced, and a listing gives at least that length: true on local disk
+   * and HDFS, false where a file appears only when it is closed (object stores).
+   */
+  default boolean readableWhileOpen() {
+    return false;
+  }
 }

@@ -115,6 +115,11 @@ final class LocalAppendableFile implements AppendableFile {
   }
 
   @Override
+  public boolean readableWhileOpen() {
+    return true;
+  }
+
+  @Override
   public void sync() throws IOException {
     flush();
     try {

@@ -167,4 +167,50 @@ class GroupCommitWriterTest {
     assertNull(readNow(archive, "seed/child"));
     assertArrayEquals(bytes("f"), readNow(archive, "dir/file"));
   }
+
+  @Test
+  void commitsOneAfterAnotherAppendToTheSamePartsAndKeepFewSegments() throws Exception {
+    Path archive = archive();
+    Map<String, byte[]> model = new java.util.TreeMap<>();
+    model.put("seed", bytes("seed"));
+    java.util.Random random = new java.util.Random(3);
+    ArchiveReader early = null;
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            GroupCommitWriter.Settings.DEFAULTS)) {
+      for (int i = 0; i < 300; i++) {
+        String name = "d" + (i % 7) + "/f" + (i % 250); // the last 50 replace
+        byte[] content = new byte[random.nextInt(3000)];
+        random.nextBytes(content);
+        w.put(name, content, EntryMetadata.of(i)).get(30, TimeUnit.SECONDS);
+        model.put(name, content);
+        if (i == 20) {
+          early = ArchiveReader.open(LocalStorage.open(archive)); // a reader of a grown part
+        }
+      }
+      Generation last = w.manifest();
+      assertTrue(last.generation() > 300, "a commit per put: " + last.generation());
+      assertTrue(last.parts().size() <= 2, "parts " + last.parts());
+      assertTrue(last.segmentCount() <= 8, "segments " + last.segmentCount());
+    }
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      assertEquals(model.keySet().size(), r.manifest().liveEntries());
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), r.get(e.getKey()), e.getKey());
+      }
+    }
+    try (ArchiveReader r = early) {
+      assertEquals(22, r.manifest().liveEntries());
+      assertArrayEquals(bytes("seed"), r.get("seed"));
+      assertTrue(r.get("d6/f20").length >= 0);
+    }
+    VerifyReport report = ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE);
+    assertTrue(report.ok(), report.problems().toString());
+    try (ArchiveWriter again =
+        ArchiveWriter.open(LocalStorage.open(archive), WriterOptions.builder().build())) {
+      assertEquals(0, again.recovery().entriesRecovered(), "nothing uncommitted was left");
+    }
+  }
 }

@@ -2,8 +2,10 @@ package io.hpf.hadoop;
 
 import io.hpf.store.AppendableFile;
 import java.io.IOException;
+import java.util.EnumSet;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 
 /**
  * A new file on a Hadoop file system: {@code hflush} makes bytes visible to readers, {@code hsync}
@@ -18,10 +20,17 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * @param path the file, for messages
  * @param blockSize the file's block size, which writers align entries to
  * @param syncable whether the stream honours hflush and hsync
+ * @param hdfs whether the stream is HDFS's, whose hsync also tells the NameNode the length (so that
+ *     a listing of a file still being written gives it)
  * @param exists whether the file exists now, asked when closing it failed
  */
 record HadoopAppendableFile(
-    String path, FSDataOutputStream out, long blockSize, boolean syncable, Existence exists)
+    String path,
+    FSDataOutputStream out,
+    long blockSize,
+    boolean syncable,
+    boolean hdfs,
+    Existence exists)
     implements AppendableFile {
   /** Asks the store whether the file is there. */
   interface Existence {
@@ -32,7 +41,8 @@ record HadoopAppendableFile(
       String path, FSDataOutputStream out, long blockSize, Existence exists) {
     boolean syncable =
         out.hasCapability(StreamCapabilities.HSYNC) && out.hasCapability(StreamCapabilities.HFLUSH);
-    return new HadoopAppendableFile(path, out, blockSize, syncable, exists);
+    return new HadoopAppendableFile(
+        path, out, blockSize, syncable, out instanceof HdfsDataOutputStream, exists);
   }
 
   @Override
@@ -54,9 +64,16 @@ record HadoopAppendableFile(
 
   @Override
   public void sync() throws IOException {
-    if (syncable) {
+    if (hdfs) {
+      ((HdfsDataOutputStream) out).hsync(EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH));
+    } else if (syncable) {
       out.hsync();
     }
+  }
+
+  @Override
+  public boolean readableWhileOpen() {
+    return hdfs;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.hpf.hadoop;
 
 import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +42,42 @@ class HdfsArchiveTest {
 
   private static HadoopStorage storage(String name, HadoopStorageOptions options) throws Exception {
     return HadoopStorage.createDirectories(hdfs.fs(), hdfs.freshPath(name), options, false);
+  }
+
+  @Test
+  void aGroupWriterKeepsItsPartOpenAcrossCommitsAndFreshReadersReadEachCommit() throws Exception {
+    HadoopStorage storage = storage("group.hpf", HadoopStorageOptions.DEFAULTS);
+    try (io.hpf.archive.ArchiveWriter w =
+        io.hpf.archive.ArchiveWriter.create(storage, WriterOptions.builder().build())) {
+      w.add("seed", new byte[] {1}, io.hpf.archive.EntryMetadata.of(0));
+      w.commit();
+    }
+    TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
+    SplittableRandom random = new SplittableRandom(8);
+    try (io.hpf.archive.GroupCommitWriter w =
+        io.hpf.archive.GroupCommitWriter.open(
+            storage,
+            WriterOptions.builder().build(),
+            io.hpf.archive.GroupCommitWriter.Settings.DEFAULTS)) {
+      for (int i = 0; i < 12; i++) {
+        byte[] content = ArchiveModel.content(random, 100 + random.nextInt(5000));
+        w.put("g/" + i, content, io.hpf.archive.EntryMetadata.of(0))
+            .get(60, java.util.concurrent.TimeUnit.SECONDS);
+        model.put("g/" + i, content);
+        // A reader opened now lists the part still being written: HDFS must give it the length
+        // of the last commit (hsync with UPDATE_LENGTH), or it would find the part cut short.
+        try (ArchiveReader reader = ArchiveReader.open(storage)) {
+          assertArrayEquals(content, reader.get("g/" + i));
+        }
+      }
+      assertTrue(w.manifest().parts().size() <= 2, "parts " + w.manifest().parts());
+    }
+    try (ArchiveReader reader = ArchiveReader.open(storage)) {
+      for (var e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey());
+      }
+    }
+    assertTrue(ArchiveVerifier.verify(storage, ProgressListener.NONE).ok());
   }
 
   @Test

@@ -41,8 +41,8 @@ public final class Compactor {
 
   /**
    * The size-tiered choice: the newest run of at least {@link #MERGE_FACTOR} adjacent segments of
-   * the same size tier (rows within a factor of 4), else, past {@code maxSegments}, the newest
-   * segments that bring the count back to the limit.
+   * the same size tier (rows within a factor of 4), else, past {@code maxSegments}, the two
+   * adjacent segments with the fewest rows together.
    */
   public static Run chooseRun(Manifest m, int maxSegments) {
     List<Manifest.SegmentRef> s = m.segments();
@@ -59,9 +59,32 @@ public final class Compactor {
       end = start;
     }
     if (s.size() > maxSegments) {
-      return new Run(maxSegments - 1, s.size());
+      return smallestPair(s);
     }
     return null;
+  }
+
+  /**
+   * The two adjacent segments with the fewest rows together, the newest of equals. Merging the
+   * newest ones instead would rewrite the same ever-growing segment at every commit once the older
+   * ones sit in different tiers (a writer committing many times a second made each commit cost the
+   * archive's size).
+   */
+  private static Run smallestPair(List<Manifest.SegmentRef> s) {
+    int best = s.size() - 2;
+    long bestRows = Long.MAX_VALUE;
+    for (int i = s.size() - 2; i >= 0; i--) {
+      long rows = rows(s.get(i)) + rows(s.get(i + 1));
+      if (rows < bestRows) {
+        best = i;
+        bestRows = rows;
+      }
+    }
+    return new Run(best, best + 2);
+  }
+
+  private static long rows(Manifest.SegmentRef s) {
+    return s.entryCount() + s.tombstoneCount();
   }
 
   private static int tier(Manifest.SegmentRef s) {

@@ -10,8 +10,10 @@ import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,12 +28,21 @@ public final class FileCleaner {
 
   public static int clean(Storage storage, Manifest current, long graceMillis, long nowMillis)
       throws IOException {
-    return clean(storage, storage.list(), current, graceMillis, nowMillis);
+    return clean(storage, storage.list(), current, graceMillis, nowMillis, new HashMap<>());
   }
 
-  /** As above, with a listing the caller made (files it names may be gone since). */
+  /**
+   * As above, with a listing the caller made (files it names may be gone since), and the old
+   * manifests it knows by generation ({@code known}: read ones are added, deleted ones removed), so
+   * that a writer that commits often does not read each again at every clean.
+   */
   public static int clean(
-      Storage storage, List<StoredFile> listing, Manifest current, long graceMillis, long nowMillis)
+      Storage storage,
+      List<StoredFile> listing,
+      Manifest current,
+      long graceMillis,
+      long nowMillis,
+      Map<Long, Manifest> known)
       throws IOException {
     List<Long> generations = new ArrayList<>();
     for (StoredFile f : listing) {
@@ -48,11 +59,14 @@ public final class FileCleaner {
     long supersededAt = current.commitMillis();
     for (int i = generations.size() - 1; i >= 0; i--) {
       long g = generations.get(i);
-      Manifest old;
-      try {
-        old = ManifestStore.read(storage, g);
-      } catch (IOException e) {
-        continue; // unreadable: nobody can be reading it
+      Manifest old = known.get(g);
+      if (old == null) {
+        try {
+          old = ManifestStore.read(storage, g);
+        } catch (IOException e) {
+          continue; // unreadable: nobody can be reading it
+        }
+        known.put(g, old);
       }
       if (nowMillis - supersededAt < graceMillis) {
         keep.add(FileNames.manifestFileName(g));
@@ -79,6 +93,7 @@ public final class FileCleaner {
             .thenComparing(Comparator.naturalOrder()));
     for (String name : doomed) {
       storage.delete(name);
+      known.remove(FileNames.manifestGeneration(name));
     }
     return doomed.size();
   }

@@ -115,6 +115,11 @@ public record Manifest(
         marks);
   }
 
+  /** Whether this manifest names part {@code partId}. */
+  public boolean namesPart(int partId) {
+    return parts.stream().anyMatch(p -> p.partId() == partId);
+  }
+
   /** The highest part id committed so far: the mark, or this manifest's own highest id. */
   public int partIdMark() {
     return Math.max(maxPartId(), idMarks == null ? 0 : idMarks.parts());

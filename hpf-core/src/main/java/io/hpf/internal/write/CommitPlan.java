@@ -91,7 +91,25 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
       Lookup lastCommit,
       boolean replace)
       throws IOException {
+    return of(archive, added, deletes, base, lastCommit, replace, false);
+  }
+
+  /**
+   * As above; with {@code clashesChecked} the caller has made sure already that no added name is a
+   * directory or under an entry of the last commit or of the other added names (a group writer
+   * checks each put as it comes, against the same last commit), and the plan does not look again.
+   */
+  public static CommitPlan of(
+      String archive,
+      SortedRows added,
+      Collection<String> deletes,
+      Manifest base,
+      Lookup lastCommit,
+      boolean replace,
+      boolean clashesChecked)
+      throws IOException {
     Pass pass = new Pass(archive, deletes, lastCommit, replace);
+    pass.clashesChecked = clashesChecked;
     try (SortedRows.Cursor cursor = added.open()) {
       for (SegmentBuilder.Row row = cursor.next(); row != null; row = cursor.next()) {
         pass.visit(row);
@@ -165,6 +183,8 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
     private final ArrayDeque<Map.Entry<String, Boolean>> directoriesInLastCommit =
         new ArrayDeque<>();
 
+    boolean clashesChecked;
+
     Pass(String archive, Collection<String> deletes, Lookup last, boolean replace) {
       this.archive = archive;
       this.deletes = deletes;
@@ -186,7 +206,7 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
         return;
       }
       previous = row.nameUtf8();
-      if (clash == null) {
+      if (clash == null && !clashesChecked) {
         clash = clashOf(name);
       }
       if (addedAndDeleted == null && deletes.contains(name)) {

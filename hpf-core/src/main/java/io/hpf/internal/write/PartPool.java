@@ -95,30 +95,88 @@ public final class PartPool {
     }
   }
 
-  /** Finishes every part; deletes those that got no entry. Returns the others. */
+  /**
+   * Finishes every part; deletes those that got no entry (unless a committed manifest names them).
+   * Returns those with entries since their last checkpoint.
+   */
   public synchronized List<PartWriter> finishAll() throws IOException {
     List<PartWriter> used = new ArrayList<>();
     for (PartWriter part : all) {
       part.finish();
-      if (part.entryCount() == 0) {
-        storage.delete(part.fileName());
-      } else {
+      if (part.entryCount() > 0) {
         used.add(part);
+      } else if (!part.committed()) {
+        storage.delete(part.fileName());
       }
     }
-    all.clear();
-    borrowers.clear();
-    idle.clear();
-    current = null;
+    forgetAll();
     return used;
   }
 
-  /** Closes and deletes every part of this pool (nothing of them was committed). */
+  /**
+   * The entries added since the last commit, made committable: parts that can stay open ({@link
+   * PartWriter#checkpoint}) and are neither full nor broken stay in the pool for the next commit;
+   * the others are finished (deleted when they got no entry). REQUIRES: no borrower. The caller
+   * closes each checkpoint's rows and, once a manifest names them, calls {@link #committed}.
+   */
+  public synchronized List<PartWriter.Checkpoint> checkpointAll() throws IOException {
+    List<PartWriter.Checkpoint> checkpoints = new ArrayList<>();
+    try {
+      for (PartWriter part : List.copyOf(all)) {
+        if (part.readableWhileOpen() && !retired(part)) {
+          if (part.entryCount() > 0) {
+            checkpoints.add(part.checkpoint());
+          }
+          continue;
+        }
+        part.finish();
+        all.remove(part);
+        idle.remove(part);
+        if (part == current) {
+          current = null;
+        }
+        if (part.entryCount() > 0) {
+          checkpoints.add(
+              new PartWriter.Checkpoint(part.partId(), part.sortedRows(), part.committedLength()));
+        } else if (!part.committed()) {
+          storage.delete(part.fileName());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      for (PartWriter.Checkpoint c : checkpoints) {
+        c.rows().close();
+      }
+      throw e;
+    }
+    return checkpoints;
+  }
+
+  /** A manifest naming these checkpoints' parts is committed. */
+  public synchronized void committed(List<PartWriter.Checkpoint> checkpoints) {
+    for (PartWriter.Checkpoint c : checkpoints) {
+      for (PartWriter part : all) {
+        if (part.partId() == c.partId()) {
+          part.markCommitted();
+        }
+      }
+    }
+  }
+
+  /**
+   * Closes every part of this pool, deleting those no committed manifest names (what they hold past
+   * their committed length is a tail no reader looks at).
+   */
   public synchronized void abort() throws IOException {
     for (PartWriter part : all) {
       part.closeQuietly();
-      storage.delete(FileNames.partFileName(part.partId()));
+      if (!part.committed()) {
+        storage.delete(FileNames.partFileName(part.partId()));
+      }
     }
+    forgetAll();
+  }
+
+  private void forgetAll() {
     all.clear();
     borrowers.clear();
     idle.clear();
@@ -131,6 +189,11 @@ public final class PartPool {
       n += part.entryCount();
     }
     return n;
+  }
+
+  /** New parts get ids above {@code partId} (a commit named parts up to it). */
+  public void skipIdsThrough(int partId) {
+    nextPartId.accumulateAndGet(partId + 1, Math::max);
   }
 
   public int nextPartId() {

@@ -41,7 +41,7 @@ public final class PartWriter {
   private final String fileName;
   private final AppendableFile file;
   private final EntryPreparer preparer;
-  private final RowSorter rows = new RowSorter(); // guarded by this
+  private RowSorter rows = new RowSorter(); // since the last checkpoint; guarded by this
   private final long blockSize;
   private final WriterOptions options;
   private GroupBuilder group = new GroupBuilder(); // guarded by this
@@ -49,6 +49,7 @@ public final class PartWriter {
   private long committedLength; // guarded by this
   private volatile boolean broken;
   private boolean finished; // guarded by this
+  private boolean committed; // a committed manifest names this part; guarded by this
   private long fileLength = -1; // guarded by this
 
   /**
@@ -96,7 +97,48 @@ public final class PartWriter {
     return rows.finish();
   }
 
-  /** Entries added: written, and waiting in a group. */
+  /**
+   * What a checkpoint made committable: the rows written since the one before, sorted by name (the
+   * caller closes them), and the part's committed length now.
+   */
+  public record Checkpoint(int partId, SortedRows rows, long committedLength) {}
+
+  /**
+   * Makes the entries added so far committable while the part stays open for more, for a writer
+   * that commits often (one part per commit would leave a file per commit): writes the group being
+   * filled, syncs the file, and hands over the rows written since the last checkpoint. Only for a
+   * file {@link AppendableFile#readableWhileOpen()}, so that readers of the commit see the bytes it
+   * names.
+   */
+  public synchronized Checkpoint checkpoint() throws IOException {
+    if (finished || broken) {
+      throw new IllegalStateException("part " + partId + " is finished or failed");
+    }
+    GroupBuilder last = group;
+    group = new GroupBuilder();
+    writeGroup(last);
+    file.sync();
+    RowSorter written = rows;
+    rows = new RowSorter();
+    return new Checkpoint(partId, written.finish(), committedLength);
+  }
+
+  /** A committed manifest names this part: closing the writer must not delete it. */
+  public synchronized void markCommitted() {
+    committed = true;
+  }
+
+  /** Whether a committed manifest names this part. */
+  public synchronized boolean committed() {
+    return committed;
+  }
+
+  /** Whether this part can stay open across commits ({@link #checkpoint}). */
+  public boolean readableWhileOpen() {
+    return file.readableWhileOpen();
+  }
+
+  /** Entries added since the last checkpoint: written, and waiting in a group. */
   public synchronized long entryCount() {
     return rows.size() + group.members().size();
   }
