@@ -116,14 +116,50 @@ public final class GroupCommitWriter implements Closeable {
     return opened;
   }
 
+  /**
+   * What must hold of the last commit for a change to be made (an S3 client's {@code If-Match},
+   * {@code If-None-Match: *}): checked when no other change of the name is pending, so that nothing
+   * changes the name between the check and the change.
+   */
+  @FunctionalInterface
+  public interface Precondition {
+    Precondition NONE = (committed, name) -> true;
+
+    /**
+     * Whether the change of {@code name} may be made, {@code committed} reading the last commit.
+     */
+    boolean holds(ArchiveReader committed, String name) throws IOException;
+  }
+
+  /** A change refused because its {@link Precondition} did not hold. */
+  public static final class PreconditionFailedException extends IOException {
+    PreconditionFailedException(String archive, String name) {
+      super(archive + ": '" + name + "' is not as the request's condition requires");
+    }
+  }
+
   /** Adds or replaces an entry; the future completes once a durable commit holds it. */
   public CompletableFuture<Generation> put(String name, byte[] content, EntryMetadata meta) {
-    return change(name, content, meta);
+    return change(name, content, meta, Precondition.NONE);
+  }
+
+  /**
+   * As {@link #put(String, byte[], EntryMetadata)}, if {@code condition} holds; otherwise the
+   * future fails with {@link PreconditionFailedException}.
+   */
+  public CompletableFuture<Generation> put(
+      String name, byte[] content, EntryMetadata meta, Precondition condition) {
+    return change(name, content, meta, condition);
   }
 
   /** Deletes an entry (a name the archive does not have is no error); as {@link #put}. */
   public CompletableFuture<Generation> delete(String name) {
-    return change(name, null, null);
+    return change(name, null, null, Precondition.NONE);
+  }
+
+  /** Whether the writer takes no more changes (closed, or it could not go on after a failure). */
+  public synchronized boolean isClosed() {
+    return closing;
   }
 
   /** The newest committed generation. */
@@ -131,7 +167,8 @@ public final class GroupCommitWriter implements Closeable {
     return writer.manifest();
   }
 
-  private CompletableFuture<Generation> change(String name, byte[] content, EntryMetadata meta) {
+  private CompletableFuture<Generation> change(
+      String name, byte[] content, EntryMetadata meta, Precondition condition) {
     String normal;
     try {
       normal = EntryNames.normalize(name);
@@ -156,6 +193,7 @@ public final class GroupCommitWriter implements Closeable {
           return CompletableFuture.failedFuture(e);
         }
         Group group;
+        Exception refused;
         CompletableFuture<Generation> done = new CompletableFuture<>();
         synchronized (this) {
           if (closing) {
@@ -166,6 +204,8 @@ public final class GroupCommitWriter implements Closeable {
           if (wait != null) {
             group.full = true; // commit it now: this change follows it
             notifyAll();
+          } else if ((refused = refusal(condition, normal)) != null) {
+            return CompletableFuture.failedFuture(refused);
           } else if (absent) {
             return CompletableFuture.completedFuture(writer.manifest()); // nothing to delete
           } else {
@@ -181,6 +221,18 @@ public final class GroupCommitWriter implements Closeable {
         appending.readLock().unlock();
       }
       wait.exceptionally(e -> null).join();
+    }
+  }
+
+  /** Why the condition refuses the change (it does not hold, or could not be read), or null. */
+  private Exception refusal(Precondition condition, String name) {
+    try {
+      if (condition == Precondition.NONE || condition.holds(writer.commits().snapshot(), name)) {
+        return null;
+      }
+      return new PreconditionFailedException(storage.toString(), name);
+    } catch (IOException | RuntimeException e) {
+      return e;
     }
   }
 

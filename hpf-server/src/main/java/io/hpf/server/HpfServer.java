@@ -6,6 +6,7 @@ import io.hpf.hadoop.roots.ArchiveRoot;
 import io.hpf.hadoop.roots.HadoopArchiveRoot;
 import io.hpf.hadoop.roots.LocalArchiveRoot;
 import io.hpf.server.archives.ArchiveDirectory;
+import io.hpf.server.archives.ArchiveWriters;
 import io.hpf.server.archives.ReaderPool;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.http.HttpServerInitializer;
@@ -45,6 +46,7 @@ public final class HpfServer implements Closeable {
   private final ServerMetrics metrics = new ServerMetrics();
   private final ArchiveDirectory directory;
   private final ReaderPool pool;
+  private final ArchiveWriters writers; // null unless --writable
   private final EventLoopGroup boss;
   private final EventLoopGroup io;
   private final ThreadPoolExecutor workers;
@@ -93,7 +95,16 @@ public final class HpfServer implements Closeable {
         pool::refreshAll, o.refreshMillis, o.refreshMillis, TimeUnit.MILLISECONDS);
     background.scheduleWithFixedDelay(pool::sweep, 1, 1, TimeUnit.SECONDS);
     background.scheduleWithFixedDelay(this::rescan, 1, 1, TimeUnit.SECONDS);
-    router = new RequestRouter(o, directory, pool, metrics, hotArchives, hotPrefixes, workers);
+    if (o.writable) {
+      writers =
+          new ArchiveWriters(
+              directory, pool, o.maxWaitingBytes, o.idleWriterMillis * 1_000_000L, o.nanoClock);
+      background.scheduleWithFixedDelay(writers::closeIdle, 1, 1, TimeUnit.SECONDS);
+    } else {
+      writers = null;
+    }
+    router =
+        new RequestRouter(o, directory, pool, writers, metrics, hotArchives, hotPrefixes, workers);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
@@ -225,6 +236,9 @@ public final class HpfServer implements Closeable {
 
   private void closeQuietly() {
     background.shutdownNow();
+    if (writers != null) {
+      writers.close(); // commits what is pending; its clients' connections are closing
+    }
     workers.shutdownNow(); // before the event loops: a worker's last write still finds its loop
     try {
       workers.awaitTermination(2, TimeUnit.SECONDS);

@@ -31,6 +31,8 @@ import picocli.CommandLine.Parameters;
       "  hpf serve /data/archives --ring servers.txt --id s2 --port 8081",
       "  hpf serve /data/archives --s3-keys keys.txt",
       "  aws --endpoint-url http://127.0.0.1:8080 s3 ls s3://photos/2024/",
+      "  hpf serve /data/archives --s3-keys keys.txt --writable    # takes PUT and DELETE",
+      "  aws --endpoint-url http://127.0.0.1:8080 s3 cp a.jpg s3://photos/2024/a.jpg",
       "",
       "docs/SERVER.md documents every route, the _mget framing, the ring and the S3 API."
     })
@@ -127,6 +129,18 @@ public final class ServeMain implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE}).")
   long replicateMin = 100;
 
+  @Option(
+      names = "--writable",
+      description =
+          "Take writes: S3 PutObject, DeleteObject(s), CopyObject, CreateBucket (with --s3-keys),"
+              + " HTTP PUT and DELETE (with --token-file); each answered once committed.")
+  boolean writable;
+
+  @Option(
+      names = "--max-object-size",
+      description = "The largest object a PUT takes (default: ${DEFAULT-VALUE}).")
+  String maxObjectSize = "64m";
+
   @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A Hadoop setting (repeatable).")
   Map<String, String> properties = new LinkedHashMap<>();
 
@@ -167,6 +181,17 @@ public final class ServeMain implements Callable<Integer> {
     o.s3Domain = s3Domain == null ? null : s3Domain.toLowerCase(Locale.ROOT);
     if (s3KeysFile != null) {
       o.s3Keys = io.hpf.server.s3.S3Keys.read(s3KeysFile);
+    }
+    o.writable = writable;
+    long maxObject = parseSize(maxObjectSize);
+    if (maxObject < 1 || maxObject > Integer.MAX_VALUE - (2 << 20)) {
+      throw new IllegalArgumentException("--max-object-size is from 1 byte to just under 2g");
+    }
+    o.maxObjectBytes = (int) maxObject;
+    if (writable && o.token == null && o.s3Keys == null) {
+      throw new IllegalArgumentException(
+          "--writable needs --s3-keys or --token-file: writes are taken only from those who sign"
+              + " or hold the token");
     }
     if (ringFile != null) {
       o.ring = Ring.read(ringFile);

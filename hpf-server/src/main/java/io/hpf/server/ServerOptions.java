@@ -68,6 +68,18 @@ public final class ServerOptions {
   public int maxMgetNames = 1000;
   public int maxMgetBodyBytes = 1 << 20;
 
+  /** Whether PUT and DELETE write into the archives (never without a token or S3 keys). */
+  public boolean writable;
+
+  /** The largest object a PUT takes, held in memory until committed. */
+  public int maxObjectBytes = 64 << 20;
+
+  /** Content bytes that may wait for their commits at once; past it writes get 503 SlowDown. */
+  public long maxWaitingBytes = 256L << 20;
+
+  /** A writer with no change for this long is closed, letting its archive's lock go. */
+  public long idleWriterMillis = 2_000;
+
   /** A request's head and body must arrive within this long from its first byte. */
   public long requestTimeoutMillis = 10_000;
 

@@ -18,6 +18,18 @@ public interface ArchiveRoot {
   /** Opens an archive's storage. */
   Storage open(String location) throws IOException;
 
+  /** Opens an archive's storage for a writer (which must not create a missing directory). */
+  Storage openToWrite(String location) throws IOException;
+
+  /**
+   * Makes the directory of a new archive {@code id} ({@code ROOT/ID.hpf}) and opens it for a
+   * writer; the archive is made by the writer's first commit.
+   *
+   * @throws java.nio.file.FileAlreadyExistsException the directory exists
+   * @throws IOException the root is one archive, not a directory of them
+   */
+  Storage createArchive(String id) throws IOException;
+
   /** True if archives are on local disk: reads are page-cache reads, cheap enough inline. */
   boolean local();
 

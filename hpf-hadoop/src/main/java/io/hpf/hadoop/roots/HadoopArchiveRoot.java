@@ -95,6 +95,23 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
   }
 
   @Override
+  public Storage openToWrite(String location) throws IOException {
+    return HadoopStorage.open(fs, new Path(location), HadoopStorageOptions.DEFAULTS, false);
+  }
+
+  @Override
+  public Storage createArchive(String id) throws IOException {
+    if (isArchive(fs.listStatus(root))) {
+      throw new IOException(root + " is one archive, not a directory of archives");
+    }
+    Path dir = new Path(root, id + SUFFIX);
+    if (fs.exists(dir)) {
+      throw new java.nio.file.FileAlreadyExistsException(dir.toString());
+    }
+    return HadoopStorage.createDirectories(fs, dir, HadoopStorageOptions.DEFAULTS, false);
+  }
+
+  @Override
   public boolean local() {
     return false;
   }

@@ -72,6 +72,21 @@ public final class LocalArchiveRoot implements ArchiveRoot {
   }
 
   @Override
+  public Storage openToWrite(String location) throws IOException {
+    return LocalStorage.open(Path.of(location));
+  }
+
+  @Override
+  public Storage createArchive(String id) throws IOException {
+    if (isArchive()) {
+      throw new IOException(root + " is one archive, not a directory of archives");
+    }
+    Path dir = root.resolve(id + SUFFIX);
+    Files.createDirectory(dir); // fails if it exists
+    return LocalStorage.open(dir);
+  }
+
+  @Override
   public boolean local() {
     return true;
   }

@@ -70,6 +70,11 @@ public final class ArchiveDirectory {
     }
   }
 
+  /** Walks the root again now (an archive was made here). */
+  public void rescanNow() throws IOException {
+    rescan();
+  }
+
   public ArchiveRoot root() {
     return root;
   }

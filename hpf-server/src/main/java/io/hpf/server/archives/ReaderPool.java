@@ -192,26 +192,45 @@ public final class ReaderPool implements Closeable {
    */
   public void refreshAll() {
     for (Slot slot : new ArrayList<>(slots.values())) {
-      Object lock = openLocks.computeIfAbsent(slot.id, k -> new Object());
-      synchronized (lock) {
-        if (slots.get(slot.id) != slot) {
-          continue;
+      refresh(slot, -1);
+    }
+  }
+
+  /**
+   * Makes requests from now on read at least generation {@code generation} of an open archive (one
+   * this server's writer just committed); an archive not open is opened when next asked for.
+   */
+  public void refresh(String id, long generation) {
+    Slot slot = slots.get(id);
+    if (slot != null) {
+      refresh(slot, generation);
+    }
+  }
+
+  /** Refreshes a slot whose generation is older than {@code atLeast} (-1: whatever it is). */
+  private void refresh(Slot slot, long atLeast) {
+    Object lock = openLocks.computeIfAbsent(slot.id, k -> new Object());
+    synchronized (lock) {
+      if (slots.get(slot.id) != slot) {
+        return;
+      }
+      ArchiveSnapshot old = slot.current;
+      if (atLeast >= 0 && old.reader().manifest().generation() >= atLeast) {
+        return; // a refresh for another change of the same commit came first
+      }
+      try {
+        ArchiveReader newer = old.reader().refresh();
+        if (newer != old.reader()) {
+          slot.current = new ArchiveSnapshot(newer);
+          slot.memory = memoryOf(newer);
+          metrics.refreshes.increment();
+          old.release();
         }
-        ArchiveSnapshot old = slot.current;
-        try {
-          ArchiveReader newer = old.reader().refresh();
-          if (newer != old.reader()) {
-            slot.current = new ArchiveSnapshot(newer);
-            slot.memory = memoryOf(newer);
-            metrics.refreshes.increment();
-            old.release();
-          }
-        } catch (FileNotFoundException e) {
-          ServerLog.warn("archive '" + slot.id + "' is gone: " + e.getMessage());
-          evict(slot);
-        } catch (IOException | RuntimeException e) {
-          ServerLog.warn("refreshing '" + slot.id + "': " + e.getMessage());
-        }
+      } catch (FileNotFoundException e) {
+        ServerLog.warn("archive '" + slot.id + "' is gone: " + e.getMessage());
+        evict(slot);
+      } catch (IOException | RuntimeException e) {
+        ServerLog.warn("refreshing '" + slot.id + "': " + e.getMessage());
       }
     }
   }

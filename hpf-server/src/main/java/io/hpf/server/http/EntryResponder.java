@@ -269,7 +269,7 @@ final class EntryResponder {
   }
 
   /** If-None-Match: '*' or a list holding our tag (weak or strong). */
-  private static boolean matches(String ifNoneMatch, String etag) {
+  static boolean matches(String ifNoneMatch, String etag) {
     if (ifNoneMatch == null) {
       return false;
     }

@@ -12,10 +12,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Each connection's pipeline: the connection limit, the slow-client guard and idle timeout, the
- * HTTP/1.1 codec with bounded request line and headers, the aggregator (bodies only for _mget, up
- * to their limit) and the connection's request handler.
+ * HTTP/1.1 codec with bounded request line and headers, the aggregator (bodies for _mget and, on a
+ * writable server, PUTs, up to their limits; it answers {@code Expect: 100-continue}) and the
+ * connection's request handler.
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
+  /** Room past the largest object for an aws-chunked body's chunk headers and trailer. */
+  private static final int CHUNKING_ROOM = 1 << 20;
+
   private final ServerOptions options;
   private final RequestRouter router;
   private final ServerMetrics metrics;
@@ -36,7 +40,12 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     p.addLast(new IdleStateHandler(0, 0, options.idleConnectionMillis, TimeUnit.MILLISECONDS));
     p.addLast(SlowClientGuard.NAME, new SlowClientGuard(options.requestTimeoutMillis));
     p.addLast(new HttpServerCodec(8192, options.maxHeaderBytes, 8192));
-    p.addLast(new HttpObjectAggregator(options.maxMgetBodyBytes, true));
+    p.addLast(
+        new HttpObjectAggregator(
+            options.writable
+                ? Math.max(options.maxMgetBodyBytes, options.maxObjectBytes + CHUNKING_ROOM)
+                : options.maxMgetBodyBytes,
+            true));
     p.addLast(new RequestHandler(router, metrics));
   }
 }

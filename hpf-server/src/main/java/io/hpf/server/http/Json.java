@@ -16,4 +16,16 @@ final class Json {
     EntryJson.string(out, message);
     return out.append(",\"status\":").append(status).append("}\n").toString();
   }
+
+  /** What a PUT of the HTTP API wrote: where, in which generation, with which ETag. */
+  static String written(String archive, String name, long generation, String etag) {
+    StringBuilder out = new StringBuilder(96 + name.length());
+    out.append("{\"archive\":");
+    EntryJson.string(out, archive);
+    out.append(",\"name\":");
+    EntryJson.string(out, name);
+    out.append(",\"generation\":").append(generation).append(",\"etag\":");
+    EntryJson.string(out, etag);
+    return out.append("}\n").toString();
+  }
 }

@@ -6,6 +6,7 @@ import io.hpf.hadoop.ProgramMessages;
 import io.hpf.server.ServerLog;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
+import io.hpf.server.archives.ArchiveWriters;
 import io.hpf.server.archives.ReaderPool;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.metrics.ServerMetrics;
@@ -56,6 +57,7 @@ public final class RequestRouter {
   private final AdminResponder admin;
   private final Proxy proxy;
   private final S3Responder s3;
+  private final WriteResponder writes; // null unless the server is writable
 
   /** Work for a worker thread; it may throw, and the exchange is answered with the error. */
   interface Work {
@@ -66,6 +68,7 @@ public final class RequestRouter {
       ServerOptions options,
       ArchiveDirectory directory,
       ReaderPool pool,
+      ArchiveWriters writers,
       ServerMetrics metrics,
       SlidingTopK hotArchives,
       SlidingTopK hotPrefixes,
@@ -83,7 +86,8 @@ public final class RequestRouter {
     this.mget = new MgetResponder(this, options.maxMgetNames);
     this.admin = new AdminResponder(directory, metrics, hotArchives, hotPrefixes, options);
     this.proxy = options.proxy ? new Proxy() : null;
-    this.s3 = new S3Responder(this, directory, entries, options);
+    this.writes = writers == null ? null : new WriteResponder(this, directory, pool, writers);
+    this.s3 = new S3Responder(this, directory, entries, writes, options);
   }
 
   long writeTimeoutMillis() {
@@ -134,7 +138,9 @@ public final class RequestRouter {
     }
     HttpMethod method = ex.request.method();
     boolean post = method.equals(HttpMethod.POST);
-    if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD) && !post) {
+    boolean write =
+        writes != null && (method.equals(HttpMethod.PUT) || method.equals(HttpMethod.DELETE));
+    if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD) && !post && !write) {
       refuse(
           ex,
           HttpResponseStatus.METHOD_NOT_ALLOWED,
@@ -168,6 +174,10 @@ public final class RequestRouter {
       return;
     }
     String p = path.path();
+    if (write) {
+      offload(ex, () -> write(ex, p));
+      return;
+    }
     if (p.isEmpty() || p.charAt(0) == '_') {
       admin.respond(ex, p);
       return;
@@ -177,6 +187,25 @@ public final class RequestRouter {
       return;
     }
     archiveRequest(ex, path, false);
+  }
+
+  /** A PUT or DELETE of the HTTP API: of an entry of an archive, never of a prefix. */
+  private void write(Exchange ex, String path) throws IOException {
+    ArchiveDirectory.Target target = directory.resolve(path);
+    if (target == null) {
+      ex.route("bad");
+      ex.error(HttpResponseStatus.NOT_FOUND, "no archive at '/" + firstComponent(path) + "'");
+      return;
+    }
+    String name = target.rest();
+    if (name.isEmpty() || name.endsWith("/")) {
+      ex.route("bad");
+      ex.error(
+          HttpResponseStatus.BAD_REQUEST,
+          ex.request.method() + " is of an entry: '/" + target.archive() + "/NAME'");
+      return;
+    }
+    writes.http(ex, target.archive(), name);
   }
 
   /** Refuses a request with a JSON error and the header the status calls for. */

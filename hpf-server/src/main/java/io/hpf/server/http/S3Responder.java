@@ -5,6 +5,7 @@ import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.archives.PrefixWalk;
 import io.hpf.server.s3.Canonical;
+import io.hpf.server.s3.ChunkSignatures;
 import io.hpf.server.s3.ListObjects;
 import io.hpf.server.s3.S3Error;
 import io.hpf.server.s3.S3Exception;
@@ -92,6 +93,7 @@ final class S3Responder {
   private final RequestRouter router;
   private final ArchiveDirectory directory;
   private final EntryResponder entries;
+  private final WriteResponder writes; // null unless the server is writable
   private final SignatureV4 signatures;
   private final long startedMillis = System.currentTimeMillis();
 
@@ -102,10 +104,12 @@ final class S3Responder {
       RequestRouter router,
       ArchiveDirectory directory,
       EntryResponder entries,
+      WriteResponder writes,
       ServerOptions options) {
     this.router = router;
     this.directory = directory;
     this.entries = entries;
+    this.writes = writes;
     this.signatures =
         options.s3Keys == null ? null : new SignatureV4(options.s3Keys, options.wallClock);
     this.hostSuffix = options.s3Domain == null ? null : "." + options.s3Domain;
@@ -158,13 +162,19 @@ final class S3Responder {
     ex.speakS3(rawPath, null, null, S3Error.NO_SUCH_BUCKET);
     ex.route("bad");
     try {
+      Signed signed = new Signed(ex, rawPath, rawQuery);
       if (signatures != null) {
-        signatures.verify(new Signed(ex, rawPath, rawQuery));
+        signatures.verify(signed);
       }
       HttpMethod method = ex.request.method();
-      if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+      boolean read = method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD);
+      if (!read && writes == null) {
         throw new S3Exception(
             S3Error.METHOD_NOT_ALLOWED, "the server is read-only: " + method + " is refused");
+      }
+      if (!read && signatures == null) {
+        throw new S3Exception(
+            S3Error.ACCESS_DENIED, "writes over S3 need a signature by one of --s3-keys");
       }
       RequestPath path;
       String bucket = virtualBucket(ex.request);
@@ -174,9 +184,38 @@ final class S3Responder {
       } catch (RequestPath.BadPathException e) {
         throw new S3Exception(S3Error.INVALID_ARGUMENT, e.getMessage());
       }
+      if (!read) {
+        router.offload(ex, () -> write(ex, path, rawQuery, signed.chunks));
+        return;
+      }
       route(ex, path, rawQuery, onWorker);
     } catch (S3Exception e) {
       ex.s3Error(e.error(), e.getMessage(), null);
+    }
+  }
+
+  /** A write, on a worker thread: what it names found, then taken by the write responder. */
+  private void write(Exchange ex, RequestPath path, String rawQuery, ChunkSignatures chunks) {
+    String p = path.path();
+    int slash = p.indexOf('/');
+    String bucket = slash < 0 ? p : p.substring(0, slash);
+    String key = slash < 0 ? "" : p.substring(slash + 1);
+    ex.speakS3("/" + p, bucket, key.isEmpty() ? null : key, S3Error.NO_SUCH_BUCKET);
+    try {
+      if (bucket.isEmpty()) {
+        throw new S3Exception(S3Error.METHOD_NOT_ALLOWED, "a write names a bucket");
+      }
+      Map<String, String> query = Canonical.parameters(rawQuery);
+      for (String name : query.keySet()) {
+        if (UNSUPPORTED.contains(name) && !name.equals("delete") && !name.startsWith("upload")) {
+          throw new S3Exception(S3Error.NOT_IMPLEMENTED, "'" + name + "' is not served here");
+        }
+      }
+      writes.s3(ex, bucket, key, query, chunks);
+    } catch (S3Exception e) {
+      ex.s3Error(e.error(), e.getMessage(), null);
+    } catch (IOException | RuntimeException e) {
+      router.failed(ex, bucket, key.isEmpty() ? null : key, e);
     }
   }
 
@@ -301,12 +340,32 @@ final class S3Responder {
     ex.sendText(HttpResponseStatus.OK, "application/xml", xml);
   }
 
-  /** The request as the signature check reads it. */
-  private record Signed(Exchange ex, String rawPath, String rawQuery)
-      implements SignatureV4.Request {
+  /** The request as the signature check reads it; it keeps how to check signed chunks. */
+  private static final class Signed implements SignatureV4.Request {
+    private final Exchange ex;
+    private final String rawPath;
+    private final String rawQuery;
+    ChunkSignatures chunks;
+
+    Signed(Exchange ex, String rawPath, String rawQuery) {
+      this.ex = ex;
+      this.rawPath = rawPath;
+      this.rawQuery = rawQuery;
+    }
+
     @Override
     public String method() {
       return ex.request.method().name();
+    }
+
+    @Override
+    public String rawPath() {
+      return rawPath;
+    }
+
+    @Override
+    public String rawQuery() {
+      return rawQuery;
     }
 
     @Override
@@ -320,6 +379,11 @@ final class S3Responder {
       byte[] out = new byte[content.readableBytes()];
       content.getBytes(content.readerIndex(), out);
       return out;
+    }
+
+    @Override
+    public void signedBy(ChunkSignatures signatures) {
+      chunks = signatures;
     }
   }
 }

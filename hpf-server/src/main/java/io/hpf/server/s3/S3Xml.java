@@ -47,6 +47,15 @@ public final class S3Xml {
     return out.append("</Buckets></ListAllMyBucketsResult>\n").toString();
   }
 
+  /** CopyObject's result: the new object's ETag and time. */
+  public static String copyResult(String etag, long modifiedMillis) {
+    StringBuilder out = new StringBuilder(192).append(HEAD);
+    out.append("<CopyObjectResult").append(NAMESPACE).append('>');
+    element(out, "LastModified", time(modifiedMillis));
+    element(out, "ETag", etag);
+    return out.append("</CopyObjectResult>\n").toString();
+  }
+
   /** GetBucketLocation: the empty constraint, S3's answer for us-east-1. */
   public static String location() {
     return HEAD + "<LocationConstraint" + NAMESPACE + "/>\n";

@@ -25,7 +25,7 @@ public final class SignatureV4 {
   static final long MAX_EXPIRES_SECONDS = 7 * 24 * 3600L;
 
   /** SHA-256 of no bytes: the payload hash of every read. */
-  private static final String EMPTY_SHA256 =
+  static final String EMPTY_SHA256 =
       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
   /** What the check reads of a request. */
@@ -42,6 +42,12 @@ public final class SignatureV4 {
     List<String> headers(String lowerCaseName);
 
     byte[] body();
+
+    /**
+     * Told, once the request's own signature is found good, how to check the signatures of the
+     * chunks of its body, should it be sent {@code aws-chunked} with signed chunks.
+     */
+    default void signedBy(ChunkSignatures chunks) {}
   }
 
   private final S3Keys keys;
@@ -191,7 +197,8 @@ public final class SignatureV4 {
             + credential.scope()
             + '\n'
             + sha256Hex(canonicalRequest.getBytes(StandardCharsets.UTF_8));
-    byte[] expected = hmac(signingKey(credential, secret), stringToSign);
+    byte[] key = signingKey(credential, secret);
+    byte[] expected = hmac(key, stringToSign);
     byte[] given;
     try {
       given = HexFormat.of().parseHex(signature);
@@ -205,6 +212,7 @@ public final class SignatureV4 {
               + credential.accessKey()
               + "'");
     }
+    r.signedBy(new ChunkSignatures(key, amzDate, credential.scope(), signature));
     return credential.accessKey();
   }
 
@@ -322,6 +330,13 @@ public final class SignatureV4 {
               throw new IllegalStateException("this Java has no SHA-256", e);
             }
           });
+
+  /** This thread's SHA-256, reset. */
+  static MessageDigest sha256() {
+    MessageDigest d = SHA256.get();
+    d.reset();
+    return d;
+  }
 
   static String sha256Hex(byte[] data) {
     return HexFormat.of().formatHex(SHA256.get().digest(data));
