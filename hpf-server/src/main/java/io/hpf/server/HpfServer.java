@@ -12,6 +12,7 @@ import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.http.HttpServerInitializer;
 import io.hpf.server.http.RequestRouter;
 import io.hpf.server.metrics.ServerMetrics;
+import io.hpf.server.s3.MultipartUploads;
 import io.hpf.store.LocalStorage;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -47,6 +48,7 @@ public final class HpfServer implements Closeable {
   private final ArchiveDirectory directory;
   private final ReaderPool pool;
   private final ArchiveWriters writers; // null unless --writable
+  private final MultipartUploads uploads; // null unless --writable
   private final EventLoopGroup boss;
   private final EventLoopGroup io;
   private final ThreadPoolExecutor workers;
@@ -100,11 +102,16 @@ public final class HpfServer implements Closeable {
           new ArchiveWriters(
               directory, pool, o.maxWaitingBytes, o.idleWriterMillis * 1_000_000L, o.nanoClock);
       background.scheduleWithFixedDelay(writers::closeIdle, 1, 1, TimeUnit.SECONDS);
+      uploads =
+          new MultipartUploads(o.maxObjectBytes, o.uploadExpiryMillis * 1_000_000L, o.nanoClock);
+      background.scheduleWithFixedDelay(uploads::expire, 1, 1, TimeUnit.MINUTES);
     } else {
       writers = null;
+      uploads = null;
     }
     router =
-        new RequestRouter(o, directory, pool, writers, metrics, hotArchives, hotPrefixes, workers);
+        new RequestRouter(
+            o, directory, pool, writers, uploads, metrics, hotArchives, hotPrefixes, workers);
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
@@ -238,6 +245,7 @@ public final class HpfServer implements Closeable {
     background.shutdownNow();
     if (writers != null) {
       writers.close(); // commits what is pending; its clients' connections are closing
+      uploads.close();
     }
     workers.shutdownNow(); // before the event loops: a worker's last write still finds its loop
     try {

@@ -77,6 +77,9 @@ public final class ServerOptions {
   /** Content bytes that may wait for their commits at once; past it writes get 503 SlowDown. */
   public long maxWaitingBytes = 256L << 20;
 
+  /** A multipart upload with no request for this long is dropped with its staged parts. */
+  public long uploadExpiryMillis = 24 * 3600_000L;
+
   /** A writer with no change for this long is closed, letting its archive's lock go. */
   public long idleWriterMillis = 2_000;
 

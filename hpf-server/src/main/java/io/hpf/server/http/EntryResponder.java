@@ -206,17 +206,9 @@ final class EntryResponder {
     }
   }
 
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
-
   /** The content CRC32C as a quoted tag of eight hex digits. */
   static String etag(int crc) {
-    char[] out = new char[10];
-    out[0] = '"';
-    for (int i = 0; i < 8; i++) {
-      out[1 + i] = HEX[(crc >>> (28 - 4 * i)) & 0xf];
-    }
-    out[9] = '"';
-    return new String(out);
+    return io.hpf.server.s3.Etags.ofCrc(crc);
   }
 
   private static final AsciiString AMZ_CHECKSUM_CRC32C =

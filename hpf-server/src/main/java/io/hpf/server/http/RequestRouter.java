@@ -11,6 +11,7 @@ import io.hpf.server.archives.ReaderPool;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.metrics.ServerMetrics;
 import io.hpf.server.ring.RingMember;
+import io.hpf.server.s3.MultipartUploads;
 import io.hpf.server.s3.S3Error;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -69,6 +70,7 @@ public final class RequestRouter {
       ArchiveDirectory directory,
       ReaderPool pool,
       ArchiveWriters writers,
+      MultipartUploads uploads,
       ServerMetrics metrics,
       SlidingTopK hotArchives,
       SlidingTopK hotPrefixes,
@@ -86,7 +88,8 @@ public final class RequestRouter {
     this.mget = new MgetResponder(this, options.maxMgetNames);
     this.admin = new AdminResponder(directory, metrics, hotArchives, hotPrefixes, options);
     this.proxy = options.proxy ? new Proxy() : null;
-    this.writes = writers == null ? null : new WriteResponder(this, directory, pool, writers);
+    this.writes =
+        writers == null ? null : new WriteResponder(this, directory, pool, writers, uploads);
     this.s3 = new S3Responder(this, directory, entries, writes, options);
   }
 

@@ -167,7 +167,10 @@ final class S3Responder {
         signatures.verify(signed);
       }
       HttpMethod method = ex.request.method();
-      boolean read = method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD);
+      // ListParts (GET ?uploadId) belongs to an upload, which the writes take.
+      boolean read =
+          (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD))
+              && !(writes != null && Canonical.parameters(rawQuery).containsKey("uploadId"));
       if (!read && writes == null) {
         throw new S3Exception(
             S3Error.METHOD_NOT_ALLOWED, "the server is read-only: " + method + " is refused");

@@ -8,10 +8,11 @@ import io.hpf.archive.NameConflictException;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.archives.ArchiveWriters;
 import io.hpf.server.archives.ReaderPool;
-import io.hpf.server.s3.AwsChunked;
 import io.hpf.server.s3.ChunkSignatures;
 import io.hpf.server.s3.ContentChecksums;
 import io.hpf.server.s3.DeleteObjects;
+import io.hpf.server.s3.Etags;
+import io.hpf.server.s3.MultipartUploads;
 import io.hpf.server.s3.S3Error;
 import io.hpf.server.s3.S3Exception;
 import io.hpf.server.s3.S3Xml;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
-import java.util.zip.CRC32C;
 
 /**
  * Writes on a {@code --writable} server, in both dialects, each answered only once the commit
@@ -47,13 +47,19 @@ final class WriteResponder {
   private final ArchiveDirectory directory;
   private final ReaderPool pool;
   private final ArchiveWriters writers;
+  private final MultipartResponder multipart;
 
   WriteResponder(
-      RequestRouter router, ArchiveDirectory directory, ReaderPool pool, ArchiveWriters writers) {
+      RequestRouter router,
+      ArchiveDirectory directory,
+      ReaderPool pool,
+      ArchiveWriters writers,
+      MultipartUploads uploads) {
     this.router = router;
     this.directory = directory;
     this.pool = pool;
     this.writers = writers;
+    this.multipart = new MultipartResponder(this, writers, uploads);
   }
 
   /** An S3 write: of {@code key} in {@code bucket}, or of the bucket when the key is empty. */
@@ -61,11 +67,12 @@ final class WriteResponder {
       Exchange ex, String bucket, String key, Map<String, String> query, ChunkSignatures signatures)
       throws IOException, S3Exception {
     HttpMethod method = ex.request.method();
-    if (query.containsKey("uploads") || query.containsKey("uploadId")) {
-      throw new S3Exception(
-          S3Error.NOT_IMPLEMENTED,
-          "multipart uploads are not taken yet: upload objects whole (below the client's"
-              + " multipart threshold)");
+    if (!key.isEmpty() && (query.containsKey("uploads") || query.containsKey("uploadId"))) {
+      if (!bucket.equals(archiveOf(bucket))) {
+        throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
+      }
+      multipart.respond(ex, bucket, key, query, signatures);
+      return;
     }
     if (key.isEmpty()) {
       bucketWrite(ex, method, bucket, query);
@@ -103,31 +110,11 @@ final class WriteResponder {
 
   private void put(Exchange ex, String bucket, String key, ChunkSignatures signatures)
       throws IOException, S3Exception {
-    HttpHeaders h = ex.request.headers();
-    byte[] body = body(ex);
-    byte[] content = body;
-    Map<String, String> trailers = Map.of();
-    String payload = h.get("x-amz-content-sha256", "");
-    if (payload.startsWith("STREAMING-")
-        || h.containsValue("content-encoding", "aws-chunked", true)) {
-      String decoded = h.get("x-amz-decoded-content-length");
-      if (decoded == null) {
-        throw new S3Exception(
-            S3Error.INVALID_REQUEST, "an aws-chunked body needs x-amz-decoded-content-length");
-      }
-      boolean signedChunks = payload.startsWith("STREAMING-AWS4-HMAC-SHA256-PAYLOAD");
-      if (signedChunks && signatures == null) {
-        throw new S3Exception(S3Error.ACCESS_DENIED, "signed chunks need a signed request");
-      }
-      AwsChunked.Decoded d =
-          AwsChunked.decode(body, parseLength(decoded), signedChunks ? signatures : null);
-      content = d.content();
-      trailers = d.trailers();
-    }
-    Map<String, String> echoed = ContentChecksums.check(content, h::get, trailers);
-    GroupCommitWriter.Precondition condition = condition(h);
-    String etag = etag(content);
-    CompletableFuture<Generation> done = writers.put(bucket, key, content, metadata(), condition);
+    UploadBody body = UploadBody.read(ex, signatures);
+    GroupCommitWriter.Precondition condition = condition(ex.request.headers());
+    String etag = Etags.of(body.content());
+    CompletableFuture<Generation> done =
+        writers.put(bucket, key, body.content(), metadata(), condition);
     answer(
         ex,
         bucket,
@@ -136,7 +123,7 @@ final class WriteResponder {
         g -> {
           HttpResponse head = ex.head(HttpResponseStatus.OK);
           head.headers().set(HttpHeaderNames.ETAG, etag);
-          echoed.forEach((name, value) -> head.headers().set(name, value));
+          body.checksums().forEach((name, value) -> head.headers().set(name, value));
           ex.send(HttpResponseStatus.OK, null, io.netty.buffer.Unpooled.EMPTY_BUFFER, head);
         });
   }
@@ -167,7 +154,7 @@ final class WriteResponder {
       }
       content = lease.reader().get(fromKey);
     }
-    String etag = etag(content);
+    String etag = Etags.of(content);
     answer(
         ex,
         bucket,
@@ -189,7 +176,7 @@ final class WriteResponder {
     if (!bucket.equals(archiveOf(bucket))) {
       throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
     }
-    byte[] body = body(ex);
+    byte[] body = UploadBody.bytes(ex);
     ContentChecksums.check(body, ex.request.headers()::get, Map.of());
     DeleteObjects request = DeleteObjects.parse(body);
     List<CompletableFuture<Generation>> pending = new ArrayList<>();
@@ -250,8 +237,8 @@ final class WriteResponder {
       if (method.equals(HttpMethod.DELETE)) {
         done = writers.delete(archive, name);
       } else {
-        byte[] content = body(ex);
-        etag = etag(content);
+        byte[] content = UploadBody.bytes(ex);
+        etag = Etags.of(content);
         done = writers.put(archive, name, content, metadata(), condition(ex.request.headers()));
       }
       String tag = etag;
@@ -290,7 +277,7 @@ final class WriteResponder {
   }
 
   /** Answers a change once committed, or with the reason it was not. */
-  private void answer(
+  void answer(
       Exchange ex,
       String bucket,
       String key,
@@ -309,7 +296,7 @@ final class WriteResponder {
   }
 
   /** The S3 error for a change that failed, in hpf's words; logged when it is the server's. */
-  private S3Exception s3Error(String archive, String key, Throwable e) {
+  S3Exception s3Error(String archive, String key, Throwable e) {
     if (e instanceof S3Exception s3) {
       return s3;
     }
@@ -357,7 +344,7 @@ final class WriteResponder {
   }
 
   /** If-None-Match: * (create only) or If-Match (replace only that version); none: always. */
-  private static GroupCommitWriter.Precondition condition(HttpHeaders h) {
+  static GroupCommitWriter.Precondition condition(HttpHeaders h) {
     String noneMatch = h.get(HttpHeaderNames.IF_NONE_MATCH);
     String match = h.get(HttpHeaderNames.IF_MATCH);
     if (noneMatch == null && match == null) {
@@ -365,7 +352,7 @@ final class WriteResponder {
     }
     return (committed, name) -> {
       boolean exists = committed.stat(name) != null;
-      String current = exists ? etag(committed.get(name)) : null;
+      String current = exists ? Etags.of(committed.get(name)) : null;
       if (noneMatch != null
           && (noneMatch.strip().equals("*")
               ? exists
@@ -377,28 +364,7 @@ final class WriteResponder {
     };
   }
 
-  private static EntryMetadata metadata() {
+  static EntryMetadata metadata() {
     return EntryMetadata.of(System.currentTimeMillis());
-  }
-
-  private static String etag(byte[] content) {
-    CRC32C crc = new CRC32C();
-    crc.update(content);
-    return EntryResponder.etag((int) crc.getValue());
-  }
-
-  private static byte[] body(Exchange ex) {
-    io.netty.buffer.ByteBuf content = ex.request.content();
-    byte[] out = new byte[content.readableBytes()];
-    content.getBytes(content.readerIndex(), out);
-    return out;
-  }
-
-  private static long parseLength(String s) throws S3Exception {
-    try {
-      return Long.parseLong(s.strip());
-    } catch (NumberFormatException e) {
-      throw new S3Exception(S3Error.INVALID_ARGUMENT, "not a length: '" + s + "'");
-    }
   }
 }

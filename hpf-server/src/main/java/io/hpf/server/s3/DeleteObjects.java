@@ -1,16 +1,9 @@
 package io.hpf.server.s3;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
-import org.xml.sax.SAXException;
 
 /**
  * S3's DeleteObjects: the request's {@code <Delete>} (up to 1,000 {@code <Object><Key>}s, and
@@ -25,15 +18,7 @@ public record DeleteObjects(List<String> keys, boolean quiet) {
 
   /** Reads the request body. */
   public static DeleteObjects parse(byte[] xml) throws S3Exception {
-    Element root;
-    try {
-      root = builder().parse(new ByteArrayInputStream(xml)).getDocumentElement();
-    } catch (SAXException | IOException e) {
-      throw new S3Exception(S3Error.MALFORMED_XML, "the Delete request is not well-formed XML");
-    }
-    if (!"Delete".equals(root.getLocalName())) {
-      throw new S3Exception(S3Error.MALFORMED_XML, "the request's root element must be Delete");
-    }
+    Element root = S3Xml.parse(xml, "Delete");
     List<String> keys = new ArrayList<>();
     boolean quiet = false;
     for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
@@ -43,7 +28,7 @@ public record DeleteObjects(List<String> keys, boolean quiet) {
       if ("Quiet".equals(e.getLocalName())) {
         quiet = "true".equalsIgnoreCase(e.getTextContent().strip());
       } else if ("Object".equals(e.getLocalName())) {
-        String key = child(e, "Key");
+        String key = S3Xml.child(e, "Key");
         if (key == null || key.isEmpty()) {
           throw new S3Exception(S3Error.MALFORMED_XML, "an Object of the request has no Key");
         }
@@ -58,31 +43,6 @@ public record DeleteObjects(List<String> keys, boolean quiet) {
       throw new S3Exception(S3Error.MALFORMED_XML, "the Delete request names no Object");
     }
     return new DeleteObjects(keys, quiet);
-  }
-
-  private static String child(Element parent, String name) {
-    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-      if (n instanceof Element e && name.equals(e.getLocalName())) {
-        return e.getTextContent();
-      }
-    }
-    return null;
-  }
-
-  private static DocumentBuilder builder() throws S3Exception {
-    try {
-      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-      f.setNamespaceAware(true);
-      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      f.setXIncludeAware(false);
-      f.setExpandEntityReferences(false);
-      DocumentBuilder b = f.newDocumentBuilder();
-      b.setErrorHandler(null);
-      return b;
-    } catch (ParserConfigurationException e) {
-      throw new S3Exception(S3Error.INTERNAL_ERROR, "no XML parser: " + e.getMessage());
-    }
   }
 
   /** One key's failure, as the result lists it. */

@@ -1,8 +1,20 @@
 package io.hpf.server.s3;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.xml.sax.SAXException;
 
 /**
  * The S3 API's XML bodies as S3 writes them (namespace, element names and order of the API
@@ -45,6 +57,107 @@ public final class S3Xml {
       out.append("</Bucket>");
     }
     return out.append("</Buckets></ListAllMyBucketsResult>\n").toString();
+  }
+
+  /**
+   * The root element of a request body, which must be {@code rootName}: read with a parser that
+   * takes no DTD and no external entity.
+   */
+  static Element parse(byte[] xml, String rootName) throws S3Exception {
+    Element root;
+    try {
+      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+      f.setNamespaceAware(true);
+      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+      f.setXIncludeAware(false);
+      f.setExpandEntityReferences(false);
+      DocumentBuilder b = f.newDocumentBuilder();
+      b.setErrorHandler(null);
+      root = b.parse(new ByteArrayInputStream(xml)).getDocumentElement();
+    } catch (ParserConfigurationException e) {
+      throw new S3Exception(S3Error.INTERNAL_ERROR, "no XML parser: " + e.getMessage());
+    } catch (SAXException | IOException e) {
+      throw new S3Exception(S3Error.MALFORMED_XML, "the request body is not well-formed XML");
+    }
+    if (!rootName.equals(root.getLocalName())) {
+      throw new S3Exception(
+          S3Error.MALFORMED_XML, "the request's root element must be " + rootName);
+    }
+    return root;
+  }
+
+  /** The text of the first child element named {@code name}, or null. */
+  static String child(Element parent, String name) {
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && name.equals(e.getLocalName())) {
+        return e.getTextContent();
+      }
+    }
+    return null;
+  }
+
+  /** CreateMultipartUpload's result. */
+  public static String initiated(String bucket, String key, String uploadId) {
+    StringBuilder out = new StringBuilder(256).append(HEAD);
+    out.append("<InitiateMultipartUploadResult").append(NAMESPACE).append('>');
+    element(out, "Bucket", bucket);
+    element(out, "Key", key);
+    element(out, "UploadId", uploadId);
+    return out.append("</InitiateMultipartUploadResult>\n").toString();
+  }
+
+  /** CompleteMultipartUpload's result. */
+  public static String completed(String location, String bucket, String key, String etag) {
+    StringBuilder out = new StringBuilder(256).append(HEAD);
+    out.append("<CompleteMultipartUploadResult").append(NAMESPACE).append('>');
+    element(out, "Location", location);
+    element(out, "Bucket", bucket);
+    element(out, "Key", key);
+    element(out, "ETag", etag);
+    return out.append("</CompleteMultipartUploadResult>\n").toString();
+  }
+
+  /** ListParts' result: every part staged (this server never truncates it). */
+  public static String parts(
+      String bucket, String key, String uploadId, List<MultipartUploads.Part> parts) {
+    StringBuilder out = new StringBuilder(256 + 128 * parts.size()).append(HEAD);
+    out.append("<ListPartsResult").append(NAMESPACE).append('>');
+    element(out, "Bucket", bucket);
+    element(out, "Key", key);
+    element(out, "UploadId", uploadId);
+    element(out, "MaxParts", MultipartUploads.MAX_PART_NUMBER);
+    element(out, "IsTruncated", "false");
+    for (MultipartUploads.Part p : parts) {
+      out.append("<Part>");
+      element(out, "PartNumber", p.number());
+      element(out, "LastModified", time(p.stagedMillis()));
+      element(out, "ETag", p.etag());
+      element(out, "Size", p.size());
+      out.append("</Part>");
+    }
+    return out.append("</ListPartsResult>\n").toString();
+  }
+
+  /** The parts a CompleteMultipartUpload request lists: number to ETag, in its order. */
+  public static List<Map.Entry<Integer, String>> completeParts(byte[] xml) throws S3Exception {
+    Element root = parse(xml, "CompleteMultipartUpload");
+    List<Map.Entry<Integer, String>> parts = new ArrayList<>();
+    for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && "Part".equals(e.getLocalName())) {
+        String number = child(e, "PartNumber");
+        String etag = child(e, "ETag");
+        if (number == null || etag == null || parts.size() == MultipartUploads.MAX_PART_NUMBER) {
+          throw new S3Exception(S3Error.MALFORMED_XML, "a Part needs a PartNumber and an ETag");
+        }
+        try {
+          parts.add(Map.entry(Integer.parseInt(number.strip()), etag));
+        } catch (NumberFormatException ex) {
+          throw new S3Exception(S3Error.MALFORMED_XML, "PartNumber '" + number + "' is no number");
+        }
+      }
+    }
+    return parts;
   }
 
   /** CopyObject's result: the new object's ETag and time. */

@@ -1,0 +1,121 @@
+package io.hpf.server.http;
+
+import io.hpf.server.archives.ArchiveWriters;
+import io.hpf.server.s3.ChunkSignatures;
+import io.hpf.server.s3.Etags;
+import io.hpf.server.s3.MultipartUploads;
+import io.hpf.server.s3.S3Error;
+import io.hpf.server.s3.S3Exception;
+import io.hpf.server.s3.S3Xml;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * S3's multipart upload of an object: CreateMultipartUpload ({@code POST ?uploads}), UploadPart
+ * ({@code PUT ?partNumber&uploadId}, each part checked as a PutObject body), ListParts ({@code GET
+ * ?uploadId}), CompleteMultipartUpload ({@code POST ?uploadId}: the object assembled from the parts
+ * listed and committed whole, answered once committed) and AbortMultipartUpload ({@code DELETE
+ * ?uploadId}). Parts are staged by {@link MultipartUploads}.
+ */
+final class MultipartResponder {
+  private final WriteResponder writes;
+  private final ArchiveWriters writers;
+  private final MultipartUploads uploads;
+
+  MultipartResponder(WriteResponder writes, ArchiveWriters writers, MultipartUploads uploads) {
+    this.writes = writes;
+    this.writers = writers;
+    this.uploads = uploads;
+  }
+
+  void respond(
+      Exchange ex, String bucket, String key, Map<String, String> query, ChunkSignatures signatures)
+      throws IOException, S3Exception {
+    ex.route("multipart");
+    HttpMethod method = ex.request.method();
+    String uploadId = query.get("uploadId");
+    if (uploadId == null) {
+      if (!method.equals(HttpMethod.POST)) {
+        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "listing uploads is not offered here");
+      }
+      String id = uploads.create(bucket, key);
+      ex.sendText(HttpResponseStatus.OK, "application/xml", S3Xml.initiated(bucket, key, id));
+    } else if (method.equals(HttpMethod.PUT)) {
+      part(ex, bucket, key, uploadId, query.get("partNumber"), signatures);
+    } else if (method.equals(HttpMethod.POST)) {
+      complete(ex, bucket, key, uploadId);
+    } else if (method.equals(HttpMethod.DELETE)) {
+      uploads.remove(uploadId, bucket, key);
+      ex.send(
+          HttpResponseStatus.NO_CONTENT,
+          null,
+          Unpooled.EMPTY_BUFFER,
+          ex.head(HttpResponseStatus.NO_CONTENT));
+    } else if (method.equals(HttpMethod.GET)) {
+      ex.sendText(
+          HttpResponseStatus.OK,
+          "application/xml",
+          S3Xml.parts(bucket, key, uploadId, uploads.parts(uploadId, bucket, key)));
+    } else {
+      throw new S3Exception(S3Error.METHOD_NOT_ALLOWED, method + " of an upload is not taken");
+    }
+  }
+
+  private void part(
+      Exchange ex,
+      String bucket,
+      String key,
+      String uploadId,
+      String partNumber,
+      ChunkSignatures signatures)
+      throws IOException, S3Exception {
+    if (ex.request.headers().contains("x-amz-copy-source")) {
+      throw new S3Exception(S3Error.NOT_IMPLEMENTED, "UploadPartCopy is not offered here");
+    }
+    int number;
+    try {
+      number = Integer.parseInt(partNumber == null ? "" : partNumber);
+    } catch (NumberFormatException e) {
+      throw new S3Exception(S3Error.INVALID_ARGUMENT, "partNumber must be a number");
+    }
+    UploadBody body = UploadBody.read(ex, signatures);
+    String etag = uploads.putPart(uploadId, bucket, key, number, body.content());
+    HttpResponse head = ex.head(HttpResponseStatus.OK);
+    head.headers().set(HttpHeaderNames.ETAG, etag);
+    body.checksums().forEach((name, value) -> head.headers().set(name, value));
+    ex.send(HttpResponseStatus.OK, null, Unpooled.EMPTY_BUFFER, head);
+  }
+
+  private void complete(Exchange ex, String bucket, String key, String uploadId)
+      throws IOException, S3Exception {
+    byte[] content =
+        uploads.assemble(uploadId, bucket, key, S3Xml.completeParts(UploadBody.bytes(ex)));
+    String etag = Etags.of(content);
+    writes.answer(
+        ex,
+        bucket,
+        key,
+        writers.put(
+            bucket,
+            key,
+            content,
+            WriteResponder.metadata(),
+            WriteResponder.condition(ex.request.headers())),
+        g -> {
+          try {
+            uploads.remove(uploadId, bucket, key);
+          } catch (S3Exception gone) {
+            // Completed twice at once, or expired meanwhile: the object is committed either way.
+          }
+          ex.sendText(
+              HttpResponseStatus.OK,
+              "application/xml",
+              S3Xml.completed("/" + bucket + "/" + key, bucket, key, etag));
+        });
+  }
+}
