@@ -110,6 +110,8 @@ final class Programs {
     command.add(javaExecutable());
     command.addAll(program.jvmFlags());
     command.addAll(nativeLibraryFlags());
+    // The server stops if this command is killed outright (which leaves it no time to stop it).
+    command.add("-Dhpf.commandPid=" + ProcessHandle.current().pid());
     command.add("-cp");
     command.add(program.classpath());
     command.add(program.mainClass());

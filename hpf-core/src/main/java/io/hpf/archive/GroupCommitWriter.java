@@ -312,7 +312,6 @@ public final class GroupCommitWriter implements Closeable {
   /** The committer: takes the open group when its window passes or it fills, and commits it. */
   private void commitGroups() {
     while (true) {
-      Group group;
       synchronized (this) {
         try {
           while (open.isEmpty() && !closing) {
@@ -330,25 +329,33 @@ public final class GroupCommitWriter implements Closeable {
         } catch (InterruptedException e) {
           return; // close() gave up waiting: the writer's close deletes what was not committed
         }
-        group = open;
-        open = new Group();
       }
-      commit(group);
+      // The group is taken only once no append is running: every entry in the parts then belongs
+      // to it (a change that joined a newer group while an append of this one still ran would
+      // otherwise be committed with this group's, its name possibly twice).
+      appending.writeLock().lock();
+      Group group;
+      try {
+        synchronized (this) {
+          group = open;
+          open = new Group();
+        }
+        commit(group);
+      } finally {
+        appending.writeLock().unlock();
+      }
+      group.committed.complete(null);
     }
   }
 
   /** Commits a group with every append of it done; its futures learn the outcome. */
   private void commit(Group group) {
-    appending.writeLock().lock();
     try {
       Generation committed = writer.commit(true);
       group.waiting.forEach(f -> f.complete(committed));
     } catch (IOException | RuntimeException e) {
       group.waiting.forEach(f -> f.completeExceptionally(e));
       reopen(e);
-    } finally {
-      appending.writeLock().unlock();
-      group.committed.complete(null);
     }
   }
 

@@ -213,4 +213,44 @@ class GroupCommitWriterTest {
       assertEquals(0, again.recovery().entriesRecovered(), "nothing uncommitted was left");
     }
   }
+
+  @Test
+  void manyThreadsReplacingTheSameNamesNeverCommitANameTwice() throws Exception {
+    Path archive = archive();
+    Map<String, byte[]> last = new ConcurrentHashMap<>();
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            new GroupCommitWriter.Settings(0, 10_000, 64L << 20))) {
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  java.util.Random random = new java.util.Random(thread);
+                  for (int i = 0; i < 150; i++) {
+                    String name = "hot/" + random.nextInt(3);
+                    byte[] content = new byte[random.nextInt(40_000)];
+                    random.nextBytes(content);
+                    w.put(name, content, EntryMetadata.of(i)).get(30, TimeUnit.SECONDS);
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get(); // a commit that held a name twice would have failed these puts
+      }
+      pool.shutdown();
+      try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+        for (int n = 0; n < 3; n++) {
+          last.put("hot/" + n, r.get("hot/" + n));
+        }
+      }
+    }
+    assertEquals(3, last.size());
+    assertTrue(ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE).ok());
+  }
 }

@@ -202,9 +202,41 @@ public final class ServeMain implements Callable<Integer> {
     }
     try (HpfServer server = HpfServer.start(o)) {
       Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+      stopWhenTheCommandDies();
       server.awaitClose();
     }
     return 0;
+  }
+
+  /**
+   * Started by the {@code hpf} command (which runs the server as its child, passing its pid), the
+   * server stops when that command is killed outright ({@code kill -9} gives it no chance to stop
+   * its child): otherwise a server nobody started any more would keep the port and the archives'
+   * locks. Pending writes are committed as at any stop.
+   */
+  private static void stopWhenTheCommandDies() {
+    String pid = System.getProperty("hpf.commandPid");
+    if (pid == null) {
+      return;
+    }
+    java.util.Optional<ProcessHandle> command = ProcessHandle.of(Long.parseLong(pid));
+    Thread watch =
+        new Thread(
+            () -> {
+              while (command.isPresent() && command.get().isAlive()) {
+                try {
+                  Thread.sleep(200);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+              io.hpf.server.ServerLog.warn(
+                  "the hpf command that started this server is gone: stopping");
+              System.exit(1);
+            },
+            "hpf-command-watch");
+    watch.setDaemon(true);
+    watch.start();
   }
 
   /** The one ring member listening on this port. */
