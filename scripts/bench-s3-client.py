@@ -4,6 +4,7 @@
   bench-s3-client.py upload ENDPOINT BUCKET TREE NAMES    create BUCKET, put every listed file (NAMES -: none)
   bench-s3-client.py presign ENDPOINT BUCKET NAMES OUT    OUT: one presigned GET (path?query) per name
   bench-s3-client.py list ENDPOINT BUCKET                 ListObjectsV2 page by page: keys, seconds
+  bench-s3-client.py presign-put ENDPOINT BUCKET N OUT    OUT: N presigned PUT URLs of keys k/0 ... k/N-1
 
 Keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY."""
 import os
@@ -52,6 +53,14 @@ def presign(endpoint, bucket, names_file, out):
             f.write(f"{url.path}?{url.query}\n")
 
 
+def presign_put(endpoint, bucket, count, out):
+    s3 = client(endpoint)
+    with open(out, "w") as f:
+        for i in range(int(count)):
+            f.write(s3.generate_presigned_url("put_object", Params={"Bucket": bucket, "Key": f"k/{i}"},
+                                              ExpiresIn=6 * 24 * 3600) + "\n")
+
+
 def listing(endpoint, bucket):
     """Each page signed by botocore and sent on one kept-alive connection; the XML is not parsed
     beyond its keys and next token, so that the client's own work stays small beside the
@@ -84,4 +93,4 @@ def listing(endpoint, bucket):
 
 
 if __name__ == "__main__":
-    {"upload": upload, "presign": presign, "list": listing}[sys.argv[1]](*sys.argv[2:])
+    {"upload": upload, "presign": presign, "list": listing, "presign-put": presign_put}[sys.argv[1]](*sys.argv[2:])

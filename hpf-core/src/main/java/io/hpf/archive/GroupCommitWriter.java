@@ -74,6 +74,7 @@ public final class GroupCommitWriter implements Closeable {
   private Group open = new Group(); // guarded by this
   private boolean closing; // guarded by this
   private final Thread committer;
+  private final DirectoryFilter directories;
 
   private GroupCommitWriter(Storage storage, WriterOptions options, Settings settings)
       throws IOException {
@@ -81,6 +82,10 @@ public final class GroupCommitWriter implements Closeable {
     this.options = options;
     this.settings = settings;
     this.writer = openWriter(storage, options);
+    this.directories = new DirectoryFilter(writer.manifest().liveEntries());
+    Thread filler = new Thread(this::fillDirectories, "hpf-directory-filter " + storage);
+    filler.setDaemon(true);
+    filler.start();
     this.committer = new Thread(this::commitGroups, "hpf-group-commit " + storage);
     committer.setDaemon(true);
     committer.start();
@@ -104,6 +109,18 @@ public final class GroupCommitWriter implements Closeable {
                 s.blockAlignment()),
             options.maintenance());
     return new GroupCommitWriter(storage, replacing, settings);
+  }
+
+  /**
+   * Fills the directory filter from the archive as it is now (puts from now on add their own
+   * parents as they join a group); a failure leaves it unfilled, and every put checked exactly.
+   */
+  private void fillDirectories() {
+    try (ArchiveReader names = ArchiveReader.open(storage)) {
+      directories.fill(names.list(""));
+    } catch (IOException | RuntimeException e) {
+      // Only speed is lost: puts keep asking the catalogs.
+    }
   }
 
   /** How often a writer that commits many times a second cleans up old files. */
@@ -261,6 +278,7 @@ public final class GroupCommitWriter implements Closeable {
     group.names.add(name);
     if (content != null) {
       group.puts.add(name);
+      directories.addParentsOf(name);
       group.bytes += content.length;
     }
     group.waiting.add(done);
@@ -302,6 +320,9 @@ public final class GroupCommitWriter implements Closeable {
       if (base.stat(parent) != null) {
         return NameConflictException.clash(storage.toString(), parent, name);
       }
+    }
+    if (directories.surelyNotDirectory(name)) {
+      return null;
     }
     var under = base.list(name + "/");
     return under.hasNext()

@@ -140,6 +140,12 @@ class GroupCommitWriterTest {
   @Test
   void aPutThatClashesFailsAloneAndClosingCommitsWhatIsPending() throws Exception {
     Path archive = archive();
+    try (ArchiveWriter w =
+        ArchiveWriter.open(LocalStorage.open(archive), WriterOptions.builder().build())) {
+      w.add("old/x", bytes("x"), EntryMetadata.of(0)); // a directory before the writer opens
+      w.commit();
+    }
+    CompletableFuture<Generation> overAnOldDirectory;
     CompletableFuture<Generation> fine;
     CompletableFuture<Generation> underAnEntry;
     CompletableFuture<Generation> overADirectory;
@@ -150,6 +156,8 @@ class GroupCommitWriterTest {
             WriterOptions.builder().build(),
             new GroupCommitWriter.Settings(1000, 10_000, 64L << 20))) {
       w.put("dir/file", bytes("f"), EntryMetadata.of(0)).get(30, TimeUnit.SECONDS);
+      Thread.sleep(200); // the directory filter filled or not: the answer is the same
+      overAnOldDirectory = w.put("old", bytes("o"), EntryMetadata.of(0));
       fine = w.put("other", bytes("o"), EntryMetadata.of(0));
       underAnEntry = w.put("seed/child", bytes("c"), EntryMetadata.of(0));
       overADirectory = w.put("dir", bytes("d"), EntryMetadata.of(0));
@@ -157,7 +165,8 @@ class GroupCommitWriterTest {
     }
     assertTrue(pending.isDone() && !pending.isCompletedExceptionally(), "close committed it");
     fine.get();
-    for (CompletableFuture<Generation> f : List.of(underAnEntry, overADirectory)) {
+    for (CompletableFuture<Generation> f :
+        List.of(underAnEntry, overADirectory, overAnOldDirectory)) {
       ExecutionException e =
           org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, f::get);
       assertInstanceOf(NameConflictException.class, e.getCause());

@@ -1,0 +1,3 @@
+module hpf.io/put-load
+
+go 1.22
