@@ -86,10 +86,10 @@ urls() { # peer size -> file
   local f="$out/urls-$1-$2"
   if [ ! -f "$f" ]; then
     case "$1" in
-      hpf) "$py" scripts/bench-s3-client.py presign-put "$hpf_s3" "bench$2" 100000 "$f" ;;
-      hpf-sync) "$py" scripts/bench-s3-client.py presign-put "$hpf_s3" "sync$2" 100000 "$f" ;;
-      seaweedfs-s3) "$py" scripts/bench-s3-client.py presign-put "$weed_s3" "bench$2" 100000 "$f" ;;
-      seaweedfs-s3-fsync) "$py" scripts/bench-s3-client.py presign-put "$weed_s3" "sync$2" 100000 "$f" ;;
+      hpf) "$py" scripts/bench-s3-client.py presign-put "$hpf_s3" "bench$2" 200000 "$f" ;;
+      hpf-sync) "$py" scripts/bench-s3-client.py presign-put "$hpf_s3" "sync$2" 200000 "$f" ;;
+      seaweedfs-s3) "$py" scripts/bench-s3-client.py presign-put "$weed_s3" "bench$2" 200000 "$f" ;;
+      seaweedfs-s3-fsync) "$py" scripts/bench-s3-client.py presign-put "$weed_s3" "sync$2" 200000 "$f" ;;
       seaweedfs-volume | seaweedfs-volume-fsync)
         local q=""
         [ "$1" = seaweedfs-volume-fsync ] && q="?fsync=true"
@@ -97,7 +97,7 @@ urls() { # peer size -> file
 import json, sys, urllib.request
 out, query = sys.argv[1], sys.argv[2]
 with open(out, "w") as f:
-    for _ in range(10):  # 10 assignments of 10,000 ids each
+    for _ in range(20):  # 20 assignments of 10,000 ids each
         a = json.load(urllib.request.urlopen("http://127.0.0.1:19633/dir/assign?count=10000"))
         base = f"http://{a['url']}/{a['fid']}"
         f.write(base + query + "\n")
@@ -117,7 +117,9 @@ for size in 1024 65536; do
   done
   for rep in $(seq 1 "$reps"); do
     for peer in $peers; do
-      r="$("$load" -urls "$(urls "$peer" "$size")" -c 16 -d "${seconds}s" -size "$size")"
+      # Each run writes keys no run wrote before (but the volume server's, faster than the URLs).
+      r="$("$load" -urls "$(urls "$peer" "$size")" -c 16 -d "${seconds}s" -size "$size" \
+        -offset $((20000 + rep * 50000)))"
       json_line "$results" benchmark writes label "put-$peer-$size" clients 16 size "$size" \
         $(echo "$r" | python3 -c 'import json,sys; print(" ".join(f"{k} {v}" for k,v in json.load(sys.stdin).items()))')
     done
@@ -127,7 +129,8 @@ done
 # Latency at a fixed rate: 5,000 PUT/s of 1 KiB from 64 connections, open loop.
 for rep in $(seq 1 "$reps"); do
   for peer in hpf-sync seaweedfs-s3; do
-    r="$("$load" -urls "$(urls "$peer" 1024)" -c 64 -d "${seconds}s" -size 1024 -rate 5000)"
+    r="$("$load" -urls "$(urls "$peer" 1024)" -c 64 -d "${seconds}s" -size 1024 -rate 5000 \
+      -offset $((rep * 60000)))"
     json_line "$results" benchmark writes label "put-rate5000-$peer-1024" clients 64 size 1024 \
       $(echo "$r" | python3 -c 'import json,sys; print(" ".join(f"{k} {v}" for k,v in json.load(sys.stdin).items()))')
   done
@@ -150,7 +153,8 @@ for rep in $(seq 1 "$reps"); do
   for beside in none puts; do
     load_pid=""
     if [ "$beside" = puts ]; then
-      "$load" -urls "$(urls hpf 1024)" -c 16 -d "$((seconds + 2))s" -size 1024 -rate 2000 >"$out/beside-$rep.json" &
+      "$load" -urls "$(urls hpf 1024)" -c 16 -d "$((seconds + 2))s" -size 1024 -rate 2000 \
+        -offset $((rep * 30000)) >"$out/beside-$rep.json" &
       load_pid=$!
       sleep 1
     fi

@@ -28,6 +28,7 @@ func main() {
 	conns := flag.Int("c", 16, "connections (concurrent clients)")
 	duration := flag.Duration("d", 10*time.Second, "how long to send")
 	rate := flag.Float64("rate", 0, "requests per second in all (0: as fast as answered)")
+	offset := flag.Int64("offset", 0, "the first URL used (so that runs can write new keys)")
 	flag.Parse()
 	urls := readLines(*urlsFile)
 	body := make([]byte, *size)
@@ -56,7 +57,7 @@ func main() {
 				if due.After(end) {
 					return
 				}
-				req, _ := http.NewRequest(http.MethodPut, urls[i%int64(len(urls))], bytes.NewReader(body))
+				req, _ := http.NewRequest(http.MethodPut, urls[(i+*offset)%int64(len(urls))], bytes.NewReader(body))
 				req.ContentLength = int64(len(body))
 				resp, err := client.Do(req)
 				if err != nil {

@@ -330,7 +330,7 @@ def test_a_cli_add_waits_for_the_server_writer_and_both_land(server, tmp_path):
     (tmp_path / "cli").mkdir()
     (tmp_path / "cli" / "by-cli.txt").write_bytes(b"from the CLI")
     s3.put_object(Bucket="photos", Key="race/by-server.txt", Body=b"from the server")
-    # The server's writer holds the archive for 2 s after its last write: the CLI is refused,
+    # The server's writer holds the archive for 10 s after its last write: the CLI is refused,
     # clearly, and nothing is hurt.
     refused = hpf("add", str(server.archives / "photos.hpf"), str(tmp_path / "cli"), check=False)
     assert refused.returncode == 1 and b"locked" in refused.stderr.lower(), refused.stderr

@@ -437,6 +437,19 @@ public final class ArchiveReader implements Closeable {
     return new ArchiveReader(storage, SharedGenerations.openListed(storage, files, generation));
   }
 
+  /**
+   * A reader of {@code committed}, a newer generation of this archive that a writer of this process
+   * committed, sharing with this reader what did not change, without listing the directory (the
+   * writer holds the archive's lock: nothing else can have been put in its place); this reader if
+   * it reads that generation or a newer one already.
+   */
+  public ArchiveReader followedBy(Generation committed) throws IOException {
+    if (!(committed instanceof Manifest next) || next.generation() <= manifest().generation()) {
+      return this;
+    }
+    return new ArchiveReader(storage, new OpenGeneration(storage, next, List.of(), generation));
+  }
+
   /** A dictionary the manifest lists, loaded once; null if it lists none of that id. */
   Dictionary dictionary(int id) throws IOException {
     return generation.dictionary(id);

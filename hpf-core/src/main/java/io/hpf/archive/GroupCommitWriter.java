@@ -123,13 +123,10 @@ public final class GroupCommitWriter implements Closeable {
     }
   }
 
-  /** How often a writer that commits many times a second cleans up old files. */
-  private static final long CLEAN_EVERY_MILLIS = 1000;
-
   private static ArchiveWriter openWriter(Storage storage, WriterOptions options)
       throws IOException {
     ArchiveWriter opened = ArchiveWriter.open(storage, options);
-    opened.commits().cleanAtMostEvery(CLEAN_EVERY_MILLIS);
+    opened.commits().cleanAsSuperseded();
     return opened;
   }
 

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.maintenance.FileCleaner;
+import io.hpf.internal.maintenance.SupersededFiles;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
 import io.hpf.internal.write.CommitPlan;
@@ -40,11 +41,8 @@ final class WriterCommits implements Closeable {
   private ArchiveReader snapshot;
   private PartPool pool;
 
-  /** Manifests this writer committed or its cleaner read, by generation, until deleted. */
-  private final Map<Long, Manifest> knownManifests = new HashMap<>();
-
-  private long cleanEveryMillis;
-  private long lastCleanMillis;
+  /** How files are cleaned after a commit: null for a listing each time ({@link FileCleaner}). */
+  private SupersededFiles superseded;
 
   /** Part files' lengths as listed when the writer opened (no writer has written them since). */
   private final Map<Integer, Long> listedPartLengths = new HashMap<>();
@@ -187,6 +185,7 @@ final class WriterCommits implements Closeable {
    * files no reader needs are cleaned.
    */
   void advance(Manifest next) throws IOException {
+    Manifest previous = base;
     base = next;
     if (snapshot != null) {
       snapshot.close();
@@ -194,20 +193,19 @@ final class WriterCommits implements Closeable {
     snapshot = new ArchiveReader(storage, next);
     pool.skipIdsThrough(next.partIdMark());
     long now = System.currentTimeMillis();
-    if (now - lastCleanMillis >= cleanEveryMillis) {
-      FileCleaner.clean(
-          storage, storage.list(), next, options.gracePeriodMillis(), now, knownManifests);
-      lastCleanMillis = now;
+    if (superseded == null) {
+      FileCleaner.clean(storage, next, options.gracePeriodMillis(), now);
+    } else if (previous != null) {
+      superseded.superseded(previous, next, now);
     }
-    knownManifests.put(next.generation(), next);
   }
 
   /**
-   * Cleans (lists the directory, deletes files no reader needs) at most once in this many
-   * milliseconds rather than after every commit: for a writer that commits many times a second.
+   * From now on, files are cleaned as commits stop naming them ({@link SupersededFiles}) rather
+   * than by a listing at each commit: for a writer that commits many times a second.
    */
-  void cleanAtMostEvery(long millis) {
-    cleanEveryMillis = millis;
+  void cleanAsSuperseded() {
+    superseded = new SupersededFiles(storage, options.gracePeriodMillis());
   }
 
   /** Finished parts' rows and committed lengths, as a commit takes them. */

@@ -262,4 +262,31 @@ class GroupCommitWriterTest {
     assertEquals(3, last.size());
     assertTrue(ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE).ok());
   }
+
+  @Test
+  void filesNoCommitNamesAreDeletedOnceTheGracePeriodPassesWithoutAListing() throws Exception {
+    Path archive = archive();
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().gracePeriodMillis(0).build(),
+            new GroupCommitWriter.Settings(0, 10_000, 64L << 20))) {
+      for (int i = 0; i < 200; i++) {
+        w.put("f/" + i, bytes("v" + i), EntryMetadata.of(i)).get(30, TimeUnit.SECONDS);
+      }
+      Generation last = w.manifest();
+      // What the newest manifest names, its manifest and the lock, and at most what the last
+      // commit superseded (deleted at the next one): nothing of the 200 commits before.
+      long files;
+      try (var listing = java.nio.file.Files.list(archive)) {
+        files = listing.count();
+      }
+      long named = last.parts().size() + 2L * last.segmentCount() + 2;
+      assertTrue(files <= named + 4, files + " files, the newest manifest names " + named);
+    }
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      assertArrayEquals(bytes("v199"), r.get("f/199"));
+    }
+    assertTrue(ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE).ok());
+  }
 }

@@ -102,6 +102,7 @@ public final class HpfServer implements Closeable {
           new ArchiveWriters(
               directory, pool, o.maxWaitingBytes, o.idleWriterMillis * 1_000_000L, o.nanoClock);
       background.scheduleWithFixedDelay(writers::closeIdle, 1, 1, TimeUnit.SECONDS);
+      pool.writtenHere(writers::isWriting);
       uploads =
           new MultipartUploads(o.maxObjectBytes, o.uploadExpiryMillis * 1_000_000L, o.nanoClock);
       background.scheduleWithFixedDelay(uploads::expire, 1, 1, TimeUnit.MINUTES);

@@ -81,7 +81,7 @@ public final class ServerOptions {
   public long uploadExpiryMillis = 24 * 3600_000L;
 
   /** A writer with no change for this long is closed, letting its archive's lock go. */
-  public long idleWriterMillis = 2_000;
+  public long idleWriterMillis = 10_000;
 
   /** A request's head and body must arrive within this long from its first byte. */
   public long requestTimeoutMillis = 10_000;

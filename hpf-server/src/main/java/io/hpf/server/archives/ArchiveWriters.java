@@ -92,6 +92,11 @@ public final class ArchiveWriters implements Closeable {
     return done.whenComplete((g, e) -> waitingBytes.addAndGet(-content.length));
   }
 
+  /** Whether this server has a writer of the archive open now. */
+  public boolean isWriting(String archive) {
+    return writers.containsKey(archive);
+  }
+
   /** Deletes an entry (no error if it is not there). */
   public CompletableFuture<Generation> delete(String archive, String name) throws IOException {
     return change(archive, w -> w.delete(name));
@@ -109,7 +114,7 @@ public final class ArchiveWriters implements Closeable {
       }
       return done.thenApply(
           g -> {
-            pool.refresh(archive, g.generation());
+            pool.refresh(archive, g);
             return g;
           });
     }

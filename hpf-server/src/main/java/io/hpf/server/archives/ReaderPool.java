@@ -2,6 +2,7 @@ package io.hpf.server.archives;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.Generation;
 import io.hpf.server.ServerLog;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.metrics.ServerMetrics;
@@ -51,6 +52,7 @@ public final class ReaderPool implements Closeable {
   private volatile Set<String> replicated = Set.of();
   private volatile List<String> ranking = List.of();
   private volatile long hotSetAt;
+  private volatile java.util.function.Predicate<String> writtenHere = id -> false;
 
   /** An open archive. */
   private static final class Slot {
@@ -192,34 +194,42 @@ public final class ReaderPool implements Closeable {
    */
   public void refreshAll() {
     for (Slot slot : new ArrayList<>(slots.values())) {
-      refresh(slot, -1);
+      if (!writtenHere.test(slot.id)) {
+        refresh(slot, null);
+      }
     }
   }
 
   /**
-   * Makes requests from now on read at least generation {@code generation} of an open archive (one
-   * this server's writer just committed); an archive not open is opened when next asked for.
+   * The archives this server writes now, which its writer refreshes at each commit ({@link
+   * #refresh(String, Generation)}): the periodic refresh, a listing each, leaves them alone.
    */
-  public void refresh(String id, long generation) {
+  public void writtenHere(java.util.function.Predicate<String> archives) {
+    writtenHere = archives;
+  }
+
+  /**
+   * Makes requests from now on read at least {@code committed}, a generation this server's writer
+   * just committed to an open archive (an archive not open is opened when next asked for).
+   */
+  public void refresh(String id, Generation committed) {
     Slot slot = slots.get(id);
     if (slot != null) {
-      refresh(slot, generation);
+      refresh(slot, committed);
     }
   }
 
-  /** Refreshes a slot whose generation is older than {@code atLeast} (-1: whatever it is). */
-  private void refresh(Slot slot, long atLeast) {
+  /** Refreshes a slot: to {@code committed} if newer than its own, or from a listing if null. */
+  private void refresh(Slot slot, Generation committed) {
     Object lock = openLocks.computeIfAbsent(slot.id, k -> new Object());
     synchronized (lock) {
       if (slots.get(slot.id) != slot) {
         return;
       }
       ArchiveSnapshot old = slot.current;
-      if (atLeast >= 0 && old.reader().manifest().generation() >= atLeast) {
-        return; // a refresh for another change of the same commit came first
-      }
       try {
-        ArchiveReader newer = old.reader().refresh();
+        ArchiveReader newer =
+            committed == null ? old.reader().refresh() : old.reader().followedBy(committed);
         if (newer != old.reader()) {
           slot.current = new ArchiveSnapshot(newer);
           slot.memory = memoryOf(newer);

@@ -1,6 +1,5 @@
 package io.hpf.server.http;
 
-import io.hpf.server.archives.ArchiveWriters;
 import io.hpf.server.s3.ChunkSignatures;
 import io.hpf.server.s3.Etags;
 import io.hpf.server.s3.MultipartUploads;
@@ -24,12 +23,10 @@ import java.util.Map;
  */
 final class MultipartResponder {
   private final WriteResponder writes;
-  private final ArchiveWriters writers;
   private final MultipartUploads uploads;
 
-  MultipartResponder(WriteResponder writes, ArchiveWriters writers, MultipartUploads uploads) {
+  MultipartResponder(WriteResponder writes, MultipartUploads uploads) {
     this.writes = writes;
-    this.writers = writers;
     this.uploads = uploads;
   }
 
@@ -96,16 +93,11 @@ final class MultipartResponder {
     byte[] content =
         uploads.assemble(uploadId, bucket, key, S3Xml.completeParts(UploadBody.bytes(ex)));
     String etag = Etags.of(content);
-    writes.answer(
+    writes.put(
         ex,
         bucket,
         key,
-        writers.put(
-            bucket,
-            key,
-            content,
-            WriteResponder.metadata(),
-            WriteResponder.condition(ex.request.headers())),
+        content,
         g -> {
           try {
             uploads.remove(uploadId, bucket, key);

@@ -59,7 +59,7 @@ final class WriteResponder {
     this.directory = directory;
     this.pool = pool;
     this.writers = writers;
-    this.multipart = new MultipartResponder(this, writers, uploads);
+    this.multipart = new MultipartResponder(this, uploads);
   }
 
   /** An S3 write: of {@code key} in {@code bucket}, or of the bucket when the key is empty. */
@@ -111,15 +111,12 @@ final class WriteResponder {
   private void put(Exchange ex, String bucket, String key, ChunkSignatures signatures)
       throws IOException, S3Exception {
     UploadBody body = UploadBody.read(ex, signatures);
-    GroupCommitWriter.Precondition condition = condition(ex.request.headers());
     String etag = Etags.of(body.content());
-    CompletableFuture<Generation> done =
-        writers.put(bucket, key, body.content(), metadata(), condition);
-    answer(
+    put(
         ex,
         bucket,
         key,
-        done,
+        body.content(),
         g -> {
           HttpResponse head = ex.head(HttpResponseStatus.OK);
           head.headers().set(HttpHeaderNames.ETAG, etag);
@@ -155,16 +152,11 @@ final class WriteResponder {
       content = lease.reader().get(fromKey);
     }
     String etag = Etags.of(content);
-    answer(
+    put(
         ex,
         bucket,
         key,
-        writers.put(
-            bucket,
-            key,
-            content,
-            EntryMetadata.of(System.currentTimeMillis()),
-            condition(ex.request.headers())),
+        content,
         g ->
             ex.sendText(
                 HttpResponseStatus.OK,
@@ -276,8 +268,27 @@ final class WriteResponder {
     ex.error(head, s3.getMessage());
   }
 
+  /**
+   * Puts an object (under the request's If-None-Match and If-Match) and answers once it is
+   * committed, or with the reason it was not.
+   */
+  void put(
+      Exchange ex,
+      String bucket,
+      String key,
+      byte[] content,
+      java.util.function.Consumer<Generation> success)
+      throws IOException {
+    answer(
+        ex,
+        bucket,
+        key,
+        writers.put(bucket, key, content, metadata(), condition(ex.request.headers())),
+        success);
+  }
+
   /** Answers a change once committed, or with the reason it was not. */
-  void answer(
+  private void answer(
       Exchange ex,
       String bucket,
       String key,

@@ -28,16 +28,8 @@ public final class ChunkSignatures {
     MessageDigest sha = SignatureV4.sha256();
     sha.update(data, offset, length);
     check(
-        "AWS4-HMAC-SHA256-PAYLOAD\n"
-            + amzDate
-            + '\n'
-            + scope
-            + '\n'
-            + previous
-            + '\n'
-            + SignatureV4.EMPTY_SHA256
-            + '\n'
-            + HexFormat.of().formatHex(sha.digest()),
+        "AWS4-HMAC-SHA256-PAYLOAD",
+        SignatureV4.EMPTY_SHA256 + '\n' + HexFormat.of().formatHex(sha.digest()),
         signature,
         "chunk");
   }
@@ -45,19 +37,17 @@ public final class ChunkSignatures {
   /** Checks the signature of the trailing headers, given as {@code name:value\n} lines. */
   public void trailer(String canonicalTrailer, String signature) throws S3Exception {
     check(
-        "AWS4-HMAC-SHA256-TRAILER\n"
-            + amzDate
-            + '\n'
-            + scope
-            + '\n'
-            + previous
-            + '\n'
-            + SignatureV4.sha256Hex(canonicalTrailer.getBytes(StandardCharsets.UTF_8)),
+        "AWS4-HMAC-SHA256-TRAILER",
+        SignatureV4.sha256Hex(canonicalTrailer.getBytes(StandardCharsets.UTF_8)),
         signature,
         "trailer");
   }
 
-  private void check(String stringToSign, String signature, String what) throws S3Exception {
+  /** Checks {@code signature} of what follows the chain's fields in the string to sign. */
+  private void check(String algorithm, String hashes, String signature, String what)
+      throws S3Exception {
+    String stringToSign =
+        algorithm + '\n' + amzDate + '\n' + scope + '\n' + previous + '\n' + hashes;
     byte[] given;
     try {
       given = HexFormat.of().parseHex(signature);
