@@ -364,7 +364,7 @@ public final class ArchiveWriter implements Closeable {
     deletes.clear();
     commits.advance(next);
     changeDone();
-    compactByPolicy();
+    compactByPolicy(!groupCommit);
     return next;
   }
 
@@ -438,14 +438,17 @@ public final class ArchiveWriter implements Closeable {
     ImportMarker.clear(storage);
     commits.advance(next);
     changeDone();
-    compactByPolicy();
+    compactByPolicy(true);
     return next;
   }
 
-  /** Compacts by the policy after a commit, as one change. */
-  private void compactByPolicy() throws IOException {
+  /**
+   * Compacts by the policy after a commit, as one change: the whole policy, or (a group commit
+   * under load) only its tiered merges.
+   */
+  void compactByPolicy(boolean whole) throws IOException {
     beginChange();
-    WriterCompaction.byPolicy(commits, options);
+    WriterCompaction.byPolicy(commits, options, whole);
     changeDone();
   }
 

@@ -366,16 +366,41 @@ public final class GroupCommitWriter implements Closeable {
     }
   }
 
-  /** Commits a group with every append of it done; its futures learn the outcome. */
+  /**
+   * Commits a group with every append of it done; its futures learn the outcome. A commit runs only
+   * the tiered merges of the compaction policy; the rest of it (keeping the segment count within
+   * its limit, reclaiming dead bytes) runs once no change is waiting, or at least every {@link
+   * #WHOLE_POLICY_NANOS} under a load that never lets up.
+   */
   private void commit(Group group) {
+    Generation committed;
     try {
-      Generation committed = writer.commit(true);
-      group.waiting.forEach(f -> f.complete(committed));
+      committed = writer.commit(true);
     } catch (IOException | RuntimeException e) {
       group.waiting.forEach(f -> f.completeExceptionally(e));
       reopen(e);
+      return;
+    }
+    group.waiting.forEach(f -> f.complete(committed));
+    boolean idle;
+    synchronized (this) {
+      idle = open.isEmpty() && !appending.hasQueuedThreads(); // no change waits to be appended
+    }
+    long now = System.nanoTime();
+    if (idle || now - wholePolicyNanos > WHOLE_POLICY_NANOS) {
+      wholePolicyNanos = now;
+      try {
+        writer.compactByPolicy(true);
+      } catch (IOException | RuntimeException e) {
+        reopen(e); // the commit stands; the compaction is tried again by the next writer
+      }
     }
   }
+
+  /** The longest a writer under load goes without running the whole compaction policy. */
+  private static final long WHOLE_POLICY_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  private long wholePolicyNanos = System.nanoTime(); // the committer's
 
   /** After a failed commit the writer takes nothing more: a new one, recovering, takes over. */
   private void reopen(Exception failure) {

@@ -22,19 +22,31 @@ final class WriterCompaction {
    * part files' bytes, else tiered segment merges.
    */
   static void byPolicy(WriterCommits commits, WriterOptions options) throws IOException {
+    byPolicy(commits, options, true);
+  }
+
+  /**
+   * As {@link #byPolicy(WriterCommits, WriterOptions)}; without {@code whole}, only the tiered
+   * merges (amortized: each entry is merged about once per tier), not the merges that keep the
+   * segment count within the limit nor a reclaim, which a writer committing under load leaves for
+   * when it has time ({@link GroupCommitWriter}).
+   */
+  static void byPolicy(WriterCommits commits, WriterOptions options, boolean whole)
+      throws IOException {
     if (!options.autoCompact()) {
       return;
     }
     Manifest base = commits.base();
     long tails = commits.tailBytes();
     long fileBytes = base.partBytes() + tails;
-    if (fileBytes > 0 && base.deadBytes() + tails > options.reclaimRatio() * fileBytes) {
+    if (whole && fileBytes > 0 && base.deadBytes() + tails > options.reclaimRatio() * fileBytes) {
       reclaim(commits, AUTO);
       return;
     }
-    for (Compactor.Run run = Compactor.chooseRun(commits.base(), options.maxSegments());
+    int limit = whole ? options.maxSegments() : Integer.MAX_VALUE;
+    for (Compactor.Run run = Compactor.chooseRun(commits.base(), limit);
         run != null;
-        run = Compactor.chooseRun(commits.base(), options.maxSegments())) {
+        run = Compactor.chooseRun(commits.base(), limit)) {
       mergeRun(commits, run, AUTO);
     }
   }
