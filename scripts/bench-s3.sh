@@ -57,15 +57,6 @@ request = function()
 end
 LUA
 
-wait_port() { # port
-  for _ in $(seq 1 300); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.2
-  done
-  echo "nothing listens on port $1" >&2
-  exit 1
-}
-
 run_wrk() { # label base-url paths-file prefix
   WRK_PATHS="$3" WRK_PREFIX="$4" wrk -t2 -c64 -d5s -s "$lua" "$2" >/dev/null 2>&1 || true
   WRK_PATHS="$3" WRK_PREFIX="$4" wrk -t2 -c64 -d"${seconds}s" --latency -s "$lua" "$2" \

@@ -40,15 +40,6 @@ bench_build
 pids=""
 trap 'kill $pids 2>/dev/null || true' EXIT
 
-wait_port() { # port
-  for _ in $(seq 1 300); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.2
-  done
-  echo "nothing listens on port $1" >&2
-  exit 1
-}
-
 # hpf: a writable server over an empty root, its readers and writers at their defaults.
 rm -rf "$dir/hpf" "$dir/weed"
 mkdir -p "$dir/hpf"

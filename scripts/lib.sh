@@ -33,6 +33,16 @@ hdfs_up() {
   hdfs_uri=$(./hpf hdfs status --home "$hdfs_home" --uri)
 }
 
+# Waits (up to a minute) until something listens on 127.0.0.1:PORT; exits the script if nothing does.
+wait_port() { # port
+  for _ in $(seq 1 300); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.2
+  done
+  echo "nothing listens on port $1" >&2
+  exit 1
+}
+
 # Appends one measurement to FILE as a JSON line, as the Java benchmarks write them: the given keys
 # and values (numbers stay numbers), then the machine, commit, command and time.
 #   json_line FILE key value [key value]...
