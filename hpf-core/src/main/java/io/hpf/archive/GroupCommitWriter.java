@@ -338,7 +338,10 @@ public final class GroupCommitWriter implements Closeable {
           if (open.isEmpty()) {
             return; // closing, nothing pending
           }
-          long deadline = open.firstNanos + TimeUnit.MILLISECONDS.toNanos(settings.windowMillis());
+          // A writer whose last group held one change has one client at a time: waiting would
+          // only delay it (PostgreSQL's commit_siblings, in a simpler form).
+          long window = lastGroupSize > 1 ? settings.windowMillis() : 0;
+          long deadline = open.firstNanos + TimeUnit.MILLISECONDS.toNanos(window);
           for (long left = deadline - System.nanoTime();
               left > 0 && !open.full && !closing;
               left = deadline - System.nanoTime()) {
@@ -358,6 +361,7 @@ public final class GroupCommitWriter implements Closeable {
           group = open;
           open = new Group();
         }
+        lastGroupSize = group.waiting.size();
         commit(group);
       } finally {
         appending.writeLock().unlock();
@@ -401,6 +405,8 @@ public final class GroupCommitWriter implements Closeable {
   private static final long WHOLE_POLICY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private long wholePolicyNanos = System.nanoTime(); // the committer's
+
+  private int lastGroupSize; // the committer's
 
   /** After a failed commit the writer takes nothing more: a new one, recovering, takes over. */
   private void reopen(Exception failure) {
