@@ -218,6 +218,11 @@ public final class HpfServer implements Closeable {
     return pool;
   }
 
+  /** The writers of a {@code --writable} server; null otherwise. */
+  public ArchiveWriters writes() {
+    return writers;
+  }
+
   /** Blocks until the server's channel closes. */
   public void awaitClose() throws InterruptedException {
     channel.closeFuture().sync();

@@ -56,9 +56,18 @@ class RingServersTest {
       new java.util.concurrent.atomic.AtomicLong(1_000_000_000_000L);
 
   List<HpfServer> startRing(Ring ring, boolean proxy, long replicateMin) throws Exception {
+    return startRing(ring, proxy, replicateMin, false);
+  }
+
+  List<HpfServer> startRing(Ring ring, boolean proxy, long replicateMin, boolean writable)
+      throws Exception {
     List<HpfServer> servers = new ArrayList<>();
     for (RingMember m : ring.members()) {
       ServerOptions o = TestServer.options(root);
+      if (writable) {
+        o.writable = true;
+        o.token = TOKEN;
+      }
       o.nanoClock = nanos::get;
       o.port = Integer.parseInt(m.address().substring(m.address().indexOf(':') + 1));
       o.ring = ring;
@@ -164,6 +173,61 @@ class RingServersTest {
       }
     } finally {
       closeAll(servers);
+    }
+  }
+
+  static final String TOKEN = "ring-token";
+
+  static java.net.http.HttpResponse<byte[]> put(int port, String path, String body)
+      throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Bearer " + TOKEN)
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  @Test
+  void onlyAnArchivesOwnerWritesItTheOthersProxyOrRedirect() throws Exception {
+    List<String> archives = writeArchives(4);
+    Ring ring = ring(2);
+    for (boolean proxy : new boolean[] {true, false}) {
+      List<HpfServer> servers = startRing(ring, proxy, 1_000_000, true);
+      try {
+        for (String a : archives) {
+          RingMember other = ring.preference(a).get(1);
+          String path = "/" + a + "/new-" + proxy + ".txt";
+          var answer = put(portOf(other), path, "written through " + other.id());
+          if (!proxy) {
+            assertEquals(307, answer.statusCode(), a);
+            String location = answer.headers().firstValue("location").orElseThrow();
+            assertEquals(ring.owner(a).baseUri() + path, location);
+            answer = put(portOf(ring.owner(a)), path, "written through " + other.id());
+          }
+          assertEquals(
+              201,
+              answer.statusCode(),
+              a + ": " + new String(answer.body(), StandardCharsets.UTF_8));
+          // The owner took it: its writer, not the other's, holds the archive.
+          assertTrue(serverOf(servers, ring.owner(a)).writes().isWriting(a), a);
+          assertTrue(!serverOf(servers, other).writes().isWriting(a), a);
+          var read =
+              java.net.http.HttpClient.newHttpClient()
+                  .send(
+                      java.net.http.HttpRequest.newBuilder(
+                              java.net.URI.create(
+                                  "http://127.0.0.1:" + portOf(ring.owner(a)) + path))
+                          .header("Authorization", "Bearer " + TOKEN)
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.ofString());
+          assertEquals("written through " + other.id(), read.body());
+        }
+      } finally {
+        closeAll(servers);
+      }
     }
   }
 }

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Proxy {
   private static final List<String> FORWARDED =
-      List.of("range", "if-none-match", "if-range", "authorization", "content-type");
+      List.of("range", "if-none-match", "if-match", "if-range", "authorization", "content-type");
   private static final List<String> RELAYED =
       List.of(
           "content-type",

@@ -201,6 +201,20 @@ public final class RequestRouter {
       return;
     }
     String name = target.rest();
+    // In a ring only an archive's owner writes it (one writer, no contention for its lock); the
+    // others proxy or redirect, as for reads. A client falling back from a dead owner is served.
+    if (options.ring != null && !ex.request.headers().contains(FALLBACK_HEADER)) {
+      RingMember owner = options.ring.owner(target.archive());
+      if (!owner.id().equals(options.selfId)) {
+        if (proxy != null) {
+          ex.route("proxy");
+          proxy.forward(ex, owner, this);
+        } else {
+          redirect(ex, target.archive(), owner);
+        }
+        return;
+      }
+    }
     if (name.isEmpty() || name.endsWith("/")) {
       ex.route("bad");
       ex.error(
@@ -257,18 +271,23 @@ public final class RequestRouter {
         ex.route("proxy");
         offload(ex, () -> proxy.forward(ex, owner, this));
       } else {
-        ex.route("redirect");
-        HttpResponse head = ex.head(HttpResponseStatus.TEMPORARY_REDIRECT);
-        head.headers().set(HttpHeaderNames.LOCATION, owner.baseUri() + ex.request.uri());
-        ex.send(
-            HttpResponseStatus.TEMPORARY_REDIRECT,
-            "application/json",
-            utf8(Json.error(307, "archive '" + archive + "' is served by " + owner.id())),
-            head);
+        redirect(ex, archive, owner);
       }
       return;
     }
     leased(ex, archive, onWorker, answer);
+  }
+
+  /** Sends the client to the archive's owner (307: the method and body go there as they are). */
+  private static void redirect(Exchange ex, String archive, RingMember owner) {
+    ex.route("redirect");
+    HttpResponse head = ex.head(HttpResponseStatus.TEMPORARY_REDIRECT);
+    head.headers().set(HttpHeaderNames.LOCATION, owner.baseUri() + ex.request.uri());
+    ex.send(
+        HttpResponseStatus.TEMPORARY_REDIRECT,
+        "application/json",
+        utf8(Json.error(307, "archive '" + archive + "' is served by " + owner.id())),
+        head);
   }
 
   /** Answers with the archive's reader leased; a reader that must be opened first, on a worker. */
