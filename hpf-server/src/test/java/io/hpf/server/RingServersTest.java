@@ -67,6 +67,9 @@ class RingServersTest {
       if (writable) {
         o.writable = true;
         o.token = TOKEN;
+        java.nio.file.Path keys = root.resolve("keys.txt");
+        java.nio.file.Files.writeString(keys, "RINGKEY ring/secret\n");
+        o.s3Keys = io.hpf.server.s3.S3Keys.read(keys);
       }
       o.nanoClock = nanos::get;
       o.port = Integer.parseInt(m.address().substring(m.address().indexOf(':') + 1));
@@ -228,6 +231,49 @@ class RingServersTest {
       } finally {
         closeAll(servers);
       }
+    }
+  }
+
+  @Test
+  void s3WritesAskedOfAnotherServerAreSignedAnewAndWrittenByTheOwner() throws Exception {
+    List<String> archives = writeArchives(4);
+    Ring ring = ring(2);
+    List<HpfServer> servers = startRing(ring, false, 1_000_000, true);
+    try {
+      for (String a : archives) {
+        RingMember other = ring.preference(a).get(1);
+        try (software.amazon.awssdk.services.s3.S3Client s3 =
+            software.amazon.awssdk.services.s3.S3Client.builder()
+                .endpointOverride(java.net.URI.create(other.baseUri()))
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .forcePathStyle(true)
+                .credentialsProvider(
+                    software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                            "RINGKEY", "ring/secret")))
+                .build()) {
+          byte[] content = ("via " + other.id() + " into " + a).getBytes(StandardCharsets.UTF_8);
+          // The SDK sends aws-chunked with signed chunks and a trailing checksum.
+          s3.putObject(
+              b -> b.bucket(a).key("s3/new.txt"),
+              software.amazon.awssdk.core.sync.RequestBody.fromBytes(content));
+          s3.putObject(
+              b -> b.bucket(a).key("s3/gone.txt"),
+              software.amazon.awssdk.core.sync.RequestBody.fromBytes(content));
+          s3.deleteObject(b -> b.bucket(a).key("s3/gone.txt"));
+          assertTrue(serverOf(servers, ring.owner(a)).writes().isWriting(a), a);
+          assertTrue(!serverOf(servers, other).writes().isWriting(a), a);
+          assertArrayEquals(
+              content, s3.getObjectAsBytes(b -> b.bucket(a).key("s3/new.txt")).asByteArray());
+          var refused =
+              org.junit.jupiter.api.Assertions.assertThrows(
+                  software.amazon.awssdk.services.s3.model.S3Exception.class,
+                  () -> s3.headObject(b -> b.bucket(a).key("s3/gone.txt")));
+          assertEquals(404, refused.statusCode());
+        }
+      }
+    } finally {
+      closeAll(servers);
     }
   }
 }

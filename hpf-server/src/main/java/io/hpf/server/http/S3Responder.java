@@ -4,6 +4,7 @@ import io.hpf.archive.EntryInfo;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.archives.PrefixWalk;
+import io.hpf.server.ring.RingMember;
 import io.hpf.server.s3.Canonical;
 import io.hpf.server.s3.ChunkSignatures;
 import io.hpf.server.s3.ListObjects;
@@ -94,6 +95,8 @@ final class S3Responder {
   private final ArchiveDirectory directory;
   private final EntryResponder entries;
   private final WriteResponder writes; // null unless the server is writable
+  private final ServerOptions options;
+  private final S3Forwarder forwarder; // null unless in a ring, with keys
   private final SignatureV4 signatures;
   private final long startedMillis = System.currentTimeMillis();
 
@@ -113,6 +116,9 @@ final class S3Responder {
     this.signatures =
         options.s3Keys == null ? null : new SignatureV4(options.s3Keys, options.wallClock);
     this.hostSuffix = options.s3Domain == null ? null : "." + options.s3Domain;
+    this.options = options;
+    this.forwarder =
+        options.ring == null || signatures == null ? null : new S3Forwarder(signatures);
   }
 
   /**
@@ -163,9 +169,7 @@ final class S3Responder {
     ex.route("bad");
     try {
       Signed signed = new Signed(ex, rawPath, rawQuery);
-      if (signatures != null) {
-        signatures.verify(signed);
-      }
+      String accessKey = signatures == null ? null : signatures.verify(signed);
       HttpMethod method = ex.request.method();
       // ListParts (GET ?uploadId) belongs to an upload, which the writes take.
       boolean read =
@@ -188,6 +192,20 @@ final class S3Responder {
         throw new S3Exception(S3Error.INVALID_ARGUMENT, e.getMessage());
       }
       if (!read) {
+        RingMember owner = writerElsewhere(ex, path);
+        if (owner != null) {
+          ex.route("forward");
+          router.offload(
+              ex,
+              () -> {
+                try {
+                  forwarder.forward(ex, owner, rawPath, rawQuery, accessKey, signed.chunks);
+                } catch (S3Exception e) {
+                  ex.s3Error(e.error(), e.getMessage(), null);
+                }
+              });
+          return;
+        }
         router.offload(ex, () -> write(ex, path, rawQuery, signed.chunks));
         return;
       }
@@ -195,6 +213,20 @@ final class S3Responder {
     } catch (S3Exception e) {
       ex.s3Error(e.error(), e.getMessage(), null);
     }
+  }
+
+  /**
+   * In a ring, the server that writes the bucket a write names, when it is another (only an
+   * archive's owner writes it; a client falling back from a dead owner is served here); else null.
+   */
+  private RingMember writerElsewhere(Exchange ex, RequestPath path) {
+    if (options.ring == null || ex.request.headers().contains(RequestRouter.FALLBACK_HEADER)) {
+      return null;
+    }
+    String p = path.path();
+    int slash = p.indexOf('/');
+    RingMember owner = options.ring.owner(slash < 0 ? p : p.substring(0, slash));
+    return owner.id().equals(options.selfId) ? null : owner;
   }
 
   /** A write, on a worker thread: what it names found, then taken by the write responder. */

@@ -173,32 +173,12 @@ public final class SignatureV4 {
           S3Error.INVALID_ACCESS_KEY_ID,
           "access key '" + credential.accessKey() + "' is not one of the server's");
     }
-    List<String> names = List.of(signedHeaders.split(";", -1));
-    if (!names.contains("host")) {
+    if (!List.of(signedHeaders.split(";", -1)).contains("host")) {
       throw new S3Exception(S3Error.ACCESS_DENIED, "the Host header must be signed");
     }
-    String canonicalRequest =
-        r.method()
-            + '\n'
-            + Canonical.path(r.rawPath())
-            + '\n'
-            + Canonical.query(parameters)
-            + '\n'
-            + Canonical.headers(names, r::headers)
-            + '\n'
-            + signedHeaders
-            + '\n'
-            + payload;
-    String stringToSign =
-        ALGORITHM
-            + '\n'
-            + amzDate
-            + '\n'
-            + credential.scope()
-            + '\n'
-            + sha256Hex(canonicalRequest.getBytes(StandardCharsets.UTF_8));
     byte[] key = signingKey(credential, secret);
-    byte[] expected = hmac(key, stringToSign);
+    byte[] expected =
+        hmac(key, stringToSign(r, credential, amzDate, signedHeaders, payload, parameters));
     byte[] given;
     try {
       given = HexFormat.of().parseHex(signature);
@@ -214,6 +194,75 @@ public final class SignatureV4 {
     }
     r.signedBy(new ChunkSignatures(key, amzDate, credential.scope(), signature));
     return credential.accessKey();
+  }
+
+  /** SigV4's string to sign of a request: its canonical form, hashed, under the scope. */
+  private static String stringToSign(
+      Request r,
+      Credential credential,
+      String amzDate,
+      String signedHeaders,
+      String payload,
+      List<String[]> parameters) {
+    String canonicalRequest =
+        r.method()
+            + '\n'
+            + Canonical.path(r.rawPath())
+            + '\n'
+            + Canonical.query(parameters)
+            + '\n'
+            + Canonical.headers(List.of(signedHeaders.split(";", -1)), r::headers)
+            + '\n'
+            + signedHeaders
+            + '\n'
+            + payload;
+    return ALGORITHM
+        + '\n'
+        + amzDate
+        + '\n'
+        + credential.scope()
+        + '\n'
+        + sha256Hex(canonicalRequest.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The Authorization header of a request this server sends on in a ring (to an archive's owner,
+   * which checks it as any request) signed with {@code accessKey}'s secret: the key the client
+   * signed with, so the owner sees the client's identity. Signs {@code signedHeaders} (lower case,
+   * sorted, with {@code host}, {@code x-amz-content-sha256} and {@code x-amz-date}).
+   */
+  public String authorization(Request r, String accessKey, String amzDate, String signedHeaders)
+      throws S3Exception {
+    String secret = keys.secret(accessKey);
+    if (secret == null) {
+      throw new S3Exception(S3Error.INVALID_ACCESS_KEY_ID, "no secret for '" + accessKey + "'");
+    }
+    Credential c = new Credential(accessKey, amzDate.substring(0, 8), "us-east-1");
+    String payload = first(r.headers("x-amz-content-sha256"));
+    String signature =
+        HexFormat.of()
+            .formatHex(
+                hmac(
+                    signingKey(c, secret),
+                    stringToSign(
+                        r, c, amzDate, signedHeaders, payload, Canonical.split(r.rawQuery()))));
+    return ALGORITHM
+        + " Credential="
+        + accessKey
+        + '/'
+        + c.scope()
+        + ", SignedHeaders="
+        + signedHeaders
+        + ", Signature="
+        + signature;
+  }
+
+  /** x-amz-date's form of a time: {@code 20261128T041500Z}. */
+  public static String amzDate(long epochMillis) {
+    return java.time.format.DateTimeFormatter.ofPattern(
+            "yyyyMMdd'T'HHmmss'Z'", java.util.Locale.ROOT)
+        .withZone(java.time.ZoneOffset.UTC)
+        .format(java.time.Instant.ofEpochMilli(epochMillis));
   }
 
   /** A body sent with a hex SHA-256 must match it (a read's body is empty). */
@@ -338,7 +387,7 @@ public final class SignatureV4 {
     return d;
   }
 
-  static String sha256Hex(byte[] data) {
+  public static String sha256Hex(byte[] data) {
     return HexFormat.of().formatHex(SHA256.get().digest(data));
   }
 
