@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class DirectoryFilter {
   private static final int PROBES = 7;
   private static final long MIN_BITS = 1L << 16;
-  private static final long MAX_BITS = 1L << 30; // 128 MiB of filter at most
+  private static final long MAX_BITS = 1L << 27; // 16 MiB of filter at most (then more checks)
 
   private final AtomicLongArray words;
   private final long bits;

@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
       "  hpf serve /data/archives --ring servers.txt --id s2 --port 8081",
       "  hpf serve /data/archives --s3-keys keys.txt",
       "  aws --endpoint-url http://127.0.0.1:8080 s3 ls s3://photos/2024/",
-      "  hpf serve /data/archives --s3-keys keys.txt --writable    # takes PUT and DELETE",
+      "  hpf serve /data/archives --s3-keys keys.txt --writable    # takes writes",
       "  aws --endpoint-url http://127.0.0.1:8080 s3 cp a.jpg s3://photos/2024/a.jpg",
       "",
       "docs/SERVER.md documents every route, the _mget framing, the ring and the S3 API."
