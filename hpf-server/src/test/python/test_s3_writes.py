@@ -251,6 +251,23 @@ def test_aws_cli_makes_buckets_syncs_and_removes(server, tmp_path):
     assert_archive_holds(server.archives / "cli.hpf", model, tmp_path)
 
 
+def test_buckets_are_made_and_deleted_when_empty(server):
+    s3 = client(server.endpoint)
+    s3.create_bucket(Bucket="short-lived")
+    s3.put_object(Bucket="short-lived", Key="x", Body=b"x")
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        s3.delete_bucket(Bucket="short-lived")
+    assert e.value.response["Error"]["Code"] == "BucketNotEmpty"
+    assert hpf("cat", str(server.archives / "short-lived.hpf"), "x").stdout == b"x"
+    s3.delete_object(Bucket="short-lived", Key="x")
+    aws(server.endpoint, "rb", "s3://short-lived")
+    assert not (server.archives / "short-lived.hpf").exists()
+    assert "short-lived" not in [b["Name"] for b in s3.list_buckets()["Buckets"]]
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        s3.put_object(Bucket="short-lived", Key="y", Body=b"y")
+    assert e.value.response["Error"]["Code"] == "NoSuchBucket"
+
+
 def test_s3fs_pipes_and_puts(server, tmp_path):
     fs = s3fs.S3FileSystem(key=ACCESS, secret=SECRET, client_kwargs={"endpoint_url": server.endpoint},
                            config_kwargs={"s3": {"addressing_style": "path"}}, use_listings_cache=False)

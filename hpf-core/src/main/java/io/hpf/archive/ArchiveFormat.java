@@ -48,6 +48,11 @@ public final class ArchiveFormat {
     };
   }
 
+  /** Whether hpf names files so in an archive's directory (part, segment, manifest, ...). */
+  public static boolean isArchiveFile(String fileName) {
+    return FileNames.isArchiveFile(fileName);
+  }
+
   /** Why {@code name} cannot be an entry's name as it stands, or null when it is in normal form. */
   public static String whyNotNormal(String name) {
     return EntryNames.whyNotNormal(name);

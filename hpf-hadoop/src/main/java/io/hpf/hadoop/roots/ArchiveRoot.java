@@ -30,6 +30,13 @@ public interface ArchiveRoot {
    */
   Storage createArchive(String id) throws IOException;
 
+  /**
+   * Removes an archive's directory, which its files have left already.
+   *
+   * @throws java.nio.file.DirectoryNotEmptyException it holds files that are not the archive's
+   */
+  void removeEmptyArchive(String location) throws IOException;
+
   /** True if archives are on local disk: reads are page-cache reads, cheap enough inline. */
   boolean local();
 

@@ -112,6 +112,15 @@ public final class HadoopArchiveRoot implements ArchiveRoot {
   }
 
   @Override
+  public void removeEmptyArchive(String location) throws IOException {
+    Path dir = new Path(location);
+    if (fs.listStatus(dir).length > 0) {
+      throw new java.nio.file.DirectoryNotEmptyException(location);
+    }
+    fs.delete(dir, false);
+  }
+
+  @Override
   public boolean local() {
     return false;
   }

@@ -87,6 +87,11 @@ public final class LocalArchiveRoot implements ArchiveRoot {
   }
 
   @Override
+  public void removeEmptyArchive(String location) throws IOException {
+    Files.delete(Path.of(location));
+  }
+
+  @Override
   public boolean local() {
     return true;
   }

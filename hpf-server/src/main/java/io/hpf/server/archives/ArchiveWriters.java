@@ -166,6 +166,47 @@ public final class ArchiveWriters implements Closeable {
     directory.rescanNow();
   }
 
+  /** An archive that is not empty, so not deleted. */
+  public static final class NotEmptyException extends IOException {
+    NotEmptyException(String archive, long entries) {
+      super("archive '" + archive + "' holds " + entries + " entries: delete them first");
+    }
+  }
+
+  /**
+   * Deletes an empty archive (S3's DeleteBucket): its writer is closed, the archive's lock taken
+   * (no other writer can be at work), its files deleted, then its directory.
+   *
+   * @throws NotEmptyException it has entries
+   * @throws java.nio.file.DirectoryNotEmptyException its directory holds other files
+   */
+  public void deleteEmpty(String id) throws IOException {
+    synchronized (openLocks.computeIfAbsent(id, k -> new Object())) {
+      String location = directory.location(id);
+      if (location == null) {
+        throw new FileNotFoundException("no archive '" + id + "'");
+      }
+      Slot open = writers.remove(id);
+      if (open != null) {
+        closeQuietly(id, open);
+      }
+      Storage storage = directory.root().openToWrite(location);
+      try (ArchiveWriter lock = ArchiveWriter.open(storage, WriterOptions.builder().build())) {
+        long entries = lock.manifest().liveEntries();
+        if (entries > 0) {
+          throw new NotEmptyException(id, entries);
+        }
+        for (Storage.StoredFile f : storage.list()) {
+          if (io.hpf.archive.ArchiveFormat.isArchiveFile(f.name())) {
+            storage.delete(f.name());
+          }
+        }
+      } // closing deletes the lock file
+      directory.root().removeEmptyArchive(location);
+      directory.rescanNow();
+    }
+  }
+
   /** Closes the writers that sat idle, letting their archives' locks go. */
   public void closeIdle() {
     long now = clock.getAsLong();

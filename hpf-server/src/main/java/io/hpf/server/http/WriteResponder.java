@@ -101,8 +101,7 @@ final class WriteResponder {
     } else if (method.equals(HttpMethod.PUT) && query.isEmpty()) {
       createBucket(ex, bucket);
     } else if (method.equals(HttpMethod.DELETE) && query.isEmpty()) {
-      throw new S3Exception(
-          S3Error.NOT_IMPLEMENTED, "archives are not deleted over S3: delete the directory");
+      deleteBucket(ex, bucket);
     } else {
       throw new S3Exception(S3Error.NOT_IMPLEMENTED, method + " of a bucket is not taken");
     }
@@ -217,6 +216,23 @@ final class WriteResponder {
     HttpResponse head = ex.head(HttpResponseStatus.OK);
     head.headers().set(HttpHeaderNames.LOCATION, "/" + bucket);
     ex.send(HttpResponseStatus.OK, null, io.netty.buffer.Unpooled.EMPTY_BUFFER, head);
+  }
+
+  /** DeleteBucket: an empty archive goes, directory and all; one with entries stays. */
+  private void deleteBucket(Exchange ex, String bucket) throws IOException, S3Exception {
+    if (!bucket.equals(archiveOf(bucket))) {
+      throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
+    }
+    try {
+      writers.deleteEmpty(bucket);
+    } catch (ArchiveWriters.NotEmptyException e) {
+      throw new S3Exception(S3Error.BUCKET_NOT_EMPTY, e.getMessage());
+    } catch (java.nio.file.DirectoryNotEmptyException e) {
+      throw new S3Exception(
+          S3Error.BUCKET_NOT_EMPTY,
+          "archive '" + bucket + "' is empty, but its directory holds other files: kept");
+    }
+    noContent(ex);
   }
 
   /** An HTTP API write: PUT (the body is the content) or DELETE of an entry. */

@@ -8,6 +8,7 @@ public enum S3Error {
   ACCESS_DENIED("AccessDenied", 403),
   BAD_DIGEST("BadDigest", 400),
   BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou", 409),
+  BUCKET_NOT_EMPTY("BucketNotEmpty", 409),
   AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400),
   AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400),
   CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400),
