@@ -291,6 +291,13 @@ def http(server, method, path, body=None, token=TOKEN):
         return e.code, e.read()
 
 
+def test_writable_needs_keys_or_a_token(tmp_path):
+    r = subprocess.run([str(HPF), "serve", str(tmp_path), "--writable", "--port", str(free_port())],
+                       capture_output=True, timeout=120)
+    assert r.returncode != 0
+    assert b"--writable needs --s3-keys or --token-file" in r.stderr, r.stderr
+
+
 def test_http_put_and_delete_with_the_token(server):
     status, body = http(server, "PUT", "/photos/http/a.log", b"line 1\n")
     assert status == 201 and json.loads(body)["name"] == "http/a.log"
