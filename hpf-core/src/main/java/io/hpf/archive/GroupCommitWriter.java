@@ -422,7 +422,8 @@ public final class GroupCommitWriter implements Closeable {
   }
 
   /**
-   * Commits what is pending, waits for it, and closes the writer (releasing the archive's lock).
+   * Commits what is pending, waits for it, runs the whole compaction policy, and closes the writer
+   * (releasing the archive's lock).
    */
   @Override
   public void close() throws IOException {
@@ -440,7 +441,13 @@ public final class GroupCommitWriter implements Closeable {
       Thread.currentThread().interrupt();
     }
     synchronized (this) {
-      writer.close();
+      try {
+        writer.compactByPolicy(true); // what commits under load left for later
+      } catch (IOException | RuntimeException e) {
+        // The archive stands as last committed; the next writer's policy tries again.
+      } finally {
+        writer.close();
+      }
     }
   }
 }

@@ -202,9 +202,11 @@ class GroupCommitWriterTest {
       Generation last = w.manifest();
       assertTrue(last.generation() > 300, "a commit per put: " + last.generation());
       assertTrue(last.parts().size() <= 2, "parts " + last.parts());
-      assertTrue(last.segmentCount() <= 8, "segments " + last.segmentCount());
+      // Size tiers bound the segments while commits come (the limit waits for a pause).
+      assertTrue(last.segmentCount() <= 16, "segments " + last.segmentCount());
     }
     try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      assertTrue(r.manifest().segmentCount() <= 8, "closed: " + r.manifest().segmentCount());
       assertEquals(model.keySet().size(), r.manifest().liveEntries());
       for (Map.Entry<String, byte[]> e : model.entrySet()) {
         assertArrayEquals(e.getValue(), r.get(e.getKey()), e.getKey());
