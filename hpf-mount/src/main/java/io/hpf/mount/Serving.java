@@ -3,6 +3,7 @@ package io.hpf.mount;
 import io.hpf.mount.fuse.FuseSession;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -24,6 +25,9 @@ final class Serving {
    */
   static final long KERNEL_TIMEOUT_SECONDS = 3600;
 
+  /** When a commit's notices are told the kernel a second time (see {@link #refresh}). */
+  private static final long AGAIN_MILLIS = 1000;
+
   /** Threads answering the kernel: requests wait on storage (HDFS, S3) more than on a core. */
   private static final int THREADS = 8;
 
@@ -33,6 +37,7 @@ final class Serving {
   private final MountedArchives archives;
   private final ArchiveFs fs;
   private final KernelNotices notices = new KernelNotices();
+  private ScheduledExecutorService refresher; // set by run; its thread refreshes
   private int refreshes;
   private final Path dir;
   private final MountLog log;
@@ -74,7 +79,7 @@ final class Serving {
         FuseSession.mount(
             dir, options(archives.location(), userOptions), fs, KERNEL_TIMEOUT_SECONDS, log::warn);
     notices.attach(session);
-    ScheduledExecutorService refresher =
+    refresher =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
               Thread t = new Thread(r, "hpf-mount-refresh");
@@ -101,11 +106,18 @@ final class Serving {
       try {
         boolean changed =
             live.refresh(
-                (before, now) ->
-                    notices.forget(
-                        archives.single()
-                            ? KernelNotices.topLevelNames(before, now)
-                            : List.of(firstName(id))));
+                (before, now) -> {
+                  Collection<String> names =
+                      archives.single()
+                          ? KernelNotices.topLevelNames(before, now)
+                          : List.of(firstName(id));
+                  notices.forget(names);
+                  // A lookup the kernel sent before the swap may be answered from the generation
+                  // before after this notice, and the kernel would keep that answer for an hour:
+                  // told again once such lookups have long been answered.
+                  refresher.schedule(
+                      () -> notices.forget(names), AGAIN_MILLIS, TimeUnit.MILLISECONDS);
+                });
         if (changed) {
           log.info(live.name() + ": serving a new generation");
         }
