@@ -58,16 +58,9 @@ final class Proxy {
         body.length == 0
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(body));
-    java.net.http.HttpResponse<InputStream> answer;
-    try {
-      answer = client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofInputStream());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while asking " + owner.id(), e);
-    } catch (IOException e) {
-      ex.error(
-          HttpResponseStatus.BAD_GATEWAY,
-          "the archive's server " + owner.id() + " (" + owner.address() + ") did not answer");
+    java.net.http.HttpResponse<InputStream> answer =
+        ask(client, b.build(), java.net.http.HttpResponse.BodyHandlers.ofInputStream(), ex, owner);
+    if (answer == null) {
       return;
     }
     HttpResponse head = ex.head(HttpResponseStatus.valueOf(answer.statusCode()));
@@ -95,6 +88,30 @@ final class Proxy {
       ex.finish(ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
     } catch (IOException e) {
       ex.abort();
+    }
+  }
+
+  /**
+   * Sends a request on to an archive's owner; null when the owner did not answer, which {@code ex}
+   * has then been answered (502).
+   */
+  static <T> java.net.http.HttpResponse<T> ask(
+      HttpClient client,
+      HttpRequest request,
+      java.net.http.HttpResponse.BodyHandler<T> body,
+      Exchange ex,
+      RingMember owner)
+      throws IOException {
+    try {
+      return client.send(request, body);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while asking " + owner.id(), e);
+    } catch (IOException e) {
+      ex.error(
+          HttpResponseStatus.BAD_GATEWAY,
+          "the archive's server " + owner.id() + " (" + owner.address() + ") did not answer");
+      return null;
     }
   }
 }

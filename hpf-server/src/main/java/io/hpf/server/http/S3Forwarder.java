@@ -99,16 +99,10 @@ final class S3Forwarder {
             b.header(name, value);
           }
         });
-    java.net.http.HttpResponse<byte[]> answer;
-    try {
-      answer = client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while asking " + owner.id(), e);
-    } catch (IOException e) {
-      ex.error(
-          HttpResponseStatus.BAD_GATEWAY,
-          "the archive's server " + owner.id() + " (" + owner.address() + ") did not answer");
+    java.net.http.HttpResponse<byte[]> answer =
+        Proxy.ask(
+            client, b.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray(), ex, owner);
+    if (answer == null) {
       return;
     }
     HttpResponse head = ex.head(HttpResponseStatus.valueOf(answer.statusCode()));
