@@ -61,12 +61,7 @@ final class WriterOpening {
         commitRecovered(writer.commits(), scan.parts());
       } else {
         FileCleaner.clean(
-            storage,
-            listing,
-            base,
-            options.gracePeriodMillis(),
-            System.currentTimeMillis(),
-            new java.util.HashMap<>());
+            storage, listing, base, options.gracePeriodMillis(), System.currentTimeMillis());
       }
       return writer;
     } catch (IOException | RuntimeException e) {

@@ -249,12 +249,7 @@ class SharedGenerationsTest {
     assertTrue(generations.size() >= 5, "generations " + generations);
     try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(dir))) {
       io.hpf.internal.maintenance.FileCleaner.clean(
-          recording,
-          listing,
-          (Manifest) reader.manifest(),
-          0,
-          System.currentTimeMillis(),
-          new java.util.HashMap<>());
+          recording, listing, (Manifest) reader.manifest(), 0, System.currentTimeMillis());
     }
     List<Long> manifests =
         deleted.stream().map(FileNames::manifestGeneration).filter(g -> g >= 0).toList();

@@ -10,10 +10,8 @@ import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,21 +26,12 @@ public final class FileCleaner {
 
   public static int clean(Storage storage, Manifest current, long graceMillis, long nowMillis)
       throws IOException {
-    return clean(storage, storage.list(), current, graceMillis, nowMillis, new HashMap<>());
+    return clean(storage, storage.list(), current, graceMillis, nowMillis);
   }
 
-  /**
-   * As above, with a listing the caller made (files it names may be gone since), and the old
-   * manifests it knows by generation ({@code known}: read ones are added, deleted ones removed), so
-   * that a writer that commits often does not read each again at every clean.
-   */
+  /** As above, with a listing the caller made (files it names may be gone since). */
   public static int clean(
-      Storage storage,
-      List<StoredFile> listing,
-      Manifest current,
-      long graceMillis,
-      long nowMillis,
-      Map<Long, Manifest> known)
+      Storage storage, List<StoredFile> listing, Manifest current, long graceMillis, long nowMillis)
       throws IOException {
     List<Long> generations = new ArrayList<>();
     for (StoredFile f : listing) {
@@ -59,14 +48,11 @@ public final class FileCleaner {
     long supersededAt = current.commitMillis();
     for (int i = generations.size() - 1; i >= 0; i--) {
       long g = generations.get(i);
-      Manifest old = known.get(g);
-      if (old == null) {
-        try {
-          old = ManifestStore.read(storage, g);
-        } catch (IOException e) {
-          continue; // unreadable: nobody can be reading it
-        }
-        known.put(g, old);
+      Manifest old;
+      try {
+        old = ManifestStore.read(storage, g);
+      } catch (IOException e) {
+        continue; // unreadable: nobody can be reading it
       }
       if (nowMillis - supersededAt < graceMillis) {
         keep.add(FileNames.manifestFileName(g));
@@ -93,7 +79,6 @@ public final class FileCleaner {
             .thenComparing(Comparator.naturalOrder()));
     for (String name : doomed) {
       storage.delete(name);
-      known.remove(FileNames.manifestGeneration(name));
     }
     return doomed.size();
   }

@@ -51,8 +51,7 @@ final class Proxy {
         b.header(name, v);
       }
     }
-    byte[] body = new byte[ex.request.content().readableBytes()];
-    ex.request.content().getBytes(ex.request.content().readerIndex(), body);
+    byte[] body = UploadBody.bytes(ex);
     b.method(
         ex.request.method().name(),
         body.length == 0

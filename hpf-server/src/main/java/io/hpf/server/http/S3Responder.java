@@ -410,10 +410,7 @@ final class S3Responder {
 
     @Override
     public byte[] body() {
-      io.netty.buffer.ByteBuf content = ex.request.content();
-      byte[] out = new byte[content.readableBytes()];
-      content.getBytes(content.readerIndex(), out);
-      return out;
+      return UploadBody.bytes(ex);
     }
 
     @Override
