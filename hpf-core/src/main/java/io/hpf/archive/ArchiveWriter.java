@@ -325,40 +325,11 @@ public final class ArchiveWriter implements Closeable {
         groupCommit ? pool.checkpointAll() : WriterCommits.checkpoints(pool.finishAll());
     Manifest next;
     try (SortedRows added = WriterCommits.sortedRowsOf(parts)) {
-      CommitPlan plan;
-      try {
-        plan =
-            CommitPlan.of(
-                storage.toString(),
-                added,
-                deletes,
-                base,
-                commits.lastCommit(),
-                options.replace(),
-                groupCommit);
-      } catch (IOException | RuntimeException refused) {
-        // The batch is refused whole: its parts go now, or the next writer would recover them;
-        // parts a commit named before keep what it named (the rest is a tail nobody reads).
-        pool.abort();
-        for (PartWriter.Checkpoint part : parts) {
-          if (base == null || !base.namesPart(part.partId())) {
-            storage.delete(FileNames.partFileName(part.partId()));
-          }
-        }
-        throw refused;
-      }
-      if (plan.rows().size() == 0 && base != null) {
-        changeDone();
-        return base; // nothing to commit
-      }
-      next =
-          commits.commitSegment(
-              plan.rows(),
-              WriterCommits.partsOf(parts),
-              plan.liveEntries(),
-              plan.liveBytes(),
-              plan.operation(),
-              true);
+      next = commits.planAndCommit(added, parts, deletes, options.replace(), groupCommit);
+    }
+    if (next == null) {
+      changeDone();
+      return base; // nothing to commit
     }
     pool.committed(parts);
     deletes.clear();

@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.DictionarySource;
+import io.hpf.internal.format.FileNames;
 import io.hpf.internal.maintenance.FileCleaner;
 import io.hpf.internal.maintenance.SupersededFiles;
 import io.hpf.internal.manifest.Manifest;
@@ -10,18 +11,21 @@ import io.hpf.internal.write.CommitPlan;
 import io.hpf.internal.write.ManifestEdit;
 import io.hpf.internal.write.PartPool;
 import io.hpf.internal.write.PartWriter;
+import io.hpf.internal.write.PlanCheck;
 import io.hpf.internal.write.SegmentBuilder;
 import io.hpf.internal.write.SortedRows;
 import io.hpf.store.Storage;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 /**
  * A writer's view of its archive between commits: the committed base, a reader of it, and the pool
@@ -126,6 +130,60 @@ final class WriterCommits implements Closeable {
   }
 
   /**
+   * Plans a commit of {@code added} and {@code deletes} ({@link CommitPlan}) and commits it, after
+   * the base's parts and segments; returns the new manifest, or null if there is nothing to commit.
+   * A refused commit's parts are deleted. A new archive's first commit is checked beside its
+   * segment's write ({@link PlanCheck}).
+   *
+   * @param clashesChecked the caller checked the added names against the base already
+   */
+  Manifest planAndCommit(
+      SortedRows added,
+      List<PartWriter.Checkpoint> parts,
+      Collection<String> deletes,
+      boolean replace,
+      boolean clashesChecked)
+      throws IOException {
+    Manifest last = base;
+    CommitPlan.Lookup lookup = lastCommit();
+    Callable<CommitPlan> planning =
+        () ->
+            CommitPlan.of(
+                storage.toString(), added, deletes, last, lookup, replace, clashesChecked);
+    CommitPlan plan;
+    PlanCheck check = null;
+    try {
+      if (base == null && deletes.isEmpty()) {
+        plan = CommitPlan.forNewArchive(added);
+        check = PlanCheck.start(planning, plan);
+      } else {
+        plan = planning.call();
+      }
+    } catch (Exception refused) {
+      dropRefused(parts);
+      throw PlanCheck.asThrown(refused);
+    }
+    if (plan.rows().size() == 0 && base != null) {
+      return null;
+    }
+    try {
+      return commitSegment(
+          plan.rows(),
+          partsOf(parts),
+          plan.liveEntries(),
+          plan.liveBytes(),
+          plan.operation(),
+          true,
+          check);
+    } catch (IOException | RuntimeException e) {
+      if (check != null && check.refused()) {
+        dropRefused(parts);
+      }
+      throw e;
+    }
+  }
+
+  /**
    * Writes a segment of {@code rows} and commits a manifest naming it and {@code newParts}, after
    * the base's parts and segments when {@code keepBase}, alone otherwise. The caller {@link
    * #advance}s to it.
@@ -138,6 +196,22 @@ final class WriterCommits implements Closeable {
       String operation,
       boolean keepBase)
       throws IOException {
+    return commitSegment(rows, newParts, liveEntries, liveBytes, operation, keepBase, null);
+  }
+
+  /**
+   * As above; the manifest is made current only once {@code check} (if not null) finds nothing to
+   * refuse, and its refusal is thrown otherwise (the segment written meanwhile deleted).
+   */
+  Manifest commitSegment(
+      SortedRows rows,
+      List<Generation.Part> newParts,
+      long liveEntries,
+      long liveBytes,
+      String operation,
+      boolean keepBase,
+      PlanCheck check)
+      throws IOException {
     boolean keep = keepBase && base != null;
     List<Generation.Part> parts = new ArrayList<>();
     if (keep) {
@@ -148,8 +222,28 @@ final class WriterCommits implements Closeable {
     }
     parts.addAll(newParts);
     List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
-    return commitNewSegment(
-        rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
+    if (check == null) {
+      return commitNewSegment(
+          rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
+    }
+    Manifest next;
+    try {
+      next =
+          edit()
+              .withSegment(
+                  rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
+    } catch (IOException | RuntimeException e) {
+      check.awaitWithin(e); // names written twice, say, are the plan's to tell
+      throw e;
+    }
+    try {
+      check.await();
+    } catch (IOException | RuntimeException refused) {
+      storage.delete(FileNames.segmentFileName(next.segmentIdMark()));
+      throw refused;
+    }
+    ManifestStore.commit(storage, next);
+    return next;
   }
 
   /**
@@ -166,17 +260,32 @@ final class WriterCommits implements Closeable {
       long liveBytes,
       String operation)
       throws IOException {
-    ManifestEdit edit =
-        new ManifestEdit(
-            storage,
-            base,
-            snapshot == null ? DictionarySource.NONE : snapshot::dictionary,
-            dictionary,
-            options.bucketCapacity(),
-            options.settings());
-    Manifest next = edit.withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
+    Manifest next = edit().withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
     ManifestStore.commit(storage, next);
     return next;
+  }
+
+  private ManifestEdit edit() {
+    return new ManifestEdit(
+        storage,
+        base,
+        snapshot == null ? DictionarySource.NONE : snapshot::dictionary,
+        dictionary,
+        options.bucketCapacity(),
+        options.settings());
+  }
+
+  /**
+   * A refused commit's parts go now, or the next writer would recover them; parts a commit named
+   * before keep what it named (the rest is a tail nobody reads).
+   */
+  void dropRefused(List<PartWriter.Checkpoint> parts) throws IOException {
+    pool.abort();
+    for (PartWriter.Checkpoint part : parts) {
+      if (base == null || !base.namesPart(part.partId())) {
+        storage.delete(FileNames.partFileName(part.partId()));
+      }
+    }
   }
 
   /**

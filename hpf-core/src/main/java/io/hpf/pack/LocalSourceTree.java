@@ -113,6 +113,9 @@ public final class LocalSourceTree implements SourceTree {
       Consumer<SourceFile> sink,
       BooleanSupplier stop)
       throws IOException {
+    if (PosixTreeWalk.walk(root, excluded, prefix, options, skipped, sink, stop)) {
+      return;
+    }
     Set<FileVisitOption> visit =
         options.followSymlinks()
             ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
@@ -203,10 +206,14 @@ public final class LocalSourceTree implements SourceTree {
     }
     String result = name.toString();
     if (result.indexOf('\uFFFD') >= 0) {
-      throw new IOException(
-          file + ": file name is not valid UTF-8 (entry names are UTF-8); rename it");
+      throw notUtf8(file);
     }
     return result;
+  }
+
+  static IOException notUtf8(Path file) {
+    return new IOException(
+        file + ": file name is not valid UTF-8 (entry names are UTF-8); rename it");
   }
 
   /**
@@ -233,20 +240,20 @@ public final class LocalSourceTree implements SourceTree {
 
   /**
    * The file's mode bits as tar records them (permissions, set-user-id, set-group-id, sticky:
-   * {@code st_mode & 07777}). The walk's attributes are basic ones on every platform, so this is
-   * one more stat; where the file system has no Unix modes, 0644.
+   * {@code st_mode & 07777}). Attributes that are basic ones cost one more stat; where the file
+   * system has no Unix modes, 0644.
    */
-  private static int modeOf(Path file, BasicFileAttributes attrs, boolean followLinks)
-      throws IOException {
-    if (attrs instanceof java.nio.file.attribute.PosixFileAttributes posix) {
-      return modeOf(posix.permissions());
-    }
+  static int modeOf(Path file, BasicFileAttributes attrs, boolean followLinks) throws IOException {
     LinkOption[] links = followLinks ? new LinkOption[0] : new LinkOption[] {NOFOLLOW_LINKS};
     int permissions;
-    try {
-      permissions = modeOf(Files.getPosixFilePermissions(file, links));
-    } catch (UnsupportedOperationException noPosixView) {
-      return EntryMetadata.DEFAULT_MODE;
+    if (attrs instanceof java.nio.file.attribute.PosixFileAttributes posix) {
+      permissions = modeOf(posix.permissions());
+    } else {
+      try {
+        permissions = modeOf(Files.getPosixFilePermissions(file, links));
+      } catch (UnsupportedOperationException noPosixView) {
+        return EntryMetadata.DEFAULT_MODE;
+      }
     }
     if ((permissions & 0111) == 0) {
       return permissions; // set-user-id and set-group-id matter on executables only

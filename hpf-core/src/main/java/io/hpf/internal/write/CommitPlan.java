@@ -73,6 +73,15 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
   }
 
   /**
+   * The plan of a new archive's first commit without deletes, if it refuses nothing: every row a
+   * new name ({@link PlanCheck} finds out whether it does).
+   */
+  public static CommitPlan forNewArchive(SortedRows added) {
+    return new CommitPlan(
+        added, added.size(), added.accountedBytes(), "create " + entries(added.size()));
+  }
+
+  /**
    * Plans a commit. The plan's rows are {@code added} with the deletes' tombstones merged in.
    *
    * @param archive names the archive in errors
