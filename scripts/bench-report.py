@@ -46,18 +46,35 @@ def warm_get(rows):
 
 
 def create(rows):
-    by_system = defaultdict(list)
+    """Per tree: each system's median wall and CPU time, against tar's; then start-up and add."""
+    trees = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        by_system[r["system"]].append(r)
-    tar = statistics.median(r["seconds"] for r in by_system["tar"])
-    print("| system | runs | median s | vs tar | output |")
-    print("|---|---:|---:|---:|---:|")
-    for system, group in by_system.items():
-        seconds = statistics.median(r["seconds"] for r in group)
-        size = statistics.median(r["output_bytes"] for r in group)
-        print(f"| {system} | {len(group)} | {seconds:.2f} (min {min(r['seconds'] for r in group):.2f}, "
-              f"max {max(r['seconds'] for r in group):.2f}) | {seconds / tar:.2f}× | "
-              f"{size / 2**20:,.0f} MiB |")
+        if r["benchmark"] == "create":
+            trees[r.get("tree", "kernel")][r["system"]].append(r)
+    for tree, by_system in trees.items():
+        files = next(iter(by_system.values()))[0]["files"]
+        tar = statistics.median(r["seconds"] for r in by_system["tar"])
+        print(f"\n{tree} ({files:,} files)\n")
+        print("| system | runs | median s (min–max) | vs tar | CPU s | CPU µs/file | output |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for system, group in by_system.items():
+            seconds = statistics.median(r["seconds"] for r in group)
+            cpu = statistics.median(r.get("cpu_seconds", float("nan")) for r in group)
+            size = statistics.median(r["output_bytes"] for r in group)
+            print(f"| {system} | {len(group)} | {seconds:.2f} ({min(r['seconds'] for r in group):.2f}–"
+                  f"{max(r['seconds'] for r in group):.2f}) | {seconds / tar:.2f}× | {cpu:.2f} | "
+                  f"{cpu / files * 1e6:.1f} | {size / 1e6:,.1f} MB |")
+    starts = [r["seconds"] for r in rows if r["benchmark"] == "startup"]
+    if starts:
+        print(f"\nstart-up (create of an empty directory): median {statistics.median(starts):.3f} s "
+              f"of {len(starts)}")
+    adds = defaultdict(list)
+    for r in rows:
+        if r["benchmark"] == "add-1k":
+            adds[r["system"]].append(r["seconds"])
+    for system, seconds in adds.items():
+        print(f"\nadd 1,000 files to 1M entries, {system}: median {statistics.median(seconds):.3f} s "
+              f"of {len(seconds)}")
 
 
 def change(rows):

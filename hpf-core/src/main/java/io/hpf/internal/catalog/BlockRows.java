@@ -27,7 +27,12 @@ final class BlockRows {
 
   BlockRows(String fileName, long blockOffset, byte[] raw, int count) {
     // Offsets in messages are of the block, since rows live in decompressed bytes.
-    this.in = new ByteReader(fileName + " (block at " + blockOffset + ")", 0, raw);
+    this(fileName + " (block at " + blockOffset + ")", raw, count);
+  }
+
+  /** Rows described in messages as {@code where}. */
+  BlockRows(String where, byte[] raw, int count) {
+    this.in = new ByteReader(where, 0, raw);
     this.count = count;
   }
 

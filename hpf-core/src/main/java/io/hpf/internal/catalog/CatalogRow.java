@@ -22,7 +22,7 @@ public final class CatalogRow {
 
   /** The row's entry. */
   public static EntryInfo decode(byte[] row) throws CorruptArchiveException {
-    BlockRows rows = new BlockRows("rows being sorted", 0, row, 1);
+    BlockRows rows = new BlockRows("rows being sorted", row, 1);
     rows.next();
     EntryInfo entry = rows.row();
     if (rows.next()) {
