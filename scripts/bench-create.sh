@@ -93,7 +93,8 @@ if [[ " ${trees[*]} " == *" tiny-1m "* ]]; then
   src=$(tree_dir tiny-1m)
   more="$out-more/added"
   rm -rf "$out-more" && mkdir -p "$more"
-  find "$(tree_dir tiny-90k)" -type f | head -n 1000 | while read -r f; do cp "$f" "$more/$(basename "$f")"; done
+  # (sed, not head: head's early exit would end find with SIGPIPE, and pipefail the script)
+  find "$(tree_dir tiny-90k)" -type f | sed -n 1,1000p | while read -r f; do cp "$f" "$more/$(basename "$f")"; done
   rm -rf "${out:?}"/*
   ./hpf create "$out/million.hpf" "$src" >/dev/null
   tar cf "$out/million.tar" -C "$(dirname "$src")" "$(basename "$src")"

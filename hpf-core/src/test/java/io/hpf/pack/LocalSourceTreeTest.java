@@ -80,6 +80,39 @@ class LocalSourceTreeTest {
     assertEquals(7, names.size(), names.toString());
   }
 
+  /** A file that changed between the listing and the read is read as it is then, never cut. */
+  @Test
+  void aFileReadAfterItChangedIsReadWholeOrRefusedNeverCut() throws Exception {
+    Path root = Files.createDirectories(temp.resolve("changing"));
+    Files.write(root.resolve("grows"), new byte[100]);
+    Files.write(root.resolve("grows-past-the-buffer"), new byte[100]);
+    Files.write(root.resolve("shrinks"), new byte[100]);
+    Map<String, SourceFile> listed = new TreeMap<>();
+    LocalSourceTree.of(root)
+        .walk(
+            "",
+            new Packer.Options(1, false, false, false),
+            new ArrayList<>(),
+            f -> listed.put(f.name(), f),
+            () -> false);
+    byte[] grown = new byte[150];
+    grown[149] = 7;
+    Files.write(root.resolve("grows"), grown);
+    Files.write(root.resolve("grows-past-the-buffer"), grown);
+    Files.write(root.resolve("shrinks"), new byte[] {1, 2, 3});
+
+    byte[] roomy = new byte[4096];
+    assertEquals(150, listed.get("grows").readInto(roomy));
+    assertEquals(7, roomy[149]);
+    byte[] tight = new byte[101]; // the size listed and one byte
+    java.io.IOException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.IOException.class, () -> listed.get("grows-past-the-buffer").readInto(tight));
+    assertTrue(e.getMessage().contains("grew while being read"), e.getMessage());
+    assertEquals(3, listed.get("shrinks").readInto(roomy));
+    assertEquals(3, roomy[2]);
+  }
+
   private static void make(
       Path root, String name, int size, int mode, long mtimeMillis, Map<String, Listed> model)
       throws Exception {
