@@ -55,13 +55,13 @@ class NewArchiveCommitTest {
   void aFirstCommitCountsItsEntriesAndBytes() throws Exception {
     Storage storage = LocalStorage.createDirectories(temp.resolve("n.hpf"));
     try (ArchiveWriter writer = ArchiveWriter.create(storage, WriterOptions.builder().build())) {
-      addMany(writer, "a/", 5_000);
+      addMany(writer, "a/", 12_000);
       Generation made = writer.commit();
-      assertEquals(5_000, made.liveEntries());
-      assertEquals("create 5000 entries", made.operation());
+      assertEquals(12_000, made.liveEntries());
+      assertEquals("create 12000 entries", made.operation());
     }
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertEquals(5_000, reader.entryCount());
+      assertEquals(12_000, reader.entryCount());
       assertArrayEquals(bytes("entry a/4321"), reader.get("a/4321"));
       long bytes = 0;
       for (var it = reader.list(""); it.hasNext(); ) {

@@ -45,6 +45,22 @@ public final class SegmentDirectory {
    * A directory of a descriptor table and pointers a manifest's reader has decoded and checked; the
    * directory keeps both arrays, which the caller must not change.
    */
+  /** The same buckets written {@code by} bytes further into their segment file. */
+  public SegmentDirectory movedBy(long by) {
+    List<BucketDescriptor> moved = new java.util.ArrayList<>();
+    for (BucketDescriptor b : buckets()) {
+      moved.add(
+          new BucketDescriptor(
+              b.bucketNo(),
+              b.localDepth(),
+              b.keyCount(),
+              b.metaLength(),
+              b.fileLength(),
+              b.offset() + by));
+    }
+    return new SegmentDirectory(globalDepth, moved, pointers);
+  }
+
   public static SegmentDirectory ofTable(int globalDepth, byte[] descriptors, int[] pointers) {
     if (descriptors.length % DESCRIPTOR_BYTES != 0) {
       throw new IllegalArgumentException("a descriptor table of " + descriptors.length + " bytes");
