@@ -8,6 +8,8 @@ import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Iterator;
 import java.util.List;
@@ -85,7 +87,7 @@ final class PosixTreeWalk {
           failed(dir, e.getCause());
           return;
         }
-        visit(child, namePrefix);
+        visit(children, child, namePrefix);
       }
     }
   }
@@ -101,10 +103,10 @@ final class PosixTreeWalk {
     }
   }
 
-  private void visit(Path child, String namePrefix) throws IOException {
+  private void visit(DirectoryStream<Path> dir, Path child, String namePrefix) throws IOException {
     PosixFileAttributes attrs;
     try {
-      attrs = Files.readAttributes(child, PosixFileAttributes.class, NOFOLLOW_LINKS);
+      attrs = attributes(dir, child);
     } catch (IOException e) {
       failed(child, e);
       return;
@@ -130,6 +132,24 @@ final class PosixTreeWalk {
               LocalSourceTree.modeOf(child, attrs, false)));
     }
     stopped = stop.getAsBoolean();
+  }
+
+  /**
+   * A name's attributes, without following a link: where the listing is a secure one (Linux), an
+   * {@code fstatat} relative to the open directory, which spares the kernel a walk of the whole
+   * path.
+   */
+  private static PosixFileAttributes attributes(DirectoryStream<Path> dir, Path child)
+      throws IOException {
+    if (dir instanceof SecureDirectoryStream<Path> secure) {
+      PosixFileAttributeView view =
+          secure.getFileAttributeView(
+              child.getFileName(), PosixFileAttributeView.class, NOFOLLOW_LINKS);
+      if (view != null) {
+        return view.readAttributes();
+      }
+    }
+    return Files.readAttributes(child, PosixFileAttributes.class, NOFOLLOW_LINKS);
   }
 
   /** Whether a name decoded as UTF-8; if not, an error, or listed as skipped if the options say. */
