@@ -319,19 +319,32 @@ final class WriterCommits implements Closeable {
 
   /** Finished parts' rows and committed lengths, as a commit takes them. */
   static List<PartWriter.Checkpoint> checkpoints(List<PartWriter> finished) throws IOException {
-    List<PartWriter.Checkpoint> done = new ArrayList<>();
-    try {
-      for (PartWriter part : finished) {
-        done.add(
-            new PartWriter.Checkpoint(part.partId(), part.sortedRows(), part.committedLength()));
-      }
-    } catch (IOException | RuntimeException e) {
-      for (PartWriter.Checkpoint c : done) {
+    // Each part's rows are sorted on a core of their own (one part per packing thread): sorted one
+    // after the other, the rows of 1M tiny files took 0.3 s of a create's commit.
+    PartWriter.Checkpoint[] done = new PartWriter.Checkpoint[finished.size()];
+    List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.stream.IntStream.range(0, done.length)
+        .parallel()
+        .forEach(
+            i -> {
+              PartWriter part = finished.get(i);
+              try {
+                done[i] =
+                    new PartWriter.Checkpoint(
+                        part.partId(), part.sortedRows(), part.committedLength());
+              } catch (IOException | RuntimeException e) {
+                failures.add(e);
+              }
+            });
+    if (failures.isEmpty()) {
+      return List.of(done);
+    }
+    for (PartWriter.Checkpoint c : done) {
+      if (c != null) {
         c.rows().close();
       }
-      throw e;
     }
-    return done;
+    throw PlanCheck.asThrown(failures.get(0));
   }
 
   /** The parts of a commit, as its manifest names them. */
