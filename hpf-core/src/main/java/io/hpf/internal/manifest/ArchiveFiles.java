@@ -59,6 +59,20 @@ public final class ArchiveFiles {
   }
 
   /**
+   * The length of a file the listing left out, or null if it is not there: a listing is not a
+   * snapshot, and one taken while a writer commits can leave out a file made meanwhile yet hold the
+   * manifest committed after it (readdir's order is not the order files were made in). Seen as a
+   * reader opening beside a group-commit writer failing with a segment "missing" that was there.
+   */
+  private static Long lengthIfPresent(Storage storage, Expected e) throws java.io.IOException {
+    try {
+      return visibleLength(storage, e);
+    } catch (java.io.FileNotFoundException missing) {
+      return null;
+    }
+  }
+
+  /**
    * A file the manifest names, as listed: missing ({@code length} null) or of another length than
    * the manifest implies.
    */
@@ -123,6 +137,9 @@ public final class ArchiveFiles {
     List<Shortfall> found = new ArrayList<>();
     for (Expected e : files) {
       Long actual = lengths.get(e.name());
+      if (actual == null) {
+        actual = lengthIfPresent(storage, e);
+      }
       if (actual == null) {
         found.add(new Shortfall(e, null));
       } else if (e.mayBeLonger()
