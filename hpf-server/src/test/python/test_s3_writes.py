@@ -200,6 +200,38 @@ def test_conditional_puts_and_refusals_are_s3s(server):
     hpf("verify", str(server.archives / "photos.hpf"))
 
 
+def test_user_metadata_is_kept_copied_and_bounded(server, tmp_path):
+    """boto3's Metadata= (x-amz-meta-*) is the entry's attributes: back on HEAD and GET, kept by
+    a copy unless replaced, given at the start of a multipart upload, seen by `hpf ls --json`."""
+    s3 = client(server.endpoint)
+    s3.put_object(Bucket="photos", Key="meta/a.jpg", Body=b"jpeg",
+                  Metadata={"Camera": "nikon", "taken": "2024-01-02"})
+    want = {"camera": "nikon", "taken": "2024-01-02"}
+    assert s3.head_object(Bucket="photos", Key="meta/a.jpg")["Metadata"] == want
+    assert s3.get_object(Bucket="photos", Key="meta/a.jpg")["Metadata"] == want
+    s3.copy_object(Bucket="photos", Key="meta/copy.jpg",
+                   CopySource={"Bucket": "photos", "Key": "meta/a.jpg"})
+    assert s3.head_object(Bucket="photos", Key="meta/copy.jpg")["Metadata"] == want
+    s3.copy_object(Bucket="photos", Key="meta/replaced.jpg", MetadataDirective="REPLACE",
+                   Metadata={"camera": "canon"},
+                   CopySource={"Bucket": "photos", "Key": "meta/a.jpg"})
+    assert s3.head_object(Bucket="photos", Key="meta/replaced.jpg")["Metadata"] == {"camera": "canon"}
+    up = s3.create_multipart_upload(Bucket="photos", Key="meta/big.bin", Metadata={"part": "many"})
+    etag = s3.upload_part(Bucket="photos", Key="meta/big.bin", UploadId=up["UploadId"],
+                          PartNumber=1, Body=b"p" * 100)["ETag"]
+    s3.complete_multipart_upload(Bucket="photos", Key="meta/big.bin", UploadId=up["UploadId"],
+                                 MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": etag}]})
+    assert s3.head_object(Bucket="photos", Key="meta/big.bin")["Metadata"] == {"part": "many"}
+    assert s3.head_object(Bucket="photos", Key="a.txt")["Metadata"] == {}
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        s3.put_object(Bucket="photos", Key="meta/too-much", Body=b"x", Metadata={"k": "v" * 2100})
+    assert e.value.response["Error"]["Code"] == "MetadataTooLarge"
+    lines = hpf("ls", "--json", str(server.archives / "photos.hpf"), "meta/").stdout.splitlines()
+    attributes = {row["name"]: row["attributes"] for row in map(json.loads, lines)}
+    assert attributes["meta/a.jpg"] == want
+    assert "meta/too-much" not in attributes  # nothing refused was committed
+
+
 def test_multipart_uploads_are_checked_and_bounded(server):
     s3 = client(server.endpoint)
     up = s3.create_multipart_upload(Bucket="photos", Key="mp/x")["UploadId"]

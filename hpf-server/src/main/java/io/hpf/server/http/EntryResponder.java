@@ -4,6 +4,7 @@ import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
+import io.hpf.server.s3.UserMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -73,6 +74,9 @@ final class EntryResponder {
       return; // answered: 304 or 412
     }
     h.set(HttpHeaderNames.CONTENT_TYPE, ContentTypes.of(info.name()));
+    if (ex.speaksS3()) {
+      UserMetadata.addTo(h, info.attributes()); // the x-amz-meta-* a PUT gave, or any attributes
+    }
     long size = info.rawLength();
     ByteRange range = range(ex, head, etag, name, size);
     if (range == null) {

@@ -6,6 +6,7 @@ import io.hpf.server.s3.MultipartUploads;
 import io.hpf.server.s3.S3Error;
 import io.hpf.server.s3.S3Exception;
 import io.hpf.server.s3.S3Xml;
+import io.hpf.server.s3.UserMetadata;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -40,7 +41,7 @@ final class MultipartResponder {
       if (!method.equals(HttpMethod.POST)) {
         throw new S3Exception(S3Error.NOT_IMPLEMENTED, "listing uploads is not offered here");
       }
-      String id = uploads.create(bucket, key);
+      String id = uploads.create(bucket, key, UserMetadata.of(ex.request.headers()));
       ex.sendText(HttpResponseStatus.OK, "application/xml", S3Xml.initiated(bucket, key, id));
     } else if (method.equals(HttpMethod.PUT)) {
       part(ex, bucket, key, uploadId, query.get("partNumber"), signatures);
@@ -98,6 +99,7 @@ final class MultipartResponder {
         bucket,
         key,
         content,
+        uploads.userMetadata(uploadId, bucket, key),
         g -> {
           try {
             uploads.remove(uploadId, bucket, key);

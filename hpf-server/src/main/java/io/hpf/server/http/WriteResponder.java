@@ -1,6 +1,7 @@
 package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveLockedException;
+import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.Generation;
 import io.hpf.archive.GroupCommitWriter;
@@ -16,6 +17,7 @@ import io.hpf.server.s3.MultipartUploads;
 import io.hpf.server.s3.S3Error;
 import io.hpf.server.s3.S3Exception;
 import io.hpf.server.s3.S3Xml;
+import io.hpf.server.s3.UserMetadata;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
@@ -109,6 +111,7 @@ final class WriteResponder {
 
   private void put(Exchange ex, String bucket, String key, ChunkSignatures signatures)
       throws IOException, S3Exception {
+    Map<String, String> userMetadata = UserMetadata.of(ex.request.headers()); // refused first
     UploadBody body = UploadBody.read(ex, signatures);
     String etag = Etags.of(body.content());
     put(
@@ -116,6 +119,7 @@ final class WriteResponder {
         bucket,
         key,
         body.content(),
+        userMetadata,
         g -> {
           HttpResponse head = ex.head(HttpResponseStatus.OK);
           head.headers().set(HttpHeaderNames.ETAG, etag);
@@ -143,12 +147,17 @@ final class WriteResponder {
     if (!fromBucket.equals(archiveOf(fromBucket))) {
       throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + fromBucket + "'");
     }
+    boolean replaceMetadata = replacesMetadata(ex.request.headers());
+    Map<String, String> userMetadata =
+        replaceMetadata ? UserMetadata.of(ex.request.headers()) : null;
     byte[] content;
     try (ReaderPool.Lease lease = pool.acquire(fromBucket)) {
-      if (lease.reader().stat(fromKey) == null) {
+      EntryInfo from = lease.reader().stat(fromKey);
+      if (from == null) {
         throw new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + fromKey + "' to copy");
       }
       content = lease.reader().get(fromKey);
+      userMetadata = replaceMetadata ? userMetadata : from.attributes();
     }
     String etag = Etags.of(content);
     put(
@@ -156,11 +165,25 @@ final class WriteResponder {
         bucket,
         key,
         content,
+        userMetadata,
         g ->
             ex.sendText(
                 HttpResponseStatus.OK,
                 "application/xml",
                 S3Xml.copyResult(etag, System.currentTimeMillis())));
+  }
+
+  /** CopyObject's x-amz-metadata-directive: COPY (the default) keeps the source's metadata. */
+  private static boolean replacesMetadata(HttpHeaders headers) throws S3Exception {
+    String directive = headers.get("x-amz-metadata-directive");
+    if (directive == null || directive.equals("COPY")) {
+      return false;
+    }
+    if (directive.equals("REPLACE")) {
+      return true;
+    }
+    throw new S3Exception(
+        S3Error.INVALID_ARGUMENT, "x-amz-metadata-directive must be COPY or REPLACE");
   }
 
   private void deleteObjects(Exchange ex, String bucket) throws IOException, S3Exception {
@@ -247,7 +270,9 @@ final class WriteResponder {
       } else {
         byte[] content = UploadBody.bytes(ex);
         etag = Etags.of(content);
-        done = writers.put(archive, name, content, metadata(), condition(ex.request.headers()));
+        done =
+            writers.put(
+                archive, name, content, metadata(Map.of()), condition(ex.request.headers()));
       }
       String tag = etag;
       done.whenComplete(
@@ -293,13 +318,14 @@ final class WriteResponder {
       String bucket,
       String key,
       byte[] content,
+      Map<String, String> userMetadata,
       java.util.function.Consumer<Generation> success)
       throws IOException {
     answer(
         ex,
         bucket,
         key,
-        writers.put(bucket, key, content, metadata(), condition(ex.request.headers())),
+        writers.put(bucket, key, content, metadata(userMetadata), condition(ex.request.headers())),
         success);
   }
 
@@ -391,7 +417,8 @@ final class WriteResponder {
     };
   }
 
-  static EntryMetadata metadata() {
-    return EntryMetadata.of(System.currentTimeMillis());
+  /** A written object's metadata: the time it was taken, and its user metadata as attributes. */
+  static EntryMetadata metadata(Map<String, String> userMetadata) {
+    return new EntryMetadata(System.currentTimeMillis(), EntryMetadata.DEFAULT_MODE, userMetadata);
   }
 }

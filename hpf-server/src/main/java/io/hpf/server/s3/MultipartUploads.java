@@ -38,13 +38,15 @@ public final class MultipartUploads implements Closeable {
   private static final class Upload {
     final String bucket;
     final String key;
+    final Map<String, String> userMetadata;
     final Path directory;
     final Map<Integer, Part> parts = new TreeMap<>(); // guarded by this
     volatile long lastUsed;
 
-    Upload(String bucket, String key, Path directory, long now) {
+    Upload(String bucket, String key, Map<String, String> userMetadata, Path directory, long now) {
       this.bucket = bucket;
       this.key = key;
+      this.userMetadata = userMetadata;
       this.directory = directory;
       this.lastUsed = now;
     }
@@ -62,13 +64,18 @@ public final class MultipartUploads implements Closeable {
     this.clock = clock;
   }
 
-  /** Starts an upload of {@code key} into {@code bucket}; returns its id. */
-  public String create(String bucket, String key) throws IOException {
+  /**
+   * Starts an upload of {@code key} into {@code bucket}, the object to have {@code userMetadata}
+   * ({@link UserMetadata}); returns its id.
+   */
+  public String create(String bucket, String key, Map<String, String> userMetadata)
+      throws IOException {
     byte[] id = new byte[16];
     random.nextBytes(id);
     String uploadId = HexFormat.of().formatHex(id);
     Path directory = Files.createDirectory(staging.resolve(uploadId));
-    uploads.put(uploadId, new Upload(bucket, key, directory, clock.getAsLong()));
+    uploads.put(
+        uploadId, new Upload(bucket, key, Map.copyOf(userMetadata), directory, clock.getAsLong()));
     return uploadId;
   }
 
@@ -91,6 +98,12 @@ public final class MultipartUploads implements Closeable {
       u.parts.put(number, new Part(number, etag, content.length, System.currentTimeMillis()));
     }
     return etag;
+  }
+
+  /** The user metadata the upload was started with. */
+  public Map<String, String> userMetadata(String uploadId, String bucket, String key)
+      throws S3Exception {
+    return upload(uploadId, bucket, key).userMetadata;
   }
 
   /** The parts staged so far, by number. */

@@ -24,6 +24,7 @@ public enum S3Error {
   INVALID_RANGE("InvalidRange", 416),
   INVALID_REQUEST("InvalidRequest", 400),
   MALFORMED_XML("MalformedXML", 400),
+  METADATA_TOO_LARGE("MetadataTooLarge", 400),
   METHOD_NOT_ALLOWED("MethodNotAllowed", 405),
   NO_SUCH_BUCKET("NoSuchBucket", 404),
   NO_SUCH_KEY("NoSuchKey", 404),
