@@ -232,6 +232,45 @@ def test_user_metadata_is_kept_copied_and_bounded(server, tmp_path):
     assert "meta/too-much" not in attributes  # nothing refused was committed
 
 
+def test_a_full_disk_is_an_error_to_the_writer_and_reads_go_on(tmp_path):
+    """The archives on a 3 MiB tmpfs (this suite runs as root, as the CLI's full-device test
+    does): PUTs fill it until one is refused with an S3 error; every acknowledged object still
+    reads right from the same server, and the archive verifies."""
+    base = tmp_path / "full"
+    archives = base / "archives"
+    archives.mkdir(parents=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(archives)], check=True)
+    s = Server(base)
+    try:
+        s.start()
+        s3 = client(s.endpoint)
+        s3.create_bucket(Bucket="small")
+        rng = random.Random(5)
+        acknowledged = {}
+        refusal = None
+        for i in range(40):
+            body = rng.randbytes(200_000)
+            try:
+                s3.put_object(Bucket="small", Key=f"f{i}", Body=body)
+                acknowledged[f"f{i}"] = body
+            except botocore.exceptions.ClientError as e:
+                refusal = e.response
+                break
+        assert refusal is not None, "3 MiB took 8 MB"
+        assert refusal["Error"]["Code"] == "InsufficientStorage", refusal
+        assert refusal["ResponseMetadata"]["HTTPStatusCode"] == 507
+        assert "no space left" in refusal["Error"]["Message"], refusal
+        assert len(acknowledged) >= 5
+        for key, body in acknowledged.items():
+            assert s3.get_object(Bucket="small", Key=key)["Body"].read() == body, key
+        assert "Exception" not in (base / "serve.log").read_text()
+        hpf("verify", str(archives / "small.hpf"))  # check=True: the committed archive is whole
+    finally:
+        if s.process:
+            s.stop()
+        subprocess.run(["umount", str(archives)], check=False)
+
+
 def test_multipart_uploads_are_checked_and_bounded(server):
     s3 = client(server.endpoint)
     up = s3.create_multipart_upload(Bucket="photos", Key="mp/x")["UploadId"]

@@ -374,6 +374,15 @@ final class WriteResponder {
       return new S3Exception(S3Error.NO_SUCH_BUCKET, RequestRouter.message(e));
     }
     router.readFailed(archive, key, e);
+    if (outOfSpace(e)) { // not the client's to retry at once (S3 has no code: 507, as WebDAV)
+      return new S3Exception(
+          S3Error.INSUFFICIENT_STORAGE,
+          "'"
+              + key
+              + "' of archive '"
+              + archive
+              + "' could not be written: no space left on the server's disk");
+    }
     return new S3Exception(
         S3Error.INTERNAL_ERROR,
         "'"
@@ -381,6 +390,18 @@ final class WriteResponder {
             + "' of archive '"
             + archive
             + "' could not be written; the server log has details");
+  }
+
+  /** Whether a write failed for want of space: ENOSPC or EDQUOT somewhere along the causes. */
+  static boolean outOfSpace(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null
+          && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String archiveOf(String bucket) throws IOException {

@@ -14,6 +14,7 @@ public enum S3Error {
   CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400),
   ENTITY_TOO_LARGE("EntityTooLarge", 400),
   INCOMPLETE_BODY("IncompleteBody", 400),
+  INSUFFICIENT_STORAGE("InsufficientStorage", 507),
   INTERNAL_ERROR("InternalError", 500),
   INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403),
   INVALID_ARGUMENT("InvalidArgument", 400),
