@@ -271,6 +271,38 @@ def test_a_full_disk_is_an_error_to_the_writer_and_reads_go_on(tmp_path):
         subprocess.run(["umount", str(archives)], check=False)
 
 
+def test_copies_in_parts_and_uploads_in_progress_are_s3s(server):
+    """boto3's managed copy of an object above its threshold copies it in parts (UploadPartCopy
+    with x-amz-copy-source-range); ListMultipartUploads lists what is in progress."""
+    from boto3.s3.transfer import TransferConfig
+    s3 = client(server.endpoint)
+    big = random.Random(7).randbytes(13_000_000)
+    s3.put_object(Bucket="photos", Key="copy/src.bin", Body=big, Metadata={"from": "src"})
+    config = TransferConfig(multipart_threshold=5 * 1024 * 1024, multipart_chunksize=5 * 1024 * 1024)
+    s3.copy({"Bucket": "photos", "Key": "copy/src.bin"}, "photos", "copy/dst.bin", Config=config)
+    got = s3.get_object(Bucket="photos", Key="copy/dst.bin")
+    assert got["Body"].read() == big
+    assert got["Metadata"] == {"from": "src"}  # boto3 gives the source's metadata to the upload
+    a = s3.create_multipart_upload(Bucket="photos", Key="pending/a")["UploadId"]
+    b = s3.create_multipart_upload(Bucket="photos", Key="pending/b")["UploadId"]
+    s3.create_multipart_upload(Bucket="photos", Key="other/c")
+    listed = s3.list_multipart_uploads(Bucket="photos", Prefix="pending/")
+    assert [(u["Key"], u["UploadId"]) for u in listed["Uploads"]] == [("pending/a", a), ("pending/b", b)]
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        s3.upload_part_copy(Bucket="photos", Key="pending/a", UploadId=a, PartNumber=1,
+                            CopySource={"Bucket": "photos", "Key": "copy/src.bin"},
+                            CopySourceRange="bytes=0-13000000")  # one byte past the end
+    assert e.value.response["Error"]["Code"] == "InvalidArgument"
+    tag = s3.upload_part_copy(Bucket="photos", Key="pending/a", UploadId=a, PartNumber=1,
+                              CopySource={"Bucket": "photos", "Key": "copy/src.bin"},
+                              CopySourceRange="bytes=100-199")["CopyPartResult"]["ETag"]
+    s3.complete_multipart_upload(Bucket="photos", Key="pending/a", UploadId=a,
+                                 MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": tag}]})
+    assert s3.get_object(Bucket="photos", Key="pending/a")["Body"].read() == big[100:200]
+    s3.abort_multipart_upload(Bucket="photos", Key="pending/b", UploadId=b)
+    assert "Uploads" not in s3.list_multipart_uploads(Bucket="photos", Prefix="pending/")
+
+
 def test_multipart_uploads_are_checked_and_bounded(server):
     s3 = client(server.endpoint)
     up = s3.create_multipart_upload(Bucket="photos", Key="mp/x")["UploadId"]

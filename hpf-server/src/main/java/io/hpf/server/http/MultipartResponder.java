@@ -72,14 +72,15 @@ final class MultipartResponder {
       String partNumber,
       ChunkSignatures signatures)
       throws IOException, S3Exception {
-    if (ex.request.headers().contains("x-amz-copy-source")) {
-      throw new S3Exception(S3Error.NOT_IMPLEMENTED, "UploadPartCopy is not offered here");
-    }
     int number;
     try {
       number = Integer.parseInt(partNumber == null ? "" : partNumber);
     } catch (NumberFormatException e) {
       throw new S3Exception(S3Error.INVALID_ARGUMENT, "partNumber must be a number");
+    }
+    if (ex.request.headers().contains("x-amz-copy-source")) {
+      copyPart(ex, bucket, key, uploadId, number);
+      return;
     }
     UploadBody body = UploadBody.read(ex, signatures);
     String etag = uploads.putPart(uploadId, bucket, key, number, body.content());
@@ -87,6 +88,55 @@ final class MultipartResponder {
     head.headers().set(HttpHeaderNames.ETAG, etag);
     body.checksums().forEach((name, value) -> head.headers().set(name, value));
     ex.send(HttpResponseStatus.OK, null, Unpooled.EMPTY_BUFFER, head);
+  }
+
+  /** ListMultipartUploads ({@code GET /<bucket>?uploads}): every upload in progress, one page. */
+  void listUploads(Exchange ex, String bucket, String prefix) {
+    ex.route("multipart");
+    ex.sendText(
+        HttpResponseStatus.OK,
+        "application/xml",
+        S3Xml.uploads(bucket, prefix, uploads.inProgress(bucket, prefix)));
+  }
+
+  /**
+   * UploadPartCopy: a part made of an object of an archive served here, or of the bytes of it that
+   * x-amz-copy-source-range names ({@code bytes=FIRST-LAST}, both inclusive, within the object).
+   */
+  private void copyPart(Exchange ex, String bucket, String key, String uploadId, int number)
+      throws IOException, S3Exception {
+    byte[] content = writes.copySource(ex).content();
+    String range = ex.request.headers().get("x-amz-copy-source-range");
+    if (range != null) {
+      content = slice(content, range);
+    }
+    String etag = uploads.putPart(uploadId, bucket, key, number, content);
+    ex.sendText(
+        HttpResponseStatus.OK,
+        "application/xml",
+        S3Xml.copyPartResult(etag, System.currentTimeMillis()));
+  }
+
+  /** The bytes {@code bytes=FIRST-LAST} names; InvalidArgument unless it lies within. */
+  static byte[] slice(byte[] content, String range) throws S3Exception {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})").matcher(range.strip());
+    if (!m.matches()) {
+      throw new S3Exception(
+          S3Error.INVALID_ARGUMENT, "x-amz-copy-source-range must be bytes=FIRST-LAST");
+    }
+    long first = Long.parseLong(m.group(1));
+    long last = Long.parseLong(m.group(2));
+    if (first > last || last >= content.length) {
+      throw new S3Exception(
+          S3Error.INVALID_ARGUMENT,
+          "x-amz-copy-source-range "
+              + range.strip()
+              + " is not within the object's "
+              + content.length
+              + " bytes");
+    }
+    return java.util.Arrays.copyOfRange(content, (int) first, (int) last + 1);
   }
 
   private void complete(Exchange ex, String bucket, String key, String uploadId)

@@ -171,10 +171,13 @@ final class S3Responder {
       Signed signed = new Signed(ex, rawPath, rawQuery);
       String accessKey = signatures == null ? null : signatures.verify(signed);
       HttpMethod method = ex.request.method();
-      // ListParts (GET ?uploadId) belongs to an upload, which the writes take.
+      // ListParts (GET ?uploadId) and ListMultipartUploads (GET ?uploads) belong to uploads,
+      // which the writes take.
+      Map<String, String> parameters = Canonical.parameters(rawQuery);
       boolean read =
           (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD))
-              && !(writes != null && Canonical.parameters(rawQuery).containsKey("uploadId"));
+              && !(writes != null
+                  && (parameters.containsKey("uploadId") || parameters.containsKey("uploads")));
       if (!read && writes == null) {
         throw new S3Exception(
             S3Error.METHOD_NOT_ALLOWED, "the server is read-only: " + method + " is refused");

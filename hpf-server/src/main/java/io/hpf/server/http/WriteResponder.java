@@ -76,6 +76,13 @@ final class WriteResponder {
       multipart.respond(ex, bucket, key, query, signatures);
       return;
     }
+    if (key.isEmpty() && method.equals(HttpMethod.GET) && query.containsKey("uploads")) {
+      if (!bucket.equals(archiveOf(bucket))) {
+        throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + bucket + "'");
+      }
+      multipart.listUploads(ex, bucket, query.getOrDefault("prefix", ""));
+      return;
+    }
     if (key.isEmpty()) {
       bucketWrite(ex, method, bucket, query);
       return;
@@ -130,6 +137,28 @@ final class WriteResponder {
 
   /** CopyObject from an object of an archive this server serves (a whole object; no ranges). */
   private void copy(Exchange ex, String bucket, String key) throws IOException, S3Exception {
+    boolean replaceMetadata = replacesMetadata(ex.request.headers());
+    Map<String, String> requested = replaceMetadata ? UserMetadata.of(ex.request.headers()) : null;
+    CopySource source = copySource(ex);
+    String etag = Etags.of(source.content());
+    put(
+        ex,
+        bucket,
+        key,
+        source.content(),
+        replaceMetadata ? requested : source.attributes(),
+        g ->
+            ex.sendText(
+                HttpResponseStatus.OK,
+                "application/xml",
+                S3Xml.copyResult(etag, System.currentTimeMillis())));
+  }
+
+  /** An object a copy reads (x-amz-copy-source): its content and attributes. */
+  record CopySource(byte[] content, Map<String, String> attributes) {}
+
+  /** The object x-amz-copy-source names, of any archive this server serves. */
+  CopySource copySource(Exchange ex) throws IOException, S3Exception {
     String source =
         java.net.URLDecoder.decode(
             ex.request.headers().get("x-amz-copy-source"), java.nio.charset.StandardCharsets.UTF_8);
@@ -147,30 +176,13 @@ final class WriteResponder {
     if (!fromBucket.equals(archiveOf(fromBucket))) {
       throw new S3Exception(S3Error.NO_SUCH_BUCKET, "no archive '" + fromBucket + "'");
     }
-    boolean replaceMetadata = replacesMetadata(ex.request.headers());
-    Map<String, String> userMetadata =
-        replaceMetadata ? UserMetadata.of(ex.request.headers()) : null;
-    byte[] content;
     try (ReaderPool.Lease lease = pool.acquire(fromBucket)) {
       EntryInfo from = lease.reader().stat(fromKey);
       if (from == null) {
         throw new S3Exception(S3Error.NO_SUCH_KEY, "no object '" + fromKey + "' to copy");
       }
-      content = lease.reader().get(fromKey);
-      userMetadata = replaceMetadata ? userMetadata : from.attributes();
+      return new CopySource(lease.reader().get(fromKey), from.attributes());
     }
-    String etag = Etags.of(content);
-    put(
-        ex,
-        bucket,
-        key,
-        content,
-        userMetadata,
-        g ->
-            ex.sendText(
-                HttpResponseStatus.OK,
-                "application/xml",
-                S3Xml.copyResult(etag, System.currentTimeMillis())));
   }
 
   /** CopyObject's x-amz-metadata-directive: COPY (the default) keeps the source's metadata. */

@@ -39,6 +39,7 @@ public final class MultipartUploads implements Closeable {
     final String bucket;
     final String key;
     final Map<String, String> userMetadata;
+    final long initiatedMillis = System.currentTimeMillis();
     final Path directory;
     final Map<Integer, Part> parts = new TreeMap<>(); // guarded by this
     volatile long lastUsed;
@@ -98,6 +99,25 @@ public final class MultipartUploads implements Closeable {
       u.parts.put(number, new Part(number, etag, content.length, System.currentTimeMillis()));
     }
     return etag;
+  }
+
+  /** An upload in progress, as ListMultipartUploads tells it. */
+  public record InProgress(String key, String uploadId, long initiatedMillis) {}
+
+  /** The uploads in progress into {@code bucket} of keys under {@code prefix}, by key and age. */
+  public List<InProgress> inProgress(String bucket, String prefix) {
+    List<InProgress> found = new ArrayList<>();
+    uploads.forEach(
+        (id, u) -> {
+          if (u.bucket.equals(bucket) && u.key.startsWith(prefix)) {
+            found.add(new InProgress(u.key, id, u.initiatedMillis));
+          }
+        });
+    found.sort(
+        java.util.Comparator.comparing(InProgress::key)
+            .thenComparingLong(InProgress::initiatedMillis)
+            .thenComparing(InProgress::uploadId));
+    return found;
   }
 
   /** The user metadata the upload was started with. */

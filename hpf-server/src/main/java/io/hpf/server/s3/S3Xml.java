@@ -169,6 +169,37 @@ public final class S3Xml {
     return out.append("</CopyObjectResult>\n").toString();
   }
 
+  /** ListMultipartUploads' result: every upload in progress under the prefix (never truncated). */
+  public static String uploads(
+      String bucket, String prefix, List<MultipartUploads.InProgress> uploads) {
+    StringBuilder out = new StringBuilder(256 + 192 * uploads.size()).append(HEAD);
+    out.append("<ListMultipartUploadsResult").append(NAMESPACE).append('>');
+    element(out, "Bucket", bucket);
+    element(out, "KeyMarker", "");
+    element(out, "UploadIdMarker", "");
+    element(out, "Prefix", prefix);
+    element(out, "MaxUploads", Math.max(1000, uploads.size()));
+    element(out, "IsTruncated", "false");
+    for (MultipartUploads.InProgress u : uploads) {
+      out.append("<Upload>");
+      element(out, "Key", u.key());
+      element(out, "UploadId", u.uploadId());
+      element(out, "Initiated", time(u.initiatedMillis()));
+      element(out, "StorageClass", "STANDARD");
+      out.append("</Upload>");
+    }
+    return out.append("</ListMultipartUploadsResult>\n").toString();
+  }
+
+  /** UploadPartCopy's result. */
+  public static String copyPartResult(String etag, long modifiedMillis) {
+    StringBuilder out = new StringBuilder(192).append(HEAD);
+    out.append("<CopyPartResult").append(NAMESPACE).append('>');
+    element(out, "LastModified", time(modifiedMillis));
+    element(out, "ETag", etag);
+    return out.append("</CopyPartResult>\n").toString();
+  }
+
   /** GetBucketLocation: the empty constraint, S3's answer for us-east-1. */
   public static String location() {
     return HEAD + "<LocationConstraint" + NAMESPACE + "/>\n";
