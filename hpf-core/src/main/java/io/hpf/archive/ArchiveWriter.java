@@ -405,7 +405,8 @@ public final class ArchiveWriter implements Closeable {
             plan.liveEntries(),
             plan.liveBytes(),
             operation,
-            !replaceAll);
+            !replaceAll,
+            null);
     ImportMarker.clear(storage);
     commits.advance(next);
     changeDone();

@@ -186,22 +186,9 @@ final class WriterCommits implements Closeable {
   /**
    * Writes a segment of {@code rows} and commits a manifest naming it and {@code newParts}, after
    * the base's parts and segments when {@code keepBase}, alone otherwise. The caller {@link
-   * #advance}s to it.
-   */
-  Manifest commitSegment(
-      SortedRows rows,
-      List<Generation.Part> newParts,
-      long liveEntries,
-      long liveBytes,
-      String operation,
-      boolean keepBase)
-      throws IOException {
-    return commitSegment(rows, newParts, liveEntries, liveBytes, operation, keepBase, null);
-  }
-
-  /**
-   * As above; the manifest is made current only once {@code check} (if not null) finds nothing to
-   * refuse, and its refusal is thrown otherwise (the segment written meanwhile deleted).
+   * #advance}s to it. With a {@code check} (or null), the manifest is made current only once it
+   * finds nothing to refuse, and its refusal is thrown otherwise (the segment written meanwhile
+   * deleted).
    */
   Manifest commitSegment(
       SortedRows rows,

@@ -168,7 +168,8 @@ final class WriterOpening {
             base.liveEntries() + rows.size(),
             base.liveEntryBytes() + rows.accountedBytes(),
             "recover " + rows.size() + " entries",
-            true);
+            true,
+            null);
     commits.advance(next);
   }
 }

@@ -113,36 +113,39 @@ public final class LocalSourceTree implements SourceTree {
       Consumer<SourceFile> sink,
       BooleanSupplier stop)
       throws IOException {
-    if (PosixTreeWalk.walk(root, excluded, prefix, options, skipped, sink, stop)) {
+    Findings to = new Findings(options, skipped, sink, stop);
+    if (PosixTreeWalk.walk(root, excluded, prefix, to)) {
       return;
     }
     Set<FileVisitOption> visit =
         options.followSymlinks()
             ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
             : EnumSet.noneOf(FileVisitOption.class);
-    Files.walkFileTree(
-        root, visit, Integer.MAX_VALUE, new Walker(prefix, options, skipped, sink, stop));
+    Files.walkFileTree(root, visit, Integer.MAX_VALUE, new Walker(prefix, to));
   }
+
+  /**
+   * Where a walk's findings go: files to {@code sink}, what it leaves out (and why) to {@code
+   * skipped}; it stops once {@code stop} says so.
+   */
+  record Findings(
+      Packer.Options options,
+      List<String> skipped,
+      Consumer<SourceFile> sink,
+      BooleanSupplier stop) {}
 
   /** What the walk does at each file and directory: sinks regular files, lists what it skips. */
   private final class Walker extends SimpleFileVisitor<Path> {
     private final String prefix;
     private final Packer.Options options;
     private final List<String> skipped;
-    private final Consumer<SourceFile> sink;
-    private final BooleanSupplier stop;
+    private final Findings to;
 
-    Walker(
-        String prefix,
-        Packer.Options options,
-        List<String> skipped,
-        Consumer<SourceFile> sink,
-        BooleanSupplier stop) {
+    Walker(String prefix, Findings to) {
       this.prefix = prefix;
-      this.options = options;
-      this.skipped = skipped;
-      this.sink = sink;
-      this.stop = stop;
+      this.options = to.options();
+      this.skipped = to.skipped();
+      this.to = to;
     }
 
     @Override
@@ -171,15 +174,16 @@ public final class LocalSourceTree implements SourceTree {
           skipped.add(e.getMessage());
           return FileVisitResult.CONTINUE;
         }
-        sink.accept(
-            new LocalFile(
-                name,
-                file,
-                attrs.size(),
-                attrs.lastModifiedTime().toMillis(),
-                modeOf(file, attrs, options.followSymlinks())));
+        to.sink()
+            .accept(
+                new LocalFile(
+                    name,
+                    file,
+                    attrs.size(),
+                    attrs.lastModifiedTime().toMillis(),
+                    modeOf(file, attrs, options.followSymlinks())));
       }
-      return stop.getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+      return to.stop().getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.hpf.pack;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
-import io.hpf.pack.SourceTree.SourceFile;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -13,8 +12,6 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Iterator;
 import java.util.List;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * The walk of a local tree where files have POSIX attributes and links are not followed: one {@code
@@ -27,41 +24,27 @@ final class PosixTreeWalk {
   private final Path excluded;
   private final Packer.Options options;
   private final List<String> skipped;
-  private final Consumer<SourceFile> sink;
-  private final BooleanSupplier stop;
+  private final LocalSourceTree.Findings to;
   private boolean stopped;
 
-  private PosixTreeWalk(
-      Path excluded,
-      Packer.Options options,
-      List<String> skipped,
-      Consumer<SourceFile> sink,
-      BooleanSupplier stop) {
+  private PosixTreeWalk(Path excluded, LocalSourceTree.Findings to) {
     this.excluded = excluded;
-    this.options = options;
-    this.skipped = skipped;
-    this.sink = sink;
-    this.stop = stop;
+    this.options = to.options();
+    this.skipped = to.skipped();
+    this.to = to;
   }
 
   /**
    * Walks {@code root}; false, having listed nothing, where the file system has no POSIX attributes
-   * (the caller walks it the general way).
+   * or links are followed (the caller walks it the general way).
    */
-  static boolean walk(
-      Path root,
-      Path excluded,
-      String prefix,
-      Packer.Options options,
-      List<String> skipped,
-      Consumer<SourceFile> sink,
-      BooleanSupplier stop)
+  static boolean walk(Path root, Path excluded, String prefix, LocalSourceTree.Findings to)
       throws IOException {
-    if (options.followSymlinks()
+    if (to.options().followSymlinks()
         || !root.getFileSystem().supportedFileAttributeViews().contains("posix")) {
       return false;
     }
-    new PosixTreeWalk(excluded, options, skipped, sink, stop).directory(root, prefix);
+    new PosixTreeWalk(excluded, to).directory(root, prefix);
     return true;
   }
 
@@ -123,15 +106,16 @@ final class PosixTreeWalk {
     } else if (!attrs.isRegularFile()) {
       skipped.add(child + ": not a regular file");
     } else if (checkedName(child, component)) {
-      sink.accept(
-          new LocalSourceTree.LocalFile(
-              namePrefix + component,
-              child,
-              attrs.size(),
-              attrs.lastModifiedTime().toMillis(),
-              LocalSourceTree.modeOf(child, attrs, false)));
+      to.sink()
+          .accept(
+              new LocalSourceTree.LocalFile(
+                  namePrefix + component,
+                  child,
+                  attrs.size(),
+                  attrs.lastModifiedTime().toMillis(),
+                  LocalSourceTree.modeOf(child, attrs, false)));
     }
-    stopped = stop.getAsBoolean();
+    stopped = to.stop().getAsBoolean();
   }
 
   /**

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Rows sorted within a small memory: runs on disk merged, against a sort of the same rows. */
 class RowSorterTest {
   /** A row with every field set from {@code i}: a group member, attributes, a unicode name. */
-  private static EntryInfo row(String name, int i) {
+  /** A row of every kind of field: attributes, codecs, negative times, group members. */
+  static EntryInfo row(String name, int i) {
     Map<String, String> attributes = new LinkedHashMap<>();
     if (i % 3 == 0) {
       attributes.put("k" + i, "välue " + i);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
 import io.hpf.archive.EntryInfo;
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
@@ -13,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,21 +69,6 @@ class SegmentBuilderTest {
   }
 
   private static EntryInfo row(String name, int i) {
-    boolean grouped = i % 2 == 0;
-    return new EntryInfo(
-        name,
-        false,
-        i,
-        i / 2 + 1,
-        i % 5 == 0 ? Codec.ZSTD : Codec.LZ4,
-        0,
-        1_700_000_000_000L + i,
-        0644,
-        i % 3 == 0 ? Map.of("k", "v" + i) : Map.of(),
-        1 + i % 4,
-        16L + i * 100L,
-        90 + i,
-        grouped ? i % 3 : 0,
-        grouped ? 3 : 0);
+    return RowSorterTest.row(name, i);
   }
 }

@@ -162,11 +162,15 @@ public final class S3Xml {
 
   /** CopyObject's result: the new object's ETag and time. */
   public static String copyResult(String etag, long modifiedMillis) {
+    return copied("CopyObjectResult", etag, modifiedMillis);
+  }
+
+  private static String copied(String element, String etag, long modifiedMillis) {
     StringBuilder out = new StringBuilder(192).append(HEAD);
-    out.append("<CopyObjectResult").append(NAMESPACE).append('>');
+    out.append('<').append(element).append(NAMESPACE).append('>');
     element(out, "LastModified", time(modifiedMillis));
     element(out, "ETag", etag);
-    return out.append("</CopyObjectResult>\n").toString();
+    return out.append("</").append(element).append(">\n").toString();
   }
 
   /** ListMultipartUploads' result: every upload in progress under the prefix (never truncated). */
@@ -193,11 +197,7 @@ public final class S3Xml {
 
   /** UploadPartCopy's result. */
   public static String copyPartResult(String etag, long modifiedMillis) {
-    StringBuilder out = new StringBuilder(192).append(HEAD);
-    out.append("<CopyPartResult").append(NAMESPACE).append('>');
-    element(out, "LastModified", time(modifiedMillis));
-    element(out, "ETag", etag);
-    return out.append("</CopyPartResult>\n").toString();
+    return copied("CopyPartResult", etag, modifiedMillis);
   }
 
   /** GetBucketLocation: the empty constraint, S3's answer for us-east-1. */
