@@ -303,6 +303,56 @@ def test_copies_in_parts_and_uploads_in_progress_are_s3s(server):
     assert "Uploads" not in s3.list_multipart_uploads(Bucket="photos", Prefix="pending/")
 
 
+def crc32c(data):
+    """CRC32C (Castagnoli), bit by bit: small test bodies only."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def unsigned_trailer_put(server, key, content, trailer_crc=None, chunk=65536):
+    """A PutObject as boto3 sends it over HTTPS: STREAMING-UNSIGNED-PAYLOAD-TRAILER, the body in
+    aws-chunked framing, its CRC32C in a trailer; signed by botocore's own SigV4 (headers only)."""
+    from botocore.auth import S3SigV4Auth
+    from botocore.awsrequest import AWSRequest
+    from botocore.credentials import Credentials
+    crc = crc32c(content) if trailer_crc is None else trailer_crc
+    framed = b"".join(b"%x\r\n%s\r\n" % (len(content[i:i + chunk]), content[i:i + chunk])
+                      for i in range(0, len(content), chunk))
+    framed += b"0\r\nx-amz-checksum-crc32c:" + base64.b64encode(crc.to_bytes(4, "big")) + b"\r\n\r\n"
+    request = AWSRequest(method="PUT", url=f"{server.endpoint}/photos/{key}", data=framed, headers={
+        "Content-Encoding": "aws-chunked", "x-amz-decoded-content-length": str(len(content)),
+        "x-amz-trailer": "x-amz-checksum-crc32c", "Content-Length": str(len(framed))})
+    request.context["checksum"] = {"request_algorithm": {"in": "trailer", "name": "x-amz-checksum-crc32c"}}
+    S3SigV4Auth(Credentials(ACCESS, SECRET), "s3", "us-east-1").add_auth(request)
+    assert request.headers["X-Amz-Content-SHA256"] == "STREAMING-UNSIGNED-PAYLOAD-TRAILER"
+    prepared = request.prepare()
+    http_request = urllib.request.Request(prepared.url, data=framed, method="PUT",
+                                          headers=dict(prepared.headers.items()))
+    try:
+        with urllib.request.urlopen(http_request) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def test_unsigned_payloads_with_a_trailing_checksum_are_taken_and_checked(server):
+    s3 = client(server.endpoint)
+    content = random.Random(3).randbytes(150_000)  # three chunks
+    status, _ = unsigned_trailer_put(server, "trailer/ok.bin", content)
+    assert status == 200
+    assert s3.get_object(Bucket="photos", Key="trailer/ok.bin")["Body"].read() == content
+    status, body = unsigned_trailer_put(server, "trailer/bad.bin", content,
+                                        trailer_crc=crc32c(content) ^ 1)
+    assert status == 400 and b"<Code>BadDigest</Code>" in body, body
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        s3.head_object(Bucket="photos", Key="trailer/bad.bin")
+    assert e.value.response["Error"]["Code"] == "404"
+
+
 def test_multipart_uploads_are_checked_and_bounded(server):
     s3 = client(server.endpoint)
     up = s3.create_multipart_upload(Bucket="photos", Key="mp/x")["UploadId"]
