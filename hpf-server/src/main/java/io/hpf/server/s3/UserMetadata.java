@@ -59,11 +59,16 @@ public final class UserMetadata {
         });
   }
 
-  /** A value as a header carries it: printable ASCII as it is, anything else RFC 2047 encoded. */
+  /**
+   * A value as a header carries it: printable ASCII as it is, anything else RFC 2047 encoded, and
+   * so a value that starts or ends with a space (which a header's value cannot: it is trimmed).
+   */
   static String encoded(String value) {
+    boolean padded =
+        !value.isEmpty() && (value.charAt(0) == ' ' || value.charAt(value.length() - 1) == ' ');
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (c < 0x20 || c > 0x7E) {
+      if (padded || c < 0x20 || c > 0x7E) {
         return "=?UTF-8?B?"
             + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))
             + "?=";

@@ -57,15 +57,25 @@ class UserMetadataTest {
             "camera", "nikon",
             "city", "Zürich",
             "line", "a\r\nInjected: yes",
+            "padded", " spaced ",
             "not a token", "skipped"));
     assertEquals("nikon", out.get("x-amz-meta-camera"));
     assertEquals("=?UTF-8?B?" + b64("Zürich") + "?=", out.get("x-amz-meta-city"));
     assertEquals("=?UTF-8?B?" + b64("a\r\nInjected: yes") + "?=", out.get("x-amz-meta-line"));
+    assertEquals("=?UTF-8?B?" + b64(" spaced ") + "?=", out.get("x-amz-meta-padded"));
     assertNull(out.get("Injected"));
-    assertEquals(3, out.size(), out.toString());
+    assertEquals(4, out.size(), out.toString());
     // and back: what goes out comes in as it was
     assertEquals(
-        Map.of("camera", "nikon", "city", "Zürich", "line", "a\r\nInjected: yes"),
+        Map.of(
+            "camera",
+            "nikon",
+            "city",
+            "Zürich",
+            "line",
+            "a\r\nInjected: yes",
+            "padded",
+            " spaced "),
         UserMetadata.of(out));
   }
 
