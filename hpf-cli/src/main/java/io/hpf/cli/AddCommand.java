@@ -97,7 +97,7 @@ final class AddCommand implements Callable<Integer> {
                   java.util.Map.of()));
           added++;
         } else {
-          throw new java.nio.file.NoSuchFileException(path + ": no such file or directory");
+          throw new java.nio.file.NoSuchFileException(path.toString()); // said with its reason
         }
       }
       manifest = writer.commit();

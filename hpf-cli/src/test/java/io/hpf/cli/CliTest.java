@@ -29,6 +29,25 @@ class CliTest {
     return CliRun.hpf(args);
   }
 
+  /** A source that is not there, or not a directory, is said once, in one line. */
+  @Test
+  void aMissingSourceIsSaidOnceInOneLine() throws IOException {
+    Path missing = temp.resolve("missing-source");
+    Path file = Files.writeString(temp.resolve("missing-source-plain.txt"), "x");
+    CliRun create = hpf("create", temp.resolve("missing-source-m.hpf"), missing);
+    assertEquals(1, create.code());
+    assertEquals("hpf: " + missing + ": no such file or directory\n", create.err());
+    CliRun notDirectory = hpf("create", temp.resolve("missing-source-n.hpf"), file);
+    assertEquals("hpf: " + file + ": not a directory\n", notDirectory.err());
+    Path archive = temp.resolve("missing-source-a.hpf");
+    CliRun made =
+        hpf("create", archive, Files.createDirectories(temp.resolve("missing-source-tree")));
+    assertEquals(0, made.code(), made.err());
+    CliRun add = hpf("add", archive, missing);
+    assertEquals(1, add.code());
+    assertEquals("hpf: " + missing + ": no such file or directory\n", add.err());
+  }
+
   @BeforeEach
   void createArchive() throws IOException {
     source = temp.resolve("src");

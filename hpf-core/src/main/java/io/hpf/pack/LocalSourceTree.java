@@ -48,7 +48,10 @@ public final class LocalSourceTree implements SourceTree {
    */
   public static LocalSourceTree of(Path root, Path archive) throws NoSuchFileException {
     if (!Files.isDirectory(root)) {
-      throw new NoSuchFileException(root + ": not a directory");
+      throw new NoSuchFileException(
+          root.toString(),
+          null,
+          Files.exists(root) ? "not a directory" : "no such file or directory");
     }
     // A root given as a symbolic link (docs -> /srv/docs) is the directory it names, as for
     // cp -r and rsync; links inside the tree are skipped unless followed.
@@ -57,7 +60,8 @@ public final class LocalSourceTree implements SourceTree {
       try {
         walked = root.toRealPath();
       } catch (java.io.IOException e) {
-        throw new NoSuchFileException(root + ": a symbolic link that cannot be followed");
+        throw new NoSuchFileException(
+            root.toString(), null, "a symbolic link that cannot be followed");
       }
     }
     Path inside = null;
