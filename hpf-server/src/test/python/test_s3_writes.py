@@ -21,7 +21,7 @@ from pathlib import Path
 import botocore
 import pytest
 import s3fs
-from test_s3_clients import ACCESS, HPF, ROOT, SECRET, aws, client
+from test_s3_clients import ACCESS, HPF, ROOT, SECRET, aws, client, crc32c
 
 TOKEN = "py-writes-token"
 
@@ -303,16 +303,6 @@ def test_copies_in_parts_and_uploads_in_progress_are_s3s(server):
     assert "Uploads" not in s3.list_multipart_uploads(Bucket="photos", Prefix="pending/")
 
 
-def crc32c(data):
-    """CRC32C (Castagnoli), bit by bit: small test bodies only."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
 def unsigned_trailer_put(server, key, content, trailer_crc=None, chunk=65536):
     """A PutObject as boto3 sends it over HTTPS: STREAMING-UNSIGNED-PAYLOAD-TRAILER, the body in
     aws-chunked framing, its CRC32C in a trailer; signed by botocore's own SigV4 (headers only)."""
@@ -330,13 +320,8 @@ def unsigned_trailer_put(server, key, content, trailer_crc=None, chunk=65536):
     S3SigV4Auth(Credentials(ACCESS, SECRET), "s3", "us-east-1").add_auth(request)
     assert request.headers["X-Amz-Content-SHA256"] == "STREAMING-UNSIGNED-PAYLOAD-TRAILER"
     prepared = request.prepare()
-    http_request = urllib.request.Request(prepared.url, data=framed, method="PUT",
-                                          headers=dict(prepared.headers.items()))
-    try:
-        with urllib.request.urlopen(http_request) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
+    return sent(urllib.request.Request(prepared.url, data=framed, method="PUT",
+                                       headers=dict(prepared.headers.items())))
 
 
 def test_unsigned_payloads_with_a_trailing_checksum_are_taken_and_checked(server):
@@ -433,15 +418,20 @@ def test_s3fs_pipes_and_puts(server, tmp_path):
     assert not fs.exists("photos/s3fs/piped.bin")
 
 
-def http(server, method, path, body=None, token=TOKEN):
-    request = urllib.request.Request(server.endpoint + path, data=body, method=method)
-    if token:
-        request.add_header("Authorization", "Bearer " + token)
+def sent(request):
+    """A request's status and body, an HTTP error's included."""
     try:
         with urllib.request.urlopen(request) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
+
+
+def http(server, method, path, body=None, token=TOKEN):
+    request = urllib.request.Request(server.endpoint + path, data=body, method=method)
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    return sent(request)
 
 
 def test_writable_needs_keys_or_a_token(tmp_path):

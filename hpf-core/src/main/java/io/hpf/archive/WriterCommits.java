@@ -209,34 +209,14 @@ final class WriterCommits implements Closeable {
     }
     parts.addAll(newParts);
     List<Manifest.SegmentRef> segments = new ArrayList<>(keep ? base.segments() : List.of());
-    if (check == null) {
-      return commitNewSegment(
-          rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
-    }
-    Manifest next;
-    try {
-      next =
-          edit()
-              .withSegment(
-                  rows, parts, segments, segments.size(), liveEntries, liveBytes, operation);
-    } catch (IOException | RuntimeException e) {
-      check.awaitWithin(e); // names written twice, say, are the plan's to tell
-      throw e;
-    }
-    try {
-      check.await();
-    } catch (IOException | RuntimeException refused) {
-      storage.delete(FileNames.segmentFileName(next.segmentIdMark()));
-      throw refused;
-    }
-    ManifestStore.commit(storage, next);
-    return next;
+    return commitNewSegment(
+        rows, parts, segments, segments.size(), liveEntries, liveBytes, operation, check);
   }
 
   /**
    * Writes a segment of {@code rows}, puts it at index {@code at} of {@code kept} (the segments
-   * that stay, oldest first), and commits the manifest naming it and {@code parts}. The caller
-   * {@link #advance}s to it.
+   * that stay, oldest first), and commits the manifest naming it and {@code parts} (once {@code
+   * check}, if not null, finds nothing to refuse). The caller {@link #advance}s to it.
    */
   Manifest commitNewSegment(
       SortedRows rows,
@@ -245,9 +225,26 @@ final class WriterCommits implements Closeable {
       int at,
       long liveEntries,
       long liveBytes,
-      String operation)
+      String operation,
+      PlanCheck check)
       throws IOException {
-    Manifest next = edit().withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
+    Manifest next;
+    try {
+      next = edit().withSegment(rows, parts, kept, at, liveEntries, liveBytes, operation);
+    } catch (IOException | RuntimeException e) {
+      if (check != null) {
+        check.awaitWithin(e); // names written twice, say, are the plan's to tell
+      }
+      throw e;
+    }
+    if (check != null) {
+      try {
+        check.await();
+      } catch (IOException | RuntimeException refused) {
+        storage.delete(FileNames.segmentFileName(next.segmentIdMark()));
+        throw refused;
+      }
+    }
     ManifestStore.commit(storage, next);
     return next;
   }
@@ -331,7 +328,10 @@ final class WriterCommits implements Closeable {
         c.rows().close();
       }
     }
-    throw PlanCheck.asThrown(failures.get(0));
+    if (failures.get(0) instanceof IOException io) {
+      throw io;
+    }
+    throw (RuntimeException) failures.get(0);
   }
 
   /** The parts of a commit, as its manifest names them. */

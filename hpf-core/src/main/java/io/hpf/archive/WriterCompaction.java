@@ -100,7 +100,8 @@ final class WriterCompaction {
                   + before
                   + " segments to 1, "
                   + (oldBytes - newBytes)
-                  + " bytes reclaimed");
+                  + " bytes reclaimed",
+              null);
     }
     commits.advance(next);
     return new CompactionResult(before, 1, true, oldBytes - newBytes, next);
@@ -128,7 +129,8 @@ final class WriterCompaction {
                 + run.to()
                 + " of "
                 + before
-                + " merged (index only)");
+                + " merged (index only)",
+            null);
     commits.advance(next);
   }
 }

@@ -136,26 +136,39 @@ public final class LocalSourceTree implements SourceTree {
       Packer.Options options,
       List<String> skipped,
       Consumer<SourceFile> sink,
-      BooleanSupplier stop) {}
+      BooleanSupplier stop) {
+
+    /** A name that could not be listed or looked at: an error, or skipped if the options say. */
+    void unreadable(Path path, IOException e) throws IOException {
+      if (!options.skipUnreadable()) {
+        throw new IOException(path + ": cannot read; use --skip-unreadable to skip such files", e);
+      }
+      skipped.add(path + ": cannot read (" + Packer.whyUnreadable(e) + ")");
+    }
+
+    /** A file the options may let pass (its message listed as skipped); thrown otherwise. */
+    void skipOrThrow(IOException e) throws IOException {
+      if (!options.skipUnreadable()) {
+        throw e;
+      }
+      skipped.add(e.getMessage());
+    }
+  }
 
   /** What the walk does at each file and directory: sinks regular files, lists what it skips. */
   private final class Walker extends SimpleFileVisitor<Path> {
     private final String prefix;
-    private final Packer.Options options;
-    private final List<String> skipped;
     private final Findings to;
 
     Walker(String prefix, Findings to) {
       this.prefix = prefix;
-      this.options = to.options();
-      this.skipped = to.skipped();
       this.to = to;
     }
 
     @Override
     public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
       if (dir.equals(excluded)) {
-        skipped.add(dir + ": the archive being written (not packed)");
+        to.skipped().add(dir + ": the archive being written (not packed)");
         return FileVisitResult.SKIP_SUBTREE;
       }
       return FileVisitResult.CONTINUE;
@@ -164,18 +177,15 @@ public final class LocalSourceTree implements SourceTree {
     @Override
     public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
       if (attrs.isSymbolicLink()) {
-        skipped.add(file + ": symbolic link (use --follow-symlinks to follow)");
+        to.skipped().add(file + ": symbolic link (use --follow-symlinks to follow)");
       } else if (!attrs.isRegularFile()) {
-        skipped.add(file + ": not a regular file");
+        to.skipped().add(file + ": not a regular file");
       } else {
         String name;
         try {
           name = prefix + entryName(root, file);
         } catch (IOException e) {
-          if (!options.skipUnreadable()) {
-            throw e;
-          }
-          skipped.add(e.getMessage());
+          to.skipOrThrow(e);
           return FileVisitResult.CONTINUE;
         }
         to.sink()
@@ -185,7 +195,7 @@ public final class LocalSourceTree implements SourceTree {
                     file,
                     attrs.size(),
                     attrs.lastModifiedTime().toMillis(),
-                    modeOf(file, attrs, options.followSymlinks())));
+                    modeOf(file, attrs, to.options().followSymlinks())));
       }
       return to.stop().getAsBoolean() ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
     }
@@ -195,11 +205,8 @@ public final class LocalSourceTree implements SourceTree {
       if (e instanceof FileSystemLoopException) {
         throw new IOException(file + ": symbolic link loop", e);
       }
-      if (options.skipUnreadable()) {
-        skipped.add(file + ": cannot read (" + Packer.whyUnreadable(e) + ")");
-        return FileVisitResult.CONTINUE;
-      }
-      throw new IOException(file + ": cannot read; use --skip-unreadable to skip such files", e);
+      to.unreadable(file, e);
+      return FileVisitResult.CONTINUE;
     }
   }
 

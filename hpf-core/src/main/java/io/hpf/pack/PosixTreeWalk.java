@@ -11,7 +11,6 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Iterator;
-import java.util.List;
 
 /**
  * The walk of a local tree where files have POSIX attributes and links are not followed: one {@code
@@ -22,15 +21,11 @@ import java.util.List;
  */
 final class PosixTreeWalk {
   private final Path excluded;
-  private final Packer.Options options;
-  private final List<String> skipped;
   private final LocalSourceTree.Findings to;
   private boolean stopped;
 
   private PosixTreeWalk(Path excluded, LocalSourceTree.Findings to) {
     this.excluded = excluded;
-    this.options = to.options();
-    this.skipped = to.skipped();
     this.to = to;
   }
 
@@ -51,7 +46,7 @@ final class PosixTreeWalk {
   /** Lists one directory, descending into its subdirectories as they come. */
   private void directory(Path dir, String namePrefix) throws IOException {
     if (dir.equals(excluded)) {
-      skipped.add(dir + ": the archive being written (not packed)");
+      to.skipped().add(dir + ": the archive being written (not packed)");
       return;
     }
     try (DirectoryStream<Path> children = open(dir)) {
@@ -67,7 +62,7 @@ final class PosixTreeWalk {
           }
           child = names.next();
         } catch (DirectoryIteratorException e) {
-          failed(dir, e.getCause());
+          to.unreadable(dir, e.getCause());
           return;
         }
         visit(children, child, namePrefix);
@@ -81,7 +76,7 @@ final class PosixTreeWalk {
     try {
       return Files.newDirectoryStream(dir);
     } catch (IOException e) {
-      failed(dir, e);
+      to.unreadable(dir, e);
       return null;
     }
   }
@@ -91,7 +86,7 @@ final class PosixTreeWalk {
     try {
       attrs = attributes(dir, child);
     } catch (IOException e) {
-      failed(child, e);
+      to.unreadable(child, e);
       return;
     }
     String component = child.getFileName().toString();
@@ -102,9 +97,9 @@ final class PosixTreeWalk {
       return;
     }
     if (attrs.isSymbolicLink()) {
-      skipped.add(child + ": symbolic link (use --follow-symlinks to follow)");
+      to.skipped().add(child + ": symbolic link (use --follow-symlinks to follow)");
     } else if (!attrs.isRegularFile()) {
-      skipped.add(child + ": not a regular file");
+      to.skipped().add(child + ": not a regular file");
     } else if (checkedName(child, component)) {
       to.sink()
           .accept(
@@ -141,20 +136,7 @@ final class PosixTreeWalk {
     if (component.indexOf('\uFFFD') < 0) {
       return true;
     }
-    IOException e = LocalSourceTree.notUtf8(path);
-    if (!options.skipUnreadable()) {
-      throw e;
-    }
-    skipped.add(e.getMessage());
+    to.skipOrThrow(LocalSourceTree.notUtf8(path));
     return false;
-  }
-
-  /** A name that could not be listed or looked at: an error, or skipped if the options say. */
-  private void failed(Path path, IOException e) throws IOException {
-    if (options.skipUnreadable()) {
-      skipped.add(path + ": cannot read (" + Packer.whyUnreadable(e) + ")");
-      return;
-    }
-    throw new IOException(path + ": cannot read; use --skip-unreadable to skip such files", e);
   }
 }

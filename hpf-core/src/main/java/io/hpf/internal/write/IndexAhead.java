@@ -7,10 +7,7 @@ import io.hpf.internal.index.SegmentDirectory;
 import io.hpf.internal.index.SegmentIndexWriter;
 import io.hpf.store.AppendableFile;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.Arrays;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * A segment's index built on a thread of its own while the segment's catalog is written: the index
@@ -27,21 +24,20 @@ final class IndexAhead {
   /** Below this, a thread of its own costs more than the overlap saves (a server's commits). */
   static final long MIN_ROWS = 10_000;
 
-  private final FutureTask<Built> task;
+  private final Beside<Built> task;
 
   private record Built(byte[] bytes, int length, SegmentDirectory directory) {}
 
-  private IndexAhead(FutureTask<Built> task) {
+  private IndexAhead(Beside<Built> task) {
     this.task = task;
   }
 
-  /** Starts building the index of {@code rows} (which stay open until {@link #finish}). */
+  /**
+   * Starts building the index of {@code rows} (which stay open until it is appended or abandoned).
+   */
   static IndexAhead start(SortedRows rows, int bucketCapacity) {
-    FutureTask<Built> task = new FutureTask<>(() -> build(rows, bucketCapacity));
-    Thread thread = new Thread(task, "hpf-index");
-    thread.setDaemon(true);
-    thread.start();
-    return new IndexAhead(task);
+    return new IndexAhead(
+        Beside.start("hpf-index", "building an index", () -> build(rows, bucketCapacity)));
   }
 
   private static Built build(SortedRows rows, int bucketCapacity) throws IOException {
@@ -59,7 +55,7 @@ final class IndexAhead {
 
   /** Waits for the index and writes it at {@code out}'s position; returns its directory. */
   SegmentDirectory appendTo(SegmentFileWriter out) throws IOException {
-    Built built = await();
+    Built built = task.get();
     // The memory file began with a segment file's header, which the copy leaves out.
     int from = FormatConstants.FILE_HEADER_BYTES;
     long moved = out.position() - from;
@@ -72,28 +68,7 @@ final class IndexAhead {
    * done with the rows before they are closed.
    */
   void abandon() {
-    while (true) {
-      try {
-        task.get();
-        return;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (ExecutionException e) {
-        return; // the catalog's failure is the one to tell
-      }
-    }
-  }
-
-  private Built await() throws IOException {
-    try {
-      return task.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while building an index");
-    } catch (ExecutionException e) {
-      throw PlanCheck.asThrown(e.getCause());
-    }
+    task.awaitQuietly();
   }
 
   /** A file in memory: the index's buckets before they are copied into the segment file. */

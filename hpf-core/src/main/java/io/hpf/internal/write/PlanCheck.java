@@ -1,9 +1,6 @@
 package io.hpf.internal.write;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * A commit plan worked out on a thread of its own while the commit writes its segment: for the
@@ -14,11 +11,11 @@ import java.util.concurrent.FutureTask;
  * made current, and a refusal is the commit's error, as if the plan had been made first.
  */
 public final class PlanCheck {
-  private final FutureTask<CommitPlan> task;
+  private final Beside<CommitPlan> task;
   private final CommitPlan assumed;
   private volatile boolean refused;
 
-  private PlanCheck(FutureTask<CommitPlan> task, CommitPlan assumed) {
+  private PlanCheck(Beside<CommitPlan> task, CommitPlan assumed) {
     this.task = task;
     this.assumed = assumed;
   }
@@ -26,25 +23,12 @@ public final class PlanCheck {
   /** Starts {@code plan} on a thread of its own; the commit goes on with {@code assumed}. */
   public static PlanCheck start(
       java.util.concurrent.Callable<CommitPlan> plan, CommitPlan assumed) {
-    FutureTask<CommitPlan> task = new FutureTask<>(plan);
-    Thread thread = new Thread(task, "hpf-commit-check");
-    thread.setDaemon(true);
-    thread.start();
-    return new PlanCheck(task, assumed);
+    return new PlanCheck(Beside.start("hpf-commit-check", "checking a commit", plan), assumed);
   }
 
-  /**
-   * A plan's failure as the commit throws it: an I/O or runtime exception as it is (an error is
-   * thrown here), anything else as an I/O exception.
-   */
+  /** A plan's failure as the commit throws it (see {@link Beside#asThrown}). */
   public static IOException asThrown(Throwable failure) {
-    if (failure instanceof Error error) {
-      throw error;
-    }
-    if (failure instanceof RuntimeException re) {
-      throw re;
-    }
-    return failure instanceof IOException io ? io : new IOException(failure);
+    return Beside.asThrown(failure);
   }
 
   /** Whether the plan refused the commit (once {@link #await} has returned or thrown). */
@@ -75,13 +59,11 @@ public final class PlanCheck {
     CommitPlan made;
     try {
       made = task.get();
-    } catch (InterruptedException e) {
-      task.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while checking a commit");
-    } catch (ExecutionException e) {
+    } catch (java.io.InterruptedIOException e) {
+      throw e;
+    } catch (IOException | RuntimeException refusal) {
       refused = true;
-      throw asThrown(e.getCause());
+      throw refusal;
     }
     if (made.liveEntries() != assumed.liveEntries()
         || made.liveBytes() != assumed.liveBytes()

@@ -117,10 +117,16 @@ final class MultipartResponder {
         S3Xml.copyPartResult(etag, System.currentTimeMillis()));
   }
 
-  /** The bytes {@code bytes=FIRST-LAST} names; InvalidArgument unless it lies within. */
+  /** x-amz-copy-source-range: both ends given (S3 takes no open or suffix range here). */
+  private static final java.util.regex.Pattern COPY_RANGE =
+      java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
+
+  /**
+   * The bytes {@code bytes=FIRST-LAST} names; InvalidArgument unless it lies within (unlike a GET's
+   * Range, which {@link ByteRange} clamps or ignores, a copy must get exactly what it named).
+   */
   static byte[] slice(byte[] content, String range) throws S3Exception {
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})").matcher(range.strip());
+    java.util.regex.Matcher m = COPY_RANGE.matcher(range.strip());
     if (!m.matches()) {
       throw new S3Exception(
           S3Error.INVALID_ARGUMENT, "x-amz-copy-source-range must be bytes=FIRST-LAST");

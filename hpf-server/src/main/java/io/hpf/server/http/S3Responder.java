@@ -173,11 +173,9 @@ final class S3Responder {
       HttpMethod method = ex.request.method();
       // ListParts (GET ?uploadId) and ListMultipartUploads (GET ?uploads) belong to uploads,
       // which the writes take.
-      Map<String, String> parameters = Canonical.parameters(rawQuery);
       boolean read =
           (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD))
-              && !(writes != null
-                  && (parameters.containsKey("uploadId") || parameters.containsKey("uploads")));
+              && !(writes != null && namesUploads(rawQuery));
       if (!read && writes == null) {
         throw new S3Exception(
             S3Error.METHOD_NOT_ALLOWED, "the server is read-only: " + method + " is refused");
@@ -216,6 +214,15 @@ final class S3Responder {
     } catch (S3Exception e) {
       ex.s3Error(e.error(), e.getMessage(), null);
     }
+  }
+
+  /** Whether a query is of uploads (ListParts' uploadId, ListMultipartUploads' uploads). */
+  private static boolean namesUploads(String rawQuery) {
+    if (rawQuery.isEmpty()) {
+      return false; // a plain GET, the read path's most common request: nothing to parse
+    }
+    Map<String, String> parameters = Canonical.parameters(rawQuery);
+    return parameters.containsKey("uploadId") || parameters.containsKey("uploads");
   }
 
   /**
