@@ -55,6 +55,7 @@ public final class GroupCommitWriter implements Closeable {
     final List<CompletableFuture<Generation>> waiting = new ArrayList<>();
     final CompletableFuture<Void> committed = new CompletableFuture<>();
     long bytes;
+    int changes;
     long firstNanos;
     boolean full;
 
@@ -152,9 +153,27 @@ public final class GroupCommitWriter implements Closeable {
     }
   }
 
+  /**
+   * One change of {@link #apply}: a put of {@code content} (with its metadata) or, with none, a
+   * delete.
+   */
+  public record Change(String name, byte[] content, EntryMetadata meta) {
+    public static Change put(String name, byte[] content, EntryMetadata meta) {
+      return new Change(name, java.util.Objects.requireNonNull(content, "content"), meta);
+    }
+
+    public static Change delete(String name) {
+      return new Change(name, null, null);
+    }
+
+    boolean isPut() {
+      return content != null;
+    }
+  }
+
   /** Adds or replaces an entry; the future completes once a durable commit holds it. */
   public CompletableFuture<Generation> put(String name, byte[] content, EntryMetadata meta) {
-    return change(name, content, meta, Precondition.NONE);
+    return change(List.of(Change.put(name, content, meta)), Precondition.NONE);
   }
 
   /**
@@ -163,12 +182,26 @@ public final class GroupCommitWriter implements Closeable {
    */
   public CompletableFuture<Generation> put(
       String name, byte[] content, EntryMetadata meta, Precondition condition) {
-    return change(name, content, meta, condition);
+    return change(List.of(Change.put(name, content, meta)), condition);
   }
 
   /** Deletes an entry (a name the archive does not have is no error); as {@link #put}. */
   public CompletableFuture<Generation> delete(String name) {
-    return change(name, null, null, Precondition.NONE);
+    return change(List.of(Change.delete(name)), Precondition.NONE);
+  }
+
+  /**
+   * Makes {@code changes} in one commit: readers of the archive see all of them or none (a rename:
+   * the new name put and the old one deleted). Their names are distinct, and no put is under
+   * another; a put may be under a name the same changes delete. Refused as a whole if the names
+   * conflict; a change the writer refuses once appending has begun fails the future, and the
+   * changes appended before it are committed.
+   */
+  public CompletableFuture<Generation> apply(List<Change> changes) {
+    if (changes.isEmpty()) {
+      return CompletableFuture.completedFuture(manifest());
+    }
+    return change(changes, Precondition.NONE);
   }
 
   /** Whether the writer takes no more changes (closed, or it could not go on after a failure). */
@@ -181,28 +214,31 @@ public final class GroupCommitWriter implements Closeable {
     return writer.manifest();
   }
 
-  private CompletableFuture<Generation> change(
-      String name, byte[] content, EntryMetadata meta, Precondition condition) {
-    String normal;
+  private CompletableFuture<Generation> change(List<Change> asked, Precondition condition) {
+    List<Change> changes;
+    Set<String> deleting = new HashSet<>();
     try {
-      normal = EntryNames.normalize(name);
+      changes = normalized(asked, deleting);
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(e);
     }
-    boolean put = content != null;
     while (true) {
       CompletableFuture<Void> wait;
       appending.readLock().lock(); // the committed archive does not change while it is held
       try {
-        boolean absent;
+        List<Change> made = new ArrayList<>(); // deletes of names the archive lacks make nothing
         try {
-          if (put) {
-            NameConflictException clash = clashWithCommitted(normal);
-            if (clash != null) {
-              return CompletableFuture.failedFuture(clash);
+          for (Change c : changes) {
+            if (c.isPut()) {
+              NameConflictException clash = clashWithCommitted(c.name(), deleting);
+              if (clash != null) {
+                return CompletableFuture.failedFuture(clash);
+              }
+              made.add(c);
+            } else if (writer.commits().snapshot().stat(c.name()) != null) {
+              made.add(c);
             }
           }
-          absent = !put && writer.commits().snapshot().stat(normal) == null;
         } catch (IOException | RuntimeException e) {
           return CompletableFuture.failedFuture(e);
         }
@@ -214,21 +250,21 @@ public final class GroupCommitWriter implements Closeable {
             return CompletableFuture.failedFuture(new IllegalStateException("writer is closed"));
           }
           group = open;
-          wait = clash(group, normal, put) ? group.committed : null;
+          wait = changes.stream().anyMatch(c -> clash(group, c)) ? group.committed : null;
           if (wait != null) {
-            group.full = true; // commit it now: this change follows it
+            group.full = true; // commit it now: these changes follow it
             notifyAll();
-          } else if ((refused = refusal(condition, normal)) != null) {
+          } else if ((refused = refusal(condition, changes.get(0).name())) != null) {
             return CompletableFuture.failedFuture(refused);
-          } else if (absent) {
+          } else if (made.isEmpty()) {
             return CompletableFuture.completedFuture(writer.manifest()); // nothing to delete
           } else {
-            join(group, normal, content, done);
+            join(group, made, done);
             notifyAll();
           }
         }
         if (wait == null) {
-          apply(group, normal, content, meta, done);
+          apply(group, made, done);
           return done;
         }
       } finally {
@@ -236,6 +272,35 @@ public final class GroupCommitWriter implements Closeable {
       }
       wait.exceptionally(e -> null).join();
     }
+  }
+
+  /**
+   * The changes with their names normalized, the deleted ones into {@code deleting}; refuses a name
+   * given twice and a put under another put.
+   */
+  private List<Change> normalized(List<Change> asked, Set<String> deleting) {
+    List<Change> changes = new ArrayList<>(asked.size());
+    java.util.TreeSet<String> puts = new java.util.TreeSet<>();
+    Set<String> names = new HashSet<>();
+    for (Change c : asked) {
+      String name = EntryNames.normalize(c.name());
+      if (!names.add(name)) {
+        throw NameConflictException.duplicate(List.of(name), 1);
+      }
+      changes.add(new Change(name, c.content(), c.meta()));
+      if (c.isPut()) {
+        puts.add(name);
+      } else {
+        deleting.add(name);
+      }
+    }
+    for (String put : puts) {
+      String under = puts.higher(put + "/");
+      if (puts.contains(put + "/") || (under != null && under.startsWith(put + "/"))) {
+        throw NameConflictException.clash(storage.toString(), put, under);
+      }
+    }
+    return changes;
   }
 
   /** Why the condition refuses the change (it does not hold, or could not be read), or null. */
@@ -251,11 +316,12 @@ public final class GroupCommitWriter implements Closeable {
   }
 
   /** Whether {@code name} may not join {@code group}: it changes the name or one beside it. */
-  private static boolean clash(Group group, String name, boolean put) {
+  private static boolean clash(Group group, Change change) {
+    String name = change.name();
     if (group.names.contains(name)) {
       return true;
     }
-    if (!put) {
+    if (!change.isPut()) {
       return false;
     }
     for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
@@ -268,53 +334,60 @@ public final class GroupCommitWriter implements Closeable {
     return first != null && first.startsWith(under);
   }
 
-  private void join(Group group, String name, byte[] content, CompletableFuture<Generation> done) {
+  private void join(Group group, List<Change> changes, CompletableFuture<Generation> done) {
     if (group.isEmpty()) {
       group.firstNanos = System.nanoTime();
     }
-    group.names.add(name);
-    if (content != null) {
-      group.puts.add(name);
-      directories.addParentsOf(name);
-      group.bytes += content.length;
+    for (Change c : changes) {
+      group.names.add(c.name());
+      if (c.isPut()) {
+        group.puts.add(c.name());
+        directories.addParentsOf(c.name());
+        group.bytes += c.content().length;
+      }
     }
+    group.changes += changes.size();
     group.waiting.add(done);
-    group.full |=
-        group.waiting.size() >= settings.maxEntries() || group.bytes >= settings.maxBytes();
+    group.full |= group.changes >= settings.maxEntries() || group.bytes >= settings.maxBytes();
   }
 
-  /** Appends the change; a change the writer refuses leaves the group and fails alone. */
-  private void apply(
-      Group group,
-      String name,
-      byte[] content,
-      EntryMetadata meta,
-      CompletableFuture<Generation> done) {
-    try {
-      if (content != null) {
-        writer.add(name, content, meta);
-      } else {
-        writer.delete(name);
+  /**
+   * Appends the changes; one the writer refuses fails them, and leaves the group with those after
+   * it (those before it stay appended and are committed).
+   */
+  private void apply(Group group, List<Change> changes, CompletableFuture<Generation> done) {
+    for (int i = 0; i < changes.size(); i++) {
+      Change c = changes.get(i);
+      try {
+        if (c.isPut()) {
+          writer.add(c.name(), c.content(), c.meta());
+        } else {
+          writer.delete(c.name());
+        }
+      } catch (IOException | RuntimeException e) {
+        synchronized (this) {
+          group.waiting.remove(done);
+          for (Change left : changes.subList(i, changes.size())) {
+            group.names.remove(left.name());
+            group.puts.remove(left.name());
+          }
+        }
+        done.completeExceptionally(e);
+        return;
       }
-    } catch (IOException | RuntimeException e) {
-      synchronized (this) {
-        group.waiting.remove(done);
-        group.names.remove(name);
-        group.puts.remove(name);
-      }
-      done.completeExceptionally(e);
     }
   }
 
   /**
    * The conflict a put of {@code name} would make in the committed archive (a parent of it is an
-   * entry, or it is a directory of entries), or null.
+   * entry, or it is a directory of entries), or null; names in {@code deleting} go with it.
    */
-  private NameConflictException clashWithCommitted(String name) throws IOException {
+  private NameConflictException clashWithCommitted(String name, Set<String> deleting)
+      throws IOException {
     ArchiveReader base = writer.commits().snapshot();
     for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
       String parent = name.substring(0, slash);
-      if (base.stat(parent) != null) {
+      if (!deleting.contains(parent) && base.stat(parent) != null) {
         return NameConflictException.clash(storage.toString(), parent, name);
       }
     }
@@ -322,9 +395,13 @@ public final class GroupCommitWriter implements Closeable {
       return null;
     }
     var under = base.list(name + "/");
-    return under.hasNext()
-        ? NameConflictException.clash(storage.toString(), name, under.next().name())
-        : null;
+    while (under.hasNext()) {
+      String below = under.next().name();
+      if (!deleting.contains(below)) {
+        return NameConflictException.clash(storage.toString(), name, below);
+      }
+    }
+    return null;
   }
 
   /** The committer: takes the open group when its window passes or it fills, and commits it. */

@@ -138,6 +138,55 @@ class GroupCommitWriterTest {
   }
 
   @Test
+  void changesAppliedTogetherLandInOneCommitEvenAFileMadeADirectory() throws Exception {
+    Path archive = archive();
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            new GroupCommitWriter.Settings(0, 10_000, 64L << 20))) {
+      w.put("old", bytes("o"), EntryMetadata.of(0)).get(30, TimeUnit.SECONDS);
+      long before = w.manifest().generation();
+      // A rename of "old" to "new", and "seed" (a file) made the directory of "seed/x".
+      long g =
+          w.apply(
+                  List.of(
+                      GroupCommitWriter.Change.put("new", bytes("o"), EntryMetadata.of(0)),
+                      GroupCommitWriter.Change.delete("old"),
+                      GroupCommitWriter.Change.delete("seed"),
+                      GroupCommitWriter.Change.put("seed/x", bytes("x"), EntryMetadata.of(0))))
+              .get(30, TimeUnit.SECONDS)
+              .generation();
+      assertTrue(g > before);
+      assertNull(readNow(archive, "old"));
+      assertNull(readNow(archive, "seed"));
+      assertArrayEquals(bytes("o"), readNow(archive, "new"));
+      assertArrayEquals(bytes("x"), readNow(archive, "seed/x"));
+      // Refused whole, before anything is written: a name twice, a put under a put, a put under
+      // an entry the changes keep.
+      for (List<GroupCommitWriter.Change> refused :
+          List.of(
+              List.of(
+                  GroupCommitWriter.Change.put("a", bytes("1"), EntryMetadata.of(0)),
+                  GroupCommitWriter.Change.delete("a")),
+              List.of(
+                  GroupCommitWriter.Change.put("b", bytes("1"), EntryMetadata.of(0)),
+                  GroupCommitWriter.Change.put("b/c", bytes("2"), EntryMetadata.of(0))),
+              List.of(
+                  GroupCommitWriter.Change.put("c", bytes("1"), EntryMetadata.of(0)),
+                  GroupCommitWriter.Change.put("new/d", bytes("2"), EntryMetadata.of(0))))) {
+        ExecutionException e =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                ExecutionException.class, () -> w.apply(refused).get(30, TimeUnit.SECONDS));
+        assertInstanceOf(NameConflictException.class, e.getCause());
+      }
+      assertNull(readNow(archive, "a"));
+      assertNull(readNow(archive, "c"));
+      assertNull(readNow(archive, "b"));
+    }
+  }
+
+  @Test
   void aPutThatClashesFailsAloneAndClosingCommitsWhatIsPending() throws Exception {
     Path archive = archive();
     try (ArchiveWriter w =
