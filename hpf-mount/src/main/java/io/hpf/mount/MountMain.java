@@ -21,12 +21,14 @@ import picocli.CommandLine.Parameters;
     name = "hpf mount",
     mixinStandardHelpOptions = true,
     description = {
-      "Mounts an archive as a read-only directory tree (FUSE): every program reads inside it.",
+      "Mounts an archive as a directory tree (FUSE): every program reads inside it, and with",
+      "--writable writes files into it.",
       "Returns once the mount answers and serves in the background; hpf umount DIR ends it.",
       "",
       "  hpf mount photos.hpf /mnt/photos",
       "  hpf mount /data/archives/ /mnt/archives       # /mnt/archives/a/photos/... for a/photos.hpf",
       "  hpf mount hdfs://nn:9000/data/logs.hpf /mnt/logs --foreground",
+      "  hpf mount --writable logs.hpf /mnt/logs       # cp, tar x, rsync into it; hpf umount commits",
       "  hpf umount /mnt/photos",
       "",
       "A commit is seen within about a second; files already open keep their bytes.",
@@ -74,6 +76,21 @@ public final class MountMain implements Callable<Integer> {
       paramLabel = "FILE",
       description = "The log in the background (default: ~/.cache/hpf/mount/<DIR>.log).")
   Path logFile;
+
+  @Option(
+      names = "--writable",
+      description =
+          "Files written in the mount land in the archive (made if missing): closed files are"
+              + " committed within a moment, fsync waits for it. docs/MOUNT.md \"Writing\".")
+  boolean writable;
+
+  @Option(
+      names = "--spill",
+      paramLabel = "DIR",
+      description =
+          "Where files being written are kept past --memory (default: a directory under"
+              + " java.io.tmpdir, removed when the mount ends).")
+  Path spill;
 
   @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A Hadoop setting (repeatable).")
   Map<String, String> properties = new LinkedHashMap<>();
@@ -135,13 +152,24 @@ public final class MountMain implements Callable<Integer> {
       return Daemon.start(mountMain, given, archive, dir, logFileFor(dir));
     }
     MountLog log = new MountLog(System.err);
+    int owner = uid != null ? uid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    int group = gid != null ? gid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:gid");
+    if (writable) {
+      WritableMount.serve(
+          archive,
+          new StorageLocator(properties, HadoopStorageOptions.DEFAULTS),
+          dir,
+          spill,
+          new MemoryBudget(memoryBytes),
+          owner,
+          group,
+          log,
+          fuseOptions);
+      return 0;
+    }
     try (MountedArchives archives =
         MountedArchives.at(
             archive, new StorageLocator(properties, HadoopStorageOptions.DEFAULTS))) {
-      int owner =
-          uid != null ? uid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-      int group =
-          gid != null ? gid : (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:gid");
       ArchiveFs fs = new ArchiveFs(archives, log, new MemoryBudget(memoryBytes), owner, group);
       new Serving(archives, fs, dir, log).run(fuseOptions);
     }

@@ -34,8 +34,10 @@ final class Serving {
   /** How often, in refreshes, a directory of archives is searched again for archives. */
   private static final int RESCAN_EVERY = 10;
 
-  private final MountedArchives archives;
-  private final ArchiveFs fs;
+  private final MountedArchives archives; // null for a writable mount
+  private final String location;
+  private final io.hpf.mount.fuse.ReadOnlyFileSystem fs;
+  private final WritableArchiveFs writable; // null for a read-only mount
   private final KernelNotices notices = new KernelNotices();
   private ScheduledExecutorService refresher; // set by run; its thread refreshes
   private int refreshes;
@@ -44,21 +46,33 @@ final class Serving {
 
   Serving(MountedArchives archives, ArchiveFs fs, Path dir, MountLog log) {
     this.archives = archives;
+    this.location = archives.location();
     this.fs = fs;
+    this.writable = null;
     this.dir = dir;
     this.log = log;
   }
 
-  /** The FUSE options: read-only, named, reads of up to 1 MiB, then the user's. */
-  static List<String> options(String archive, List<String> user) {
+  /** A writable mount of the archive at {@code location}. */
+  Serving(String location, WritableArchiveFs fs, Path dir, MountLog log) {
+    this.archives = null;
+    this.location = location;
+    this.fs = fs;
+    this.writable = fs;
+    this.dir = dir;
+    this.log = log;
+  }
+
+  /** The FUSE options: read-only (or not), named, reads of up to 1 MiB, then the user's. */
+  static List<String> options(String archive, boolean writable, List<String> user) {
     String fsName = "hpf:" + archive.replace(",", "\\,");
     List<String> o = new ArrayList<>();
-    o.add("ro");
+    o.add(writable ? "rw" : "ro");
     o.add("fsname=" + fsName);
     o.add("subtype=hpf");
     o.add("max_read=1048576");
     for (String u : user) {
-      if (!u.isBlank() && !u.equals("rw")) {
+      if (!u.isBlank() && !u.equals("rw") && !u.equals("ro")) {
         o.add(u.strip());
       }
     }
@@ -68,8 +82,8 @@ final class Serving {
   /** Serves until unmounted (hpf umount, fusermount -u) or the process is ended. */
   void run(List<String> userOptions) throws java.io.IOException {
     log.info(
-        "serving "
-            + archives.location()
+        (writable != null ? "serving, writable, " : "serving ")
+            + location
             + " at "
             + dir
             + " (process "
@@ -77,7 +91,11 @@ final class Serving {
             + ")");
     FuseSession session =
         FuseSession.mount(
-            dir, options(archives.location(), userOptions), fs, KERNEL_TIMEOUT_SECONDS, log::warn);
+            dir,
+            options(location, writable != null, userOptions),
+            fs,
+            KERNEL_TIMEOUT_SECONDS,
+            log::warn);
     notices.attach(session);
     refresher =
         Executors.newSingleThreadScheduledExecutor(
@@ -86,17 +104,38 @@ final class Serving {
               t.setDaemon(true);
               return t;
             });
-    refresher.scheduleWithFixedDelay(
-        this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
-    Runtime.getRuntime().addShutdownHook(new Thread(this::unmountQuietly, "hpf-mount-exit"));
+    if (writable == null) { // a writable mount's archive changes only by its own commits
+      refresher.scheduleWithFixedDelay(
+          this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(this::endQuietly, "hpf-mount-exit"));
     try (session) {
       session.serve(THREADS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       refresher.shutdownNow();
+      commitWhatIsLeft();
       log.info("unmounted " + dir);
     }
+  }
+
+  /** A writable mount's end: what was written and not yet committed is committed. */
+  private void commitWhatIsLeft() {
+    if (writable != null) {
+      try {
+        writable.close();
+      } catch (Exception e) {
+        log.warn(
+            location + ": committing at the end: " + io.hpf.hadoop.ProgramMessages.describe(e));
+      }
+    }
+  }
+
+  /** Asked to end (a signal): unmounts, and commits what is left before the process goes. */
+  private void endQuietly() {
+    unmountQuietly();
+    commitWhatIsLeft();
   }
 
   private void refresh() {

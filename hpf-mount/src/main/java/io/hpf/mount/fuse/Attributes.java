@@ -16,6 +16,11 @@ public record Attributes(long inode, long size, int mode, long mtimeMillis, int 
     return new Attributes(inode, 0, S_IFDIR | 0555, mtimeMillis, uid, gid);
   }
 
+  /** A directory anyone may list and its owner change. */
+  public static Attributes writableDirectory(long inode, long mtimeMillis, int uid, int gid) {
+    return new Attributes(inode, 0, S_IFDIR | 0755, mtimeMillis, uid, gid);
+  }
+
   /** A regular file with the permission bits of {@code mode}. */
   public static Attributes file(
       long inode, long size, int mode, long mtimeMillis, int uid, int gid) {

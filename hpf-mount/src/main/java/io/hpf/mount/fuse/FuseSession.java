@@ -152,6 +152,10 @@ public final class FuseSession implements Closeable {
 
   /** Does what {@code opcode} asks, its reply's arguments into {@code out}; false: no reply. */
   private boolean dispatch(int opcode, long node, ByteBuffer in, ByteBuffer out) throws FuseError {
+    if (fs instanceof WritableFileSystem writable
+        && ChangeRequests.answer(writable, opcode, node, in, out, validSeconds)) {
+      return true;
+    }
     switch (opcode) {
       case Wire.INIT -> init(in, out);
       case Wire.LOOKUP -> Wire.putEntry(out, fs.lookup(node, name(in)), validSeconds);
@@ -167,10 +171,12 @@ public final class FuseSession implements Closeable {
         out.putLong(validSeconds).putInt(0).putInt(0);
         Wire.putAttributes(out, fs.attributes(node));
       }
-      case Wire.READ -> read(node, in, out);
+      case Wire.READ -> checkedRead(in, (offset, size) -> fs.read(node, offset, size, out));
       case Wire.OPENDIR -> {
         out.putLong(fs.openDirectory(node));
-        out.putInt(Wire.FOPEN_CACHE_DIR | Wire.FOPEN_KEEP_CACHE).putInt(0);
+        // A listing that changes only by commits is kept by the kernel across opens.
+        boolean kept = !(fs instanceof WritableFileSystem);
+        out.putInt(kept ? Wire.FOPEN_CACHE_DIR | Wire.FOPEN_KEEP_CACHE : 0).putInt(0);
       }
       case Wire.READDIR, Wire.READDIRPLUS -> {
         long handle = in.getLong(Wire.IN_HEADER);
@@ -217,8 +223,11 @@ public final class FuseSession implements Closeable {
     if (major < Wire.MAJOR) {
       throw new FuseError(FuseError.EINVAL); // a kernel older than any this code can meet
     }
-    int flags =
-        offered & (Wire.ASYNC_READ | Wire.DO_READDIRPLUS | Wire.PARALLEL_DIROPS | Wire.MAX_PAGES);
+    int wanted = Wire.ASYNC_READ | Wire.DO_READDIRPLUS | Wire.PARALLEL_DIROPS | Wire.MAX_PAGES;
+    if (fs instanceof WritableFileSystem) {
+      wanted |= Wire.ATOMIC_O_TRUNC | Wire.BIG_WRITES; // O_TRUNC with the open; 128 KiB writes
+    }
+    int flags = offered & wanted;
     out.putInt(Wire.MAJOR).putInt(Wire.MINOR).putInt(maxReadahead).putInt(flags);
     out.putShort((short) 0).putShort((short) 0); // max_background, congestion: the kernel's
     out.putInt(MAX_WRITE).putInt(1); // max_write, time_gran
@@ -237,13 +246,19 @@ public final class FuseSession implements Closeable {
     }
   }
 
-  private void read(long node, ByteBuffer in, ByteBuffer out) throws FuseError {
+  /** A read of {@code size} bytes at {@code offset}. */
+  interface Read {
+    int read(long offset, int size) throws FuseError;
+  }
+
+  /** Reads what {@code struct fuse_read_in} asks, its offset and size checked. */
+  static void checkedRead(ByteBuffer in, Read read) throws FuseError {
     long offset = in.getLong(Wire.IN_HEADER + 8);
     int size = in.getInt(Wire.IN_HEADER + 16);
     if (offset < 0 || size < 0) {
       throw new FuseError(FuseError.EINVAL);
     }
-    fs.read(node, offset, Math.min(size, MAX_READ), out);
+    read.read(offset, Math.min(size, MAX_READ));
   }
 
   private void statfs(ByteBuffer out) {
@@ -265,13 +280,17 @@ public final class FuseSession implements Closeable {
                   .onMalformedInput(CodingErrorAction.REPORT)
                   .onUnmappableCharacter(CodingErrorAction.REPORT));
 
-  /** The NUL-terminated name a request carries; one that is not UTF-8 names nothing. */
-  private static String name(ByteBuffer in) throws FuseError {
+  /**
+   * The NUL-terminated name a request carries at {@code in}'s position, which moves past it; one
+   * that is not UTF-8 names nothing.
+   */
+  static String name(ByteBuffer in) throws FuseError {
     ByteBuffer bytes = in.slice();
     int end = 0;
     while (end < bytes.limit() && bytes.get(end) != 0) {
       end++;
     }
+    in.position(Math.min(in.limit(), in.position() + end + 1));
     bytes.limit(end);
     try {
       return STRICT_UTF8.get().reset().decode(bytes).toString();

@@ -32,6 +32,8 @@ final class Wire {
   static final int READ = 15;
   static final int WRITE = 16;
   static final int STATFS = 17;
+  static final int RELEASE = 18;
+  static final int FSYNC = 20;
   static final int SETXATTR = 21;
   static final int REMOVEXATTR = 24;
   static final int FLUSH = 25;
@@ -39,6 +41,7 @@ final class Wire {
   static final int OPENDIR = 27;
   static final int READDIR = 28;
   static final int RELEASEDIR = 29;
+  static final int FSYNCDIR = 30;
   static final int CREATE = 35;
   static final int INTERRUPT = 36;
   static final int DESTROY = 38;
@@ -53,6 +56,8 @@ final class Wire {
   // INIT flags asked for: reads in parallel, listings with attributes, parallel lookups, and
   // replies of more than 32 pages.
   static final int ASYNC_READ = 1;
+  static final int ATOMIC_O_TRUNC = 1 << 3;
+  static final int BIG_WRITES = 1 << 5;
   static final int DO_READDIRPLUS = 1 << 13;
   static final int PARALLEL_DIROPS = 1 << 18;
   static final int MAX_PAGES = 1 << 22;

@@ -1,0 +1,457 @@
+package io.hpf.mount;
+
+import io.hpf.archive.ArchiveReader;
+import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.EntryInfo;
+import io.hpf.hadoop.ProgramMessages;
+import io.hpf.internal.format.EntryNames;
+import io.hpf.mount.fuse.Attributes;
+import io.hpf.mount.fuse.FuseError;
+import io.hpf.mount.fuse.WritableFileSystem;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The names of a writable mount, on the {@link Overlay} over the archive's last commit: looked up,
+ * listed, made, deleted and renamed under the overlay's lock. {@link WritableFiles} reads and
+ * writes content; {@link WritableArchiveFs} sends what changes to the archive.
+ */
+abstract class WritableNames implements WritableFileSystem {
+  final Overlay overlay = new Overlay();
+  final MountLog log;
+  final MemoryBudget budget;
+  final Path spill;
+  private final int uid;
+  private final int gid;
+  final WritableNodes nodes = new WritableNodes();
+  private final Map<Long, Listing> listings = new ConcurrentHashMap<>();
+  final AtomicLong nextHandle = new AtomicLong(1);
+
+  private record Listing(String path, DirectoryCursor<Overlay.Child> cursor) {}
+
+  WritableNames(MountLog log, MemoryBudget budget, Path spill, int uid, int gid) {
+    this.log = log;
+    this.budget = budget;
+    this.spill = spill;
+    this.uid = uid;
+    this.gid = gid;
+  }
+
+  /** The archive's last commit, held: the caller releases it. */
+  abstract ArchiveSnapshot committed() throws IOException;
+
+  abstract String archiveName();
+
+  /** Queues a change for the archive; returns its place. */
+  abstract long queue(Pending pending, boolean settle);
+
+  /** Returns once everything changed so far is committed. */
+  abstract void syncAll() throws FuseError;
+
+  /** A step under the overlay's lock, on the last commit. */
+  interface Step<T> {
+    T run(ArchiveReader committed) throws IOException, FuseError;
+  }
+
+  /** Runs {@code step} under the overlay's lock; a failure of storage is EIO and a log line. */
+  final <T> T locked(String what, String path, Step<T> step) throws FuseError {
+    try {
+      ArchiveSnapshot snapshot = committed();
+      try {
+        synchronized (overlay) {
+          return step.run(snapshot.reader());
+        }
+      } finally {
+        snapshot.release();
+      }
+    } catch (IOException | RuntimeException e) {
+      log.warn(
+          archiveName() + ": cannot " + what + " '" + path + "': " + ProgramMessages.describe(e));
+      throw new FuseError(FuseError.EIO);
+    }
+  }
+
+  String pathOf(long id) throws FuseError {
+    WritableNodes.Node node = nodes.get(id);
+    String path = node == null ? null : node.path();
+    if (path == null) {
+      throw new FuseError(FuseError.ENOENT); // forgotten, or deleted while the kernel held it
+    }
+    return path;
+  }
+
+  /** The path of {@code name} in directory node {@code parent}; refused if no entry may have it. */
+  String child(long parent, String name) throws FuseError {
+    String directory = pathOf(parent);
+    String path = directory.isEmpty() ? name : directory + "/" + name;
+    try {
+      if (!EntryNames.normalize(path).equals(path)) {
+        throw new FuseError(FuseError.EINVAL);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new FuseError(FuseError.EINVAL);
+    }
+    return path;
+  }
+
+  static String parentOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 ? "" : path.substring(0, slash);
+  }
+
+  Attributes attributesOf(String path, Overlay.Found f, ArchiveReader committed) {
+    long inode = ArchiveFs.inodeOf(path);
+    if (f.staged() != null) {
+      Pending.File s = f.staged();
+      return Attributes.file(inode, s.content.size(), s.mode, s.mtimeMillis, uid, gid);
+    }
+    if (f.committed() != null) {
+      EntryInfo r = f.committed();
+      return Attributes.file(inode, r.rawLength(), r.mode(), r.mtimeMillis(), uid, gid);
+    }
+    return Attributes.writableDirectory(inode, committed.manifest().commitMillis(), uid, gid);
+  }
+
+  Entry entryOf(String path, Overlay.Found f, ArchiveReader committed) {
+    return new Entry(nodes.lookedUp(path).id, attributesOf(path, f, committed));
+  }
+
+  Overlay.Found directory(String path, ArchiveReader committed) throws IOException, FuseError {
+    Overlay.Found f = overlay.find(path, committed);
+    if (!f.exists()) {
+      throw new FuseError(FuseError.ENOENT);
+    }
+    if (!f.directory()) {
+      throw new FuseError(FuseError.ENOTDIR);
+    }
+    return f;
+  }
+
+  // ---- Names ----
+
+  @Override
+  public Entry lookup(long parent, String name) throws FuseError {
+    String path = child(parent, name);
+    return locked(
+        "look up",
+        path,
+        committed -> {
+          Overlay.Found f = overlay.find(path, committed);
+          if (!f.exists()) {
+            throw new FuseError(FuseError.ENOENT);
+          }
+          return entryOf(path, f, committed);
+        });
+  }
+
+  @Override
+  public void forget(long node, long lookups) {
+    nodes.forget(node, lookups);
+  }
+
+  @Override
+  public Attributes attributes(long node) throws FuseError {
+    String path = pathOf(node);
+    return locked(
+        "look up",
+        path,
+        committed -> {
+          Overlay.Found f = overlay.find(path, committed);
+          if (!f.exists()) {
+            throw new FuseError(FuseError.ENOENT);
+          }
+          return attributesOf(path, f, committed);
+        });
+  }
+
+  @Override
+  public Entry makeDirectory(long parent, String name, int mode) throws FuseError {
+    String path = child(parent, name);
+    return locked(
+        "make directory",
+        path,
+        committed -> {
+          directory(parentOf(path), committed);
+          if (overlay.find(path, committed).exists()) {
+            throw new FuseError(FuseError.EEXIST);
+          }
+          overlay.makeDirectory(path);
+          return entryOf(path, Overlay.Found.DIRECTORY, committed);
+        });
+  }
+
+  @Override
+  public void removeDirectory(long parent, String name) throws FuseError {
+    String path = child(parent, name);
+    locked(
+        "remove directory",
+        path,
+        committed -> {
+          directory(path, committed);
+          if (!overlay.isEmpty(path, committed)) {
+            throw new FuseError(FuseError.ENOTEMPTY);
+          }
+          overlay.removeDirectory(path);
+          overlay.keepDirectory(parentOf(path));
+          nodes.detach(path, true);
+          return null;
+        });
+  }
+
+  @Override
+  public void unlink(long parent, String name) throws FuseError {
+    String path = child(parent, name);
+    locked(
+        "delete",
+        path,
+        committed -> {
+          Overlay.Found f = overlay.find(path, committed);
+          if (!f.exists()) {
+            throw new FuseError(FuseError.ENOENT);
+          }
+          if (f.directory()) {
+            throw new FuseError(FuseError.EISDIR);
+          }
+          delete(path, committed);
+          overlay.keepDirectory(parentOf(path));
+          nodes.detach(path, false);
+          return null;
+        });
+  }
+
+  /**
+   * Deletes file {@code path}: a staged file is let go (the names it moved from still deleted), and
+   * the archive is told if a commit has the name or may come to.
+   */
+  void delete(String path, ArchiveReader committed) throws IOException {
+    Pending before = overlay.at(path);
+    boolean inArchive = committed.stat(path) != null;
+    if (before instanceof Pending.File f) {
+      inArchive |= f.submittedOnce;
+      cancel(f);
+    }
+    if (inArchive) {
+      Pending.Deleted d = new Pending.Deleted(path);
+      overlay.show(d);
+      d.queued = queue(d, false);
+    } else if (before != null) {
+      overlay.drop(before);
+    }
+  }
+
+  /** A staged file replaced or deleted before it went: the names it moved from go without it. */
+  void cancel(Pending.File f) {
+    f.queued = 0;
+    f.detached = true;
+    for (String from : f.movedFrom) {
+      if (overlay.at(from) instanceof Pending.Deleted d && d.owner == f) {
+        d.owner = null;
+        d.queued = queue(d, false);
+      }
+    }
+    f.movedFrom.clear();
+    f.discardIfUnused();
+  }
+
+  @Override
+  public void rename(long parent, String name, long newParent, String newName, boolean noReplace)
+      throws FuseError {
+    String from = child(parent, name);
+    String to = child(newParent, newName);
+    if (from.equals(to)) {
+      return;
+    }
+    locked(
+        "rename",
+        from,
+        committed -> {
+          Overlay.Found source = overlay.find(from, committed);
+          if (!source.exists()) {
+            throw new FuseError(FuseError.ENOENT);
+          }
+          directory(parentOf(to), committed);
+          if (to.startsWith(from + "/")) {
+            throw new FuseError(FuseError.EINVAL); // a directory into itself
+          }
+          Overlay.Found target = overlay.find(to, committed);
+          if (target.exists()) {
+            if (noReplace) {
+              throw new FuseError(FuseError.EEXIST);
+            }
+            if (source.directory() != target.directory()) {
+              throw new FuseError(source.directory() ? FuseError.ENOTDIR : FuseError.EISDIR);
+            }
+            if (target.directory() && !overlay.isEmpty(to, committed)) {
+              throw new FuseError(FuseError.ENOTEMPTY);
+            }
+          }
+          if (source.directory()) {
+            overlay.removeDirectory(to);
+            moveDirectory(from, to, committed);
+          } else {
+            moveFile(from, to, source, committed);
+          }
+          overlay.keepDirectory(parentOf(from));
+          nodes.move(from, to, source.directory());
+          return null;
+        });
+  }
+
+  /**
+   * Moves file {@code from} to {@code to}, replacing what is there: the file is staged at its new
+   * name (a committed one copied), and its old name deleted in the commit that puts it.
+   */
+  private void moveFile(String from, String to, Overlay.Found source, ArchiveReader committed)
+      throws IOException {
+    Pending.File f = source.staged();
+    if (f == null) {
+      EntryInfo row = source.committed();
+      f =
+          new Pending.File(
+              from,
+              StagedFile.of(committed.get(row), budget, spill),
+              row.mode(),
+              row.mtimeMillis());
+    } else {
+      overlay.drop(f);
+    }
+    Pending there = overlay.at(to);
+    if (there instanceof Pending.File replaced) {
+      cancel(replaced);
+      overlay.drop(replaced);
+    }
+    if (committed.stat(from) != null || f.submittedOnce) {
+      Pending.Deleted d = new Pending.Deleted(from);
+      d.owner = f;
+      overlay.show(d);
+      f.movedFrom.add(from);
+    }
+    f.movedFrom.remove(to);
+    f.name = to;
+    f.submittedOnce = false;
+    f.dirty = true;
+    overlay.show(f);
+    if (f.writers == 0) {
+      f.queued = queue(f, true);
+    }
+  }
+
+  /** Moves every file under {@code from} to under {@code to}, and the directories kept there. */
+  private void moveDirectory(String from, String to, ArchiveReader committed) throws IOException {
+    String prefix = from + "/";
+    java.util.Iterator<EntryInfo> rows = committed.list(prefix);
+    List<EntryInfo> kept = new java.util.ArrayList<>();
+    while (rows.hasNext()) {
+      EntryInfo row = rows.next();
+      if (overlay.at(row.name()) == null) {
+        kept.add(row);
+      }
+    }
+    for (Pending.File f : overlay.stagedFilesUnder(from)) {
+      String name = f.name;
+      moveFile(
+          name, to + name.substring(from.length()), new Overlay.Found(f, null, false), committed);
+    }
+    for (EntryInfo row : kept) {
+      String name = row.name();
+      moveFile(
+          name, to + name.substring(from.length()), new Overlay.Found(null, row, false), committed);
+    }
+    overlay.moveDirectories(from, to);
+    overlay.removeDirectory(from);
+  }
+
+  // ---- Listings ----
+
+  @Override
+  public long openDirectory(long node) throws FuseError {
+    String path = pathOf(node);
+    List<Overlay.Child> children =
+        locked(
+            "list",
+            path,
+            committed -> {
+              directory(path, committed);
+              return overlay.children(path, committed);
+            });
+    long handle = nextHandle.getAndIncrement();
+    listings.put(
+        handle,
+        new Listing(
+            path,
+            new DirectoryCursor<>(
+                children::iterator, new Overlay.Child(".", true), new Overlay.Child("..", true))));
+    return handle;
+  }
+
+  @Override
+  public void readDirectory(long node, long handle, long offset, DirectorySink sink)
+      throws FuseError {
+    Listing listing = listings.get(handle);
+    if (listing == null) {
+      throw new FuseError(FuseError.EBADF);
+    }
+    try {
+      listing.cursor().fill(offset, (c, position) -> add(listing.path(), c, position, sink));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      log.warn(
+          archiveName() + ": cannot list '" + listing.path() + "': " + ProgramMessages.describe(e));
+      throw new FuseError(FuseError.EIO);
+    }
+  }
+
+  /** One child into the kernel's reply, with its attributes as they are now; false: it is full. */
+  private boolean add(String directory, Overlay.Child c, long position, DirectorySink sink) {
+    if (!sink.fits(c.name())) {
+      return false;
+    }
+    String path =
+        position == 1
+            ? directory
+            : position == 2
+                ? parentOf(directory)
+                : directory.isEmpty() ? c.name() : directory + "/" + c.name();
+    try {
+      Entry e =
+          locked(
+              "list",
+              path,
+              committed -> {
+                Overlay.Found f = overlay.find(path, committed);
+                Attributes a =
+                    f.exists()
+                        ? attributesOf(path, f, committed)
+                        : attributesOf(path, Overlay.Found.DIRECTORY, committed);
+                boolean node = sink.withNodes() && position > 2 && f.exists();
+                return new Entry(node ? nodes.lookedUp(path).id : 0, a);
+              });
+      sink.add(c.name(), position, e);
+      return true;
+    } catch (FuseError gone) {
+      throw new java.io.UncheckedIOException(new IOException("a listing failed"));
+    }
+  }
+
+  @Override
+  public void releaseDirectory(long handle) {
+    listings.remove(handle);
+  }
+
+  @Override
+  public Usage usage() {
+    try {
+      ArchiveSnapshot s = committed();
+      try {
+        return new Usage(s.reader().manifest().partBytes(), s.reader().entryCount());
+      } finally {
+        s.release();
+      }
+    } catch (IOException e) {
+      return new Usage(0, 0);
+    }
+  }
+}
