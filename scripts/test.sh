@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
 # hpf mount's tests mount FUSE file systems: fuse3 (libfuse 3, fusermount3), when missing and installable
 # (where this machine cannot mount, those tests say so and are skipped).
-./scripts/install-fuse.sh || echo "test.sh: FUSE could not be installed: the mount tests will be skipped"
+./scripts/install-fuse.sh --test-programs || echo "test.sh: FUSE could not be installed: the mount tests will be skipped"
 # The s3a:// tests run against SeaweedFS (a real S3 server), built here first when it is not
 # cached (once, from the Go module proxy: 4-30 minutes cold, then instant from ~/.cache/hpf), and
 # required: the suite skips nothing its scripts can install (HPF_REQUIRE_S3 makes a missing binary

@@ -82,10 +82,11 @@ final class Serving {
   /** Serves until unmounted (hpf umount, fusermount -u) or the process is ended. */
   void run(List<String> userOptions) throws java.io.IOException {
     log.info(
-        (writable != null ? "serving, writable, " : "serving ")
+        "serving "
             + location
             + " at "
             + dir
+            + (writable != null ? ", writable" : "")
             + " (process "
             + ProcessHandle.current().pid()
             + ")");

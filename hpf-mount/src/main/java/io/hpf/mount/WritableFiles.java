@@ -51,16 +51,16 @@ abstract class WritableFiles extends WritableNames {
 
   @Override
   public long open(long node, int flags) throws FuseError {
-    String path = pathOf(node);
     boolean writes = (flags & O_ACCMODE) != 0;
     boolean truncate = writes && (flags & O_TRUNC) != 0;
     ArchiveSnapshot[] kept = new ArchiveSnapshot[1];
     try {
       return locked(
           "open",
-          path,
+          String.valueOf(node),
           committed -> {
-            Overlay.Found f = overlay.find(path, committed);
+            Overlay.Found f = resolve(node, committed);
+            String path = nameOf(node, f);
             if (!f.exists()) {
               throw new FuseError(FuseError.ENOENT);
             }
@@ -72,7 +72,9 @@ abstract class WritableFiles extends WritableNames {
               return handleFor(new Handle(null, false, kept[0], f.committed()));
             }
             Pending.File file =
-                f.staged() != null ? f.staged() : stageCommitted(path, f, truncate, committed);
+                f.staged() != null
+                    ? f.staged()
+                    : stageCommitted(node, path, f, truncate, committed);
             return opened(file, writes, truncate);
           });
     } catch (FuseError e) {
@@ -83,19 +85,34 @@ abstract class WritableFiles extends WritableNames {
     }
   }
 
-  /** A committed file staged to be written: a copy of its content, or empty if truncated. */
+  /**
+   * A committed file staged to be written: a copy of its content, or empty if truncated; shown at
+   * its name unless node {@code node} no longer has it (a file deleted while a program held it,
+   * whose changes go nowhere).
+   */
   private Pending.File stageCommitted(
-      String path, Overlay.Found f, boolean truncate, io.hpf.archive.ArchiveReader committed)
+      long node,
+      String path,
+      Overlay.Found f,
+      boolean truncate,
+      io.hpf.archive.ArchiveReader committed)
       throws IOException, FuseError {
     EntryInfo row = f.committed();
     if (row.rawLength() > StagedFile.MAX_BYTES) {
       throw new FuseError(FuseError.EFBIG);
     }
-    byte[] content = truncate ? new byte[0] : committed.get(row);
+    WritableNodes.Node n = nodes.get(node);
+    WritableNodes.Orphan orphan = n != null && n.path() == null ? n.orphan : null;
+    io.hpf.archive.ArchiveReader from = orphan != null ? orphan.snapshot().reader() : committed;
+    byte[] content = truncate ? new byte[0] : from.get(row);
     Pending.File file =
         new Pending.File(
             path, StagedFile.of(content, budget, spill), row.mode(), row.mtimeMillis());
-    overlay.show(file);
+    if (orphan != null) {
+      file.detached = true;
+    } else {
+      overlay.show(file);
+    }
     return file;
   }
 
@@ -130,7 +147,7 @@ abstract class WritableFiles extends WritableNames {
           }
           Pending.File file;
           if (f.exists()) { // made meanwhile by another: opened, as open(2) without O_EXCL does
-            file = f.staged() != null ? f.staged() : stageCommitted(path, f, true, committed);
+            file = f.staged() != null ? f.staged() : stageCommitted(0, path, f, true, committed);
           } else {
             file =
                 new Pending.File(
@@ -281,16 +298,12 @@ abstract class WritableFiles extends WritableNames {
 
   @Override
   public Attributes setAttributes(long node, long handle, AttributeChange change) throws FuseError {
-    String path = pathOf(node);
-    Handle h = handle == 0 ? null : handles.get(handle);
     return locked(
         "change",
-        path,
+        String.valueOf(node),
         committed -> {
-          Overlay.Found f = overlay.find(path, committed);
-          if (h != null && h.file() != null && !f.exists()) {
-            f = new Overlay.Found(h.file(), null, false); // deleted while open: changes it alone
-          }
+          Overlay.Found f = resolve(node, committed);
+          String path = nameOf(node, f);
           if (!f.exists()) {
             throw new FuseError(FuseError.ENOENT);
           }
@@ -304,9 +317,11 @@ abstract class WritableFiles extends WritableNames {
             return attributesOf(path, f, committed); // owners, access times: not recorded
           }
           Pending.File file =
-              f.staged() != null ? f.staged() : stageCommitted(path, f, false, committed);
+              f.staged() != null ? f.staged() : stageCommitted(node, path, f, false, committed);
           change(file, change);
-          return attributesOf(path, new Overlay.Found(file, null, false), committed);
+          Attributes now = attributesOf(path, new Overlay.Found(file, null, false), committed);
+          file.discardIfUnused(); // a copy of a deleted file that nothing holds open
+          return now;
         });
   }
 

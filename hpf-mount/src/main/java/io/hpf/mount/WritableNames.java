@@ -150,22 +150,87 @@ abstract class WritableNames implements WritableFileSystem {
 
   @Override
   public void forget(long node, long lookups) {
-    nodes.forget(node, lookups);
+    WritableNodes.Node gone = nodes.forget(node, lookups);
+    if (gone != null) {
+      synchronized (overlay) {
+        letGo(gone.orphan);
+        gone.orphan = null;
+      }
+    }
+  }
+
+  /**
+   * Keeps what file {@code path} is now for its node, which its name is leaving (deleted,
+   * replaced): a program that looked it up may still open it.
+   */
+  final void orphan(WritableNodes.Node node, Overlay.Found f) throws IOException {
+    if (node == null || !f.file()) {
+      return;
+    }
+    if (f.staged() != null) {
+      f.staged().handles++;
+      node.orphan = new WritableNodes.Orphan(f.staged(), null, null);
+    } else {
+      node.orphan = new WritableNodes.Orphan(null, committed(), f.committed());
+    }
+  }
+
+  /** Lets go of what an orphan held (under the overlay's lock). */
+  final void letGo(WritableNodes.Orphan orphan) {
+    if (orphan == null) {
+      return;
+    }
+    if (orphan.file() != null) {
+      orphan.file().handles--;
+      orphan.file().discardIfUnused();
+    } else {
+      try {
+        orphan.snapshot().release();
+      } catch (IOException e) {
+        log.warn(archiveName() + ": closing an old generation: " + e.getMessage());
+      }
+    }
+  }
+
+  /** What node {@code id} is: its name's file or directory now, or its orphan. */
+  final Overlay.Found resolve(long id, ArchiveReader committed) throws IOException, FuseError {
+    WritableNodes.Node node = nodes.get(id);
+    if (node == null) {
+      throw new FuseError(FuseError.ENOENT);
+    }
+    String path = node.path();
+    if (path != null) {
+      return overlay.find(path, committed);
+    }
+    WritableNodes.Orphan o = node.orphan;
+    if (o == null) {
+      throw new FuseError(FuseError.ENOENT);
+    }
+    return new Overlay.Found(o.file(), o.row(), false);
   }
 
   @Override
   public Attributes attributes(long node) throws FuseError {
-    String path = pathOf(node);
     return locked(
         "look up",
-        path,
+        String.valueOf(node),
         committed -> {
-          Overlay.Found f = overlay.find(path, committed);
+          Overlay.Found f = resolve(node, committed);
           if (!f.exists()) {
             throw new FuseError(FuseError.ENOENT);
           }
-          return attributesOf(path, f, committed);
+          return attributesOf(nameOf(node, f), f, committed);
         });
+  }
+
+  /** The name node {@code id} has, or its orphan had. */
+  final String nameOf(long id, Overlay.Found f) {
+    WritableNodes.Node node = nodes.get(id);
+    String path = node == null ? null : node.path();
+    if (path != null) {
+      return path;
+    }
+    return f.staged() != null ? f.staged().name : f.committed().name();
   }
 
   @Override
@@ -216,9 +281,9 @@ abstract class WritableNames implements WritableFileSystem {
           if (f.directory()) {
             throw new FuseError(FuseError.EISDIR);
           }
+          orphan(nodes.detach(path, false), f);
           delete(path, committed);
           overlay.keepDirectory(parentOf(path));
-          nodes.detach(path, false);
           return null;
         });
   }
@@ -289,6 +354,7 @@ abstract class WritableNames implements WritableFileSystem {
               throw new FuseError(FuseError.ENOTEMPTY);
             }
           }
+          orphan(nodes.detach(to, target.directory()), target);
           if (source.directory()) {
             overlay.removeDirectory(to);
             moveDirectory(from, to, committed);

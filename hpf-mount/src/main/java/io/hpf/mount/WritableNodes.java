@@ -18,6 +18,12 @@ final class WritableNodes {
     private String path; // null once detached
     private long lookups;
 
+    /**
+     * What a file's node was when its name was deleted or replaced: a program that looked it up
+     * before may still open it, as on any file system. Guarded by the overlay's lock.
+     */
+    Orphan orphan;
+
     private Node(long id, String path) {
       this.id = id;
       this.path = path;
@@ -28,6 +34,10 @@ final class WritableNodes {
       return path;
     }
   }
+
+  /** A detached file: staged (one of its handles counted for it), or committed on a snapshot. */
+  record Orphan(
+      Pending.File file, io.hpf.archive.ArchiveSnapshot snapshot, io.hpf.archive.EntryInfo row) {}
 
   private final Map<Long, Node> byId = new HashMap<>();
   private final Map<String, Node> byPath = new HashMap<>();
@@ -57,39 +67,52 @@ final class WritableNodes {
     return node;
   }
 
-  /** Takes back {@code lookups} of node {@code id}; at none the kernel no longer knows it. */
-  synchronized void forget(long id, long lookups) {
+  /**
+   * Takes back {@code lookups} of node {@code id}; returns it if the kernel no longer knows it (the
+   * caller lets its orphan go), else null.
+   */
+  synchronized Node forget(long id, long lookups) {
     Node node = byId.get(id);
     if (node == null || id == ReadOnlyFileSystem.ROOT) {
-      return;
+      return null;
     }
     node.lookups -= lookups;
-    if (node.lookups <= 0) {
-      byId.remove(id);
-      synchronized (node) {
-        if (node.path != null) {
-          byPath.remove(node.path, node);
-        }
+    if (node.lookups > 0) {
+      return null;
+    }
+    byId.remove(id);
+    synchronized (node) {
+      if (node.path != null) {
+        byPath.remove(node.path, node);
       }
     }
+    return node;
   }
 
   /**
    * The node of {@code path} (and those under it, if it is a {@code directory}) no longer names
-   * anything.
+   * anything; returns the node of {@code path}, if the kernel knows one.
    */
-  synchronized void detach(String path, boolean directory) {
+  synchronized Node detach(String path, boolean directory) {
+    Node exact = null;
     for (Node n : under(path, directory)) {
       byPath.remove(n.path, n);
+      if (n.path.equals(path)) {
+        exact = n;
+      }
       synchronized (n) {
         n.path = null;
       }
     }
+    return exact; // the caller gives a file's its orphan
   }
 
-  /** The node of {@code from} and those under it now name {@code to} and what is under it. */
-  synchronized void move(String from, String to, boolean directory) {
-    detach(to, directory);
+  /**
+   * The node of {@code from} and those under it now name {@code to} and what is under it; returns
+   * the node {@code to} had, detached.
+   */
+  synchronized Node move(String from, String to, boolean directory) {
+    Node displaced = detach(to, directory);
     List<Node> moved = under(from, directory);
     for (Node n : moved) {
       byPath.remove(n.path, n);
@@ -100,6 +123,7 @@ final class WritableNodes {
       }
       byPath.put(n.path, n);
     }
+    return displaced;
   }
 
   private List<Node> under(String path, boolean directory) {
