@@ -50,8 +50,8 @@ public final class GroupCommitWriter implements Closeable {
 
   /** The changes of one group: their names, their futures, what they weigh. */
   private static final class Group {
-    final Set<String> names = new HashSet<>();
-    final java.util.TreeSet<String> puts = new java.util.TreeSet<>(); // sorted: names under one
+    final java.util.TreeSet<String> names = new java.util.TreeSet<>(); // sorted: names under one
+    final Set<String> puts = new HashSet<>();
     final List<CompletableFuture<Generation>> waiting = new ArrayList<>();
     final CompletableFuture<Void> committed = new CompletableFuture<>();
     long bytes;
@@ -227,12 +227,13 @@ public final class GroupCommitWriter implements Closeable {
       appending.readLock().lock(); // the committed archive does not change while it is held
       try {
         List<Change> made = new ArrayList<>(); // deletes of names the archive lacks make nothing
+        NameConflictException conflict = null;
         try {
           for (Change c : changes) {
             if (c.isPut()) {
-              NameConflictException clash = clashWithCommitted(c.name(), deleting);
-              if (clash != null) {
-                return CompletableFuture.failedFuture(clash);
+              conflict = clashWithCommitted(c.name(), deleting);
+              if (conflict != null) {
+                break;
               }
               made.add(c);
             } else if (writer.commits().snapshot().stat(c.name()) != null) {
@@ -252,8 +253,10 @@ public final class GroupCommitWriter implements Closeable {
           group = open;
           wait = changes.stream().anyMatch(c -> clash(group, c)) ? group.committed : null;
           if (wait != null) {
-            group.full = true; // commit it now: these changes follow it
+            group.full = true; // commit it now: these changes follow it (the conflict may go)
             notifyAll();
+          } else if (conflict != null) {
+            return CompletableFuture.failedFuture(conflict);
           } else if ((refused = refusal(condition, changes.get(0).name())) != null) {
             return CompletableFuture.failedFuture(refused);
           } else if (made.isEmpty()) {
@@ -325,12 +328,12 @@ public final class GroupCommitWriter implements Closeable {
       return false;
     }
     for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
-      if (group.puts.contains(name.substring(0, slash))) {
-        return true; // the group makes a parent of it an entry
+      if (group.names.contains(name.substring(0, slash))) {
+        return true; // the group makes a parent of it an entry, or deletes it: after it
       }
     }
     String under = name + "/";
-    String first = group.puts.ceiling(under);
+    String first = group.names.ceiling(under); // a name under it put, or deleted: after it
     return first != null && first.startsWith(under);
   }
 

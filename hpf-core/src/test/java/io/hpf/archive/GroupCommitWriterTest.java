@@ -187,6 +187,34 @@ class GroupCommitWriterTest {
   }
 
   @Test
+  void aPutUnderANameBeingDeletedWaitsForTheDeleteInsteadOfClashing() throws Exception {
+    Path archive = archive(); // "seed" is a file
+    try (ArchiveWriter w =
+        ArchiveWriter.open(LocalStorage.open(archive), WriterOptions.builder().build())) {
+      w.add("dir/x", bytes("x"), EntryMetadata.of(0));
+      w.commit();
+    }
+    try (GroupCommitWriter w =
+        GroupCommitWriter.open(
+            LocalStorage.open(archive),
+            WriterOptions.builder().build(),
+            new GroupCommitWriter.Settings(1000, 10_000, 64L << 20))) {
+      // rm seed; mkdir seed; write seed/y -- and rm -r dir; write dir: each put follows its delete
+      CompletableFuture<Generation> fileGone = w.delete("seed");
+      CompletableFuture<Generation> under = w.put("seed/y", bytes("y"), EntryMetadata.of(0));
+      CompletableFuture<Generation> dirGone = w.delete("dir/x");
+      CompletableFuture<Generation> over = w.put("dir", bytes("d"), EntryMetadata.of(0));
+      for (CompletableFuture<Generation> f : List.of(fileGone, under, dirGone, over)) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      assertTrue(under.get().generation() > fileGone.get().generation());
+    }
+    assertArrayEquals(bytes("y"), readNow(archive, "seed/y"));
+    assertArrayEquals(bytes("d"), readNow(archive, "dir"));
+    assertNull(readNow(archive, "dir/x"));
+  }
+
+  @Test
   void aPutThatClashesFailsAloneAndClosingCommitsWhatIsPending() throws Exception {
     Path archive = archive();
     try (ArchiveWriter w =

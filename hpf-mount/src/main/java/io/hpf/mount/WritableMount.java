@@ -34,11 +34,7 @@ final class WritableMount {
       throws IOException {
     Storage storage = locator.createArchive(location);
     if (ArchiveFormat.newestGeneration(storage.list()) < 0) {
-      if (!storage.list().isEmpty()) {
-        storage.close();
-        throw new IOException(
-            location + ": not an archive (--writable mounts one archive, made if missing)");
-      }
+      // No commit yet: made here, unless a writer holds it or it is something else (refused, said).
       try (ArchiveWriter w = ArchiveWriter.create(storage, WriterOptions.builder().build())) {
         w.commit(); // an empty archive, so that readers find one
       }

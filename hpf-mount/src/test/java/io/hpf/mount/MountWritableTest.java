@@ -2,6 +2,7 @@ package io.hpf.mount;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
@@ -172,6 +173,7 @@ class MountWritableTest {
               "echo over > c/y && test \"$(cat c/y)\" = over",
               "! ln t hard 2>/dev/null && ! ln -s t soft 2>/dev/null",
               "! mknod fifo p 2>/dev/null && ! mkdir c/y/under 2>/dev/null",
+              "echo 1 > f && sync f && rm f && mkdir f && echo 2 > f/g && sync f/g",
               "sync t" // fsync: committed, and durable
               ));
     }
@@ -182,7 +184,8 @@ class MountWritableTest {
       assertArrayEquals("amore\n".getBytes(StandardCharsets.UTF_8), r.get("t"));
       assertEquals(0600, r.stat("t").mode() & 0777);
       assertEquals(981173106000L, r.stat("t").mtimeMillis());
-      assertEquals(2, r.entryCount(), "no empty directory, no link, no fifo");
+      assertArrayEquals("2\n".getBytes(StandardCharsets.UTF_8), r.get("f/g"));
+      assertEquals(3, r.entryCount(), "no empty directory, no link, no fifo");
     }
   }
 
@@ -225,6 +228,125 @@ class MountWritableTest {
     try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
       assertArrayEquals(version(300), r.get("current"));
       assertEquals(1, r.entryCount(), "no temporary file left");
+    }
+  }
+
+  /** A Python program writing files into {@code dir}, each tenth fsynced and then printed. */
+  static final String WRITER =
+      String.join(
+          "\n",
+          "import os, sys",
+          "i = 0",
+          "while True:",
+          "    p = os.path.join(sys.argv[1], 'f%06d' % i)",
+          "    with open(p, 'wb') as f:",
+          "        f.write(b'%d.' % i * (i % 3000 + 1))",
+          "        if i % 10 == 0:",
+          "            f.flush(); os.fsync(f.fileno()); print(p, flush=True)",
+          "    i += 1");
+
+  static byte[] written(int i) {
+    return (i + ".").repeat(i % 3000 + 1).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aKilledMountLosesNoFsyncedFileAndLeavesNoHalfFile() throws Exception {
+    Path archive = temp.resolve("k.hpf");
+    Random random = new Random();
+    java.util.List<String> synced = new java.util.ArrayList<>();
+    for (int round = 0; round < 2; round++) {
+      int killAfter = 20 + random.nextInt(200); // fsynced files before the kill: a random instant
+      try (Mounted mount = Mounted.mount(archive.toString(), temp.resolve("mnt"), "--writable")) {
+        Path dir = Files.createDirectories(mount.dir.resolve("r" + round));
+        Process writer =
+            new ProcessBuilder("python3", "-c", WRITER, dir.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try (var lines =
+            new java.io.BufferedReader(
+                new java.io.InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
+          for (int n = 0; n < killAfter; n++) {
+            synced.add(mount.dir.relativize(Path.of(lines.readLine())).toString());
+          }
+          ProcessHandle server = mount.server().orElseThrow();
+          server.destroyForcibly();
+          server.onExit().get(30, TimeUnit.SECONDS);
+          writer.waitFor(30, TimeUnit.SECONDS); // its next write fails: the mount is gone
+        }
+      } // unmounted; the next round's mount recovers the archive from the killed writer
+    }
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      for (String name : synced) {
+        assertTrue(r.stat(name) != null, name + " was fsynced: it is committed");
+      }
+      var rows = r.list("");
+      while (rows.hasNext()) { // what is there is whole, fsynced or not
+        EntryInfo row = rows.next();
+        int i = Integer.parseInt(row.name().substring(row.name().indexOf("/f") + 2));
+        assertArrayEquals(written(i), r.get(row), row.name());
+      }
+    }
+    VerifyReport report = ArchiveVerifier.verify(LocalStorage.open(archive), ProgressListener.NONE);
+    assertTrue(report.ok(), report.problems().toString());
+  }
+
+  @Test
+  void aFullSpillDirectoryFailsTheWriteAndCommitsNothingOfTheFile() throws Exception {
+    Path spill = Files.createDirectories(temp.resolve("spill"));
+    boolean mounted =
+        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", spill.toString())
+                .start()
+                .waitFor()
+            == 0;
+    org.junit.jupiter.api.Assumptions.assumeTrue(mounted, "cannot mount a tmpfs (needs root)");
+    Path archive = temp.resolve("s.hpf");
+    try (Mounted mount =
+        Mounted.mount(
+            archive.toString(),
+            temp.resolve("mnt"),
+            "--writable",
+            "--memory",
+            "64k",
+            "--spill",
+            spill.toString())) {
+      String out =
+          sh(
+              mount.dir,
+              String.join(
+                  "\n",
+                  "echo small > small",
+                  "if head -c 4000000 /dev/zero > big 2> err; then echo wrote; fi",
+                  "cat err",
+                  "echo after > after"));
+      assertTrue(out.contains("No space left on device"), out);
+      assertFalse(out.contains("wrote"), out);
+    } finally {
+      new ProcessBuilder("umount", spill.toString()).start().waitFor();
+    }
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      assertArrayEquals("small\n".getBytes(StandardCharsets.UTF_8), r.get("small"));
+      assertArrayEquals("after\n".getBytes(StandardCharsets.UTF_8), r.get("after"));
+      assertEquals(null, r.stat("big"), "nothing of a file that could not be staged");
+    }
+  }
+
+  @Test
+  void anArchiveAnotherWriterHoldsIsRefusedInOneLineNamingTheHolder() throws Exception {
+    Path archive = temp.resolve("l.hpf");
+    try (io.hpf.archive.ArchiveWriter held =
+        io.hpf.archive.ArchiveWriter.create(
+            LocalStorage.createDirectories(archive),
+            io.hpf.archive.WriterOptions.builder().build())) {
+      Path dir = Files.createDirectories(temp.resolve("mnt"));
+      Mounted.Run run =
+          Mounted.run(MountMain.class, archive.toString(), dir.toString(), "--writable");
+      assertEquals(1, run.exitCode(), run.output());
+      String pid = String.valueOf(ProcessHandle.current().pid());
+      assertTrue(
+          run.output().matches("(?s)hpf mount: .*locked by another writer .*pid " + pid + ".*\n"),
+          run.output());
+      assertEquals(1, run.output().lines().count(), run.output());
+      assertEquals(null, Mounts.typeAt(dir), "nothing mounted");
     }
   }
 
