@@ -333,10 +333,13 @@ class MountWritableTest {
   @Test
   void anArchiveAnotherWriterHoldsIsRefusedInOneLineNamingTheHolder() throws Exception {
     Path archive = temp.resolve("l.hpf");
+    io.hpf.archive.WriterOptions options = io.hpf.archive.WriterOptions.builder().build();
+    try (io.hpf.archive.ArchiveWriter made =
+        io.hpf.archive.ArchiveWriter.create(LocalStorage.createDirectories(archive), options)) {
+      made.commit();
+    }
     try (io.hpf.archive.ArchiveWriter held =
-        io.hpf.archive.ArchiveWriter.create(
-            LocalStorage.createDirectories(archive),
-            io.hpf.archive.WriterOptions.builder().build())) {
+        io.hpf.archive.ArchiveWriter.open(LocalStorage.open(archive), options)) {
       Path dir = Files.createDirectories(temp.resolve("mnt"));
       Mounted.Run run =
           Mounted.run(MountMain.class, archive.toString(), dir.toString(), "--writable");
