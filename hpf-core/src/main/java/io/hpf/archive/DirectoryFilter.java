@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class DirectoryFilter {
   private static final int PROBES = 7;
-  private static final long MIN_BITS = 1L << 16;
+  // At least 1 MiB: an archive that starts empty may gain very many directories (a mount copying
+  // trees into it), and a saturated filter checks every put against the catalogs.
+  private static final long MIN_BITS = 1L << 23;
   private static final long MAX_BITS = 1L << 27; // 16 MiB of filter at most (then more checks)
 
   private final AtomicLongArray words;

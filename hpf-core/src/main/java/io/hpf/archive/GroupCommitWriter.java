@@ -204,6 +204,17 @@ public final class GroupCommitWriter implements Closeable {
     return change(changes, Precondition.NONE);
   }
 
+  /**
+   * Commits the changes made so far without waiting for the rest of the window (an {@code fsync}
+   * waits on them).
+   */
+  public synchronized void commitSoon() {
+    if (!open.isEmpty()) {
+      open.full = true;
+      notifyAll();
+    }
+  }
+
   /** Whether the writer takes no more changes (closed, or it could not go on after a failure). */
   public synchronized boolean isClosed() {
     return closing;
@@ -212,6 +223,24 @@ public final class GroupCommitWriter implements Closeable {
   /** The newest committed generation. */
   public synchronized Generation manifest() {
     return writer.manifest();
+  }
+
+  /**
+   * The last commit, held (the caller releases it): every change whose future has completed is in
+   * it, and no listing of storage is needed to read it. It stays readable, whatever commits follow,
+   * until released.
+   */
+  public ArchiveSnapshot committed() throws IOException {
+    return writer.commits().shared();
+  }
+
+  /**
+   * Whether no entry committed or put since the writer opened lies under {@code name} (so it is no
+   * directory of the archive); false when unsure. A look in memory, for a front end that must tell
+   * a new name from a directory often.
+   */
+  public boolean surelyNoEntriesUnder(String name) {
+    return directories.surelyNotDirectory(name);
   }
 
   private CompletableFuture<Generation> change(List<Change> asked, Precondition condition) {
@@ -262,8 +291,11 @@ public final class GroupCommitWriter implements Closeable {
           } else if (made.isEmpty()) {
             return CompletableFuture.completedFuture(writer.manifest()); // nothing to delete
           } else {
+            boolean first = group.isEmpty();
             join(group, made, done);
-            notifyAll();
+            if (first || group.full) {
+              notifyAll(); // the committer waits for a first change, then for the window or this
+            }
           }
         }
         if (wait == null) {

@@ -43,6 +43,10 @@ final class WriterCommits implements Closeable {
   private final Dictionary dictionary;
   private Manifest base;
   private ArchiveReader snapshot;
+
+  /** {@code snapshot}, counted for readers beside the writer ({@link #shared}); null with it. */
+  private volatile ArchiveSnapshot held;
+
   private PartPool pool;
 
   /** How files are cleaned after a commit: null for a listing each time ({@link FileCleaner}). */
@@ -59,6 +63,7 @@ final class WriterCommits implements Closeable {
     this.dictionary = dictionary;
     this.base = base;
     this.snapshot = base == null ? null : new ArchiveReader(storage, base);
+    this.held = snapshot == null ? null : new ArchiveSnapshot(snapshot);
     this.pool = new PartPool(storage, options, dictionary, firstPartId);
   }
 
@@ -100,6 +105,25 @@ final class WriterCommits implements Closeable {
   /** A reader of {@link #base}, or null with it. */
   ArchiveReader snapshot() {
     return snapshot;
+  }
+
+  /**
+   * The last commit's snapshot, held for a reader beside the writer (which releases it): it stays
+   * open, whatever commits follow, until released.
+   */
+  ArchiveSnapshot shared() throws IOException {
+    while (true) {
+      ArchiveSnapshot s = held;
+      if (s == null) {
+        throw new IOException(storage + ": nothing committed yet");
+      }
+      if (s.acquire()) {
+        return s;
+      }
+      if (s == held) {
+        throw new IOException(storage + ": the writer is closed");
+      }
+    }
   }
 
   PartPool pool() {
@@ -280,10 +304,12 @@ final class WriterCommits implements Closeable {
   void advance(Manifest next) throws IOException {
     Manifest previous = base;
     base = next;
-    if (snapshot != null) {
-      snapshot.close();
-    }
+    ArchiveSnapshot before = held;
     snapshot = new ArchiveReader(storage, next);
+    held = new ArchiveSnapshot(snapshot);
+    if (before != null) {
+      before.release(); // after the new one is in place; closed once its readers let go
+    }
     pool.skipIdsThrough(next.partIdMark());
     long now = System.currentTimeMillis();
     if (superseded == null) {
@@ -365,8 +391,8 @@ final class WriterCommits implements Closeable {
     try {
       pool.abort();
     } finally {
-      if (snapshot != null) {
-        snapshot.close();
+      if (held != null) {
+        held.release();
       }
     }
   }

@@ -42,7 +42,11 @@ final class ChangeQueue {
   private Throwable lastFailure;
   private final Thread sender;
 
-  ChangeQueue(Sender send) {
+  private final Runnable hurry;
+
+  /** Changes go through {@code send}; {@code hurry} commits what was sent without more waiting. */
+  ChangeQueue(Sender send, Runnable hurry) {
+    this.hurry = hurry;
     this.sender = new Thread(() -> sendAll(send), "hpf-mount-changes");
     sender.setDaemon(true);
     sender.start();
@@ -53,8 +57,11 @@ final class ChangeQueue {
     long now = System.nanoTime();
     long seq = nextSeq++;
     long due = settle ? now + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS) : now;
+    boolean wake = items.isEmpty() || !settle; // else the sender waits for an earlier one's time
     items.add(new Item(pending, seq, due));
-    notifyAll();
+    if (wake) {
+      notifyAll();
+    }
     return seq;
   }
 
@@ -148,6 +155,7 @@ final class ChangeQueue {
       Barrier b = it.next();
       if (b.seq() <= sentThrough) {
         it.remove();
+        hurry.run();
         CompletableFuture.allOf(inFlight.toArray(new CompletableFuture<?>[0]))
             .whenComplete((v, e) -> settle(b));
       }

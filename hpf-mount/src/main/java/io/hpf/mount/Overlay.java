@@ -38,6 +38,15 @@ final class Overlay {
 
   private final NavigableMap<String, Pending> changes = new TreeMap<>();
   private final TreeSet<String> directories = new TreeSet<>();
+  private final java.util.function.Predicate<String> surelyNoEntriesUnder;
+
+  /**
+   * @param surelyNoEntriesUnder whether the archive surely has no entry under a name (a look in
+   *     memory that spares a walk of the catalogs for most new names), false when unsure
+   */
+  Overlay(java.util.function.Predicate<String> surelyNoEntriesUnder) {
+    this.surelyNoEntriesUnder = surelyNoEntriesUnder;
+  }
 
   Pending at(String name) {
     return changes.get(name);
@@ -170,6 +179,9 @@ final class Overlay {
 
   /** Whether the last commit has a name under {@code name} that the overlay does not delete. */
   private boolean committedUnder(String name, ArchiveReader committed) throws IOException {
+    if (!name.isEmpty() && surelyNoEntriesUnder.test(name)) {
+      return false;
+    }
     Iterator<EntryInfo> rows = committed.list(name.isEmpty() ? "" : name + "/");
     while (rows.hasNext()) {
       if (!(changes.get(rows.next().name()) instanceof Pending.Deleted)) {

@@ -56,9 +56,10 @@ final class StagedFile {
     }
     try {
       ensureCapacity(end);
-      if (spill != null) {
+      if (spillPath != null) {
+        FileChannel channel = channel();
         for (long at = offset; data.hasRemaining(); ) {
-          at += spill.write(data, at);
+          at += channel.write(data, at);
         }
       } else {
         data.get(memory, (int) offset, data.remaining());
@@ -88,8 +89,8 @@ final class StagedFile {
       write(length - 1, ByteBuffer.wrap(new byte[1])); // the bytes between read as zeros
       return;
     }
-    if (spill != null) {
-      spill.truncate(length);
+    if (spillPath != null) {
+      channel().truncate(length);
     } else {
       java.util.Arrays.fill(memory, (int) length, (int) size, (byte) 0);
     }
@@ -102,13 +103,14 @@ final class StagedFile {
     if (n == 0) {
       return 0;
     }
-    if (spill == null) {
+    if (spillPath == null) {
       into.put(memory, (int) offset, n);
       return n;
     }
     ByteBuffer part = into.slice().limit(n);
+    FileChannel channel = channel();
     for (long at = offset; part.hasRemaining(); ) {
-      int read = spill.read(part, at);
+      int read = channel.read(part, at);
       if (read < 0) {
         throw new IOException("the spill file " + spillPath + " ended early");
       }
@@ -137,21 +139,45 @@ final class StagedFile {
   }
 
   private void closeSpill() {
+    idle();
+    if (spillPath == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(spillPath);
+    } catch (IOException e) {
+      // a spill file left behind is deleted with the spill directory when the mount ends
+    }
+    spillPath = null;
+  }
+
+  /**
+   * Closes the spill file until it is used again: a file closed by its writers waits for its commit
+   * without a descriptor (thousands may wait at once).
+   */
+  synchronized void idle() {
     if (spill == null) {
       return;
     }
     try {
       spill.close();
-      Files.deleteIfExists(spillPath);
     } catch (IOException e) {
-      // a spill file left behind is deleted with the spill directory when the mount ends
+      // nothing was pending on it: writes are positional and done
     }
     spill = null;
   }
 
+  /** The spill file, opened if idle. */
+  private FileChannel channel() throws IOException {
+    if (spill == null) {
+      spill = FileChannel.open(spillPath, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+    return spill;
+  }
+
   /** Room for {@code end} bytes: the array grown within the budget, else the content spilled. */
   private void ensureCapacity(long end) throws IOException {
-    if (spill != null || end <= memory.length) {
+    if (spillPath != null || end <= memory.length) {
       return;
     }
     long grown = Math.min(MAX_BYTES, Math.max(end, Math.max(4096, memory.length * 2L)));
@@ -161,12 +187,7 @@ final class StagedFile {
     }
     Files.createDirectories(spillDirectory);
     spillPath = Files.createTempFile(spillDirectory, "staged-", "");
-    spill =
-        FileChannel.open(
-            spillPath,
-            StandardOpenOption.READ,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.DELETE_ON_CLOSE);
+    spill = FileChannel.open(spillPath, StandardOpenOption.READ, StandardOpenOption.WRITE);
     ByteBuffer kept = ByteBuffer.wrap(memory, 0, (int) size);
     while (kept.hasRemaining()) {
       spill.write(kept, kept.position());

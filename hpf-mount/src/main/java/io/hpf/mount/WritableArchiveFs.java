@@ -22,21 +22,21 @@ import java.util.concurrent.Executors;
  * beside it.
  */
 final class WritableArchiveFs extends WritableFiles {
-  private final LiveArchive live;
+  private final String name;
   private final GroupCommitWriter writer;
   private final ChangeQueue queue;
   private final ExecutorService settler;
 
   WritableArchiveFs(
-      LiveArchive live,
+      String name,
       GroupCommitWriter writer,
       MountLog log,
       MemoryBudget budget,
       Path spill,
       int uid,
       int gid) {
-    super(log, budget, spill, uid, gid);
-    this.live = live;
+    super(new Overlay(writer::surelyNoEntriesUnder), log, budget, spill, uid, gid);
+    this.name = name;
     this.writer = writer;
     this.settler =
         Executors.newSingleThreadExecutor(
@@ -45,17 +45,17 @@ final class WritableArchiveFs extends WritableFiles {
               t.setDaemon(true);
               return t;
             });
-    this.queue = new ChangeQueue(this::send);
+    this.queue = new ChangeQueue(this::send, writer::commitSoon);
   }
 
   @Override
   ArchiveSnapshot committed() throws IOException {
-    return live.acquire();
+    return writer.committed();
   }
 
   @Override
   String archiveName() {
-    return live.name();
+    return name;
   }
 
   @Override
@@ -95,8 +95,37 @@ final class WritableArchiveFs extends WritableFiles {
     }
     CompletableFuture<Generation> sent = writer.apply(changes);
     List<String> from = movedFrom;
-    sent.whenComplete((g, e) -> settler.execute(() -> settled(pending, from, e)));
+    sent.whenComplete(
+        (g, e) -> {
+          landed.add(new Landed(pending, from, e));
+          if (!settling.getAndSet(true)) {
+            try {
+              settler.execute(this::settleLanded);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+              // the mount has ended: nothing is shown any more
+            }
+          }
+        });
     return sent;
+  }
+
+  /** A change whose commit landed, or failed. */
+  private record Landed(Pending pending, List<String> movedFrom, Throwable failure) {}
+
+  private final java.util.concurrent.ConcurrentLinkedQueue<Landed> landed =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicBoolean settling =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * Lets the overlay go of what landed: the writer's last commit holds it already (a future
+   * completes once its commit is the writer's snapshot).
+   */
+  private void settleLanded() {
+    settling.set(false);
+    for (Landed l; (l = landed.poll()) != null; ) {
+      settled(l.pending(), l.movedFrom(), l.failure());
+    }
   }
 
   /**
@@ -104,22 +133,12 @@ final class WritableArchiveFs extends WritableFiles {
    * unless it changed again meanwhile.
    */
   private void settled(Pending pending, List<String> movedFrom, Throwable failure) {
-    try {
-      live.refresh((before, now) -> {});
-    } catch (IOException | RuntimeException e) {
-      log.warn(live.name() + ": reading the new commit: " + ProgramMessages.describe(e));
-    }
     if (failure != null) {
       Throwable cause =
           failure instanceof java.util.concurrent.CompletionException
               ? failure.getCause()
               : failure;
-      log.warn(
-          live.name()
-              + ": cannot commit '"
-              + pending.name
-              + "': "
-              + ProgramMessages.describe(cause));
+      log.warn(name + ": cannot commit '" + pending.name + "': " + ProgramMessages.describe(cause));
     }
     synchronized (overlay) {
       for (String from : movedFrom) {
@@ -144,7 +163,7 @@ final class WritableArchiveFs extends WritableFiles {
     try {
       queue.sync().get();
     } catch (ExecutionException e) {
-      log.warn(live.name() + ": sync: " + ProgramMessages.describe(e.getCause()));
+      log.warn(name + ": sync: " + ProgramMessages.describe(e.getCause()));
       throw new FuseError(FuseError.EIO);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -161,5 +180,10 @@ final class WritableArchiveFs extends WritableFiles {
     }
     writer.close();
     settler.shutdown();
+    try {
+      settler.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The content of a writable mount's files, through handles: a file opened to read is read from the
  * commit it was opened on (or from its staged content while a change of it is pending); a file
  * opened to write is staged, from the committed content unless truncated, and goes to the archive
- * when its last writer closes it. A write that fails (the spill directory full) fails the file: its
- * close reports it and nothing of it is committed.
+ * when its last writer closes it. A write that fails (the spill directory full) fails, and fails
+ * the file: nothing of it is committed.
  */
 abstract class WritableFiles extends WritableNames {
   private static final int O_ACCMODE = 3;
@@ -30,8 +30,8 @@ abstract class WritableFiles extends WritableNames {
   private record Handle(
       Pending.File file, boolean writes, ArchiveSnapshot snapshot, EntryInfo row) {}
 
-  WritableFiles(MountLog log, MemoryBudget budget, Path spill, int uid, int gid) {
-    super(log, budget, spill, uid, gid);
+  WritableFiles(Overlay overlay, MountLog log, MemoryBudget budget, Path spill, int uid, int gid) {
+    super(overlay, log, budget, spill, uid, gid);
     this.contents = new FileContents(budget);
   }
 
@@ -228,16 +228,6 @@ abstract class WritableFiles extends WritableNames {
   }
 
   @Override
-  public void flush(long node, long handle) throws FuseError {
-    Handle h = handle(handle);
-    if (h.writes() && h.file().content.broken() != null) {
-      boolean full =
-          String.valueOf(h.file().content.broken().getMessage()).contains("No space left");
-      throw new FuseError(full ? FuseError.ENOSPC : FuseError.EIO); // close(2) reports it
-    }
-  }
-
-  @Override
   public void release(long node, long handle) {
     Handle h = handles.remove(handle);
     if (h == null) {
@@ -266,6 +256,7 @@ abstract class WritableFiles extends WritableNames {
       cancel(f); // nothing of it is committed; the name shows what the archive has
       overlay.drop(f);
     } else if (f.dirty) {
+      f.content.idle();
       f.queued = queue(f, true);
     } else if (!f.submittedOnce && f.queued == 0 && f.movedFrom.isEmpty()) {
       f.detached = true; // a copy of a committed file, unchanged

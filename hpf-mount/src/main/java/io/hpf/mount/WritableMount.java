@@ -21,6 +21,14 @@ import java.util.stream.Stream;
 final class WritableMount {
   private WritableMount() {}
 
+  /**
+   * Groups of up to 100 ms: closed files wait {@link ChangeQueue#SETTLE_MILLIS} anyway, and a
+   * program writing files one by one (cp, tar) then pays a commit per thousand files, not per few;
+   * an fsync commits at once.
+   */
+  static final GroupCommitWriter.Settings COMMITS =
+      new GroupCommitWriter.Settings(100, 10_000, 64L << 20);
+
   static void serve(
       String location,
       StorageLocator locator,
@@ -46,16 +54,10 @@ final class WritableMount {
             : Path.of(
                 System.getProperty("java.io.tmpdir"), "hpf-mount-" + ProcessHandle.current().pid());
     GroupCommitWriter writer =
-        GroupCommitWriter.open(
-            storage, WriterOptions.builder().build(), GroupCommitWriter.Settings.DEFAULTS);
+        GroupCommitWriter.open(storage, WriterOptions.builder().build(), COMMITS);
     try {
-      LiveArchive live = new LiveArchive(location, locator.openArchiveToRead(location));
-      try {
-        WritableArchiveFs fs = new WritableArchiveFs(live, writer, log, budget, spill, uid, gid);
-        new Serving(location, fs, dir, log).run(fuseOptions);
-      } finally {
-        live.close();
-      }
+      WritableArchiveFs fs = new WritableArchiveFs(location, writer, log, budget, spill, uid, gid);
+      new Serving(location, fs, dir, log).run(fuseOptions);
     } finally {
       writer.close();
       if (spillAsked == null) {

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * writes content; {@link WritableArchiveFs} sends what changes to the archive.
  */
 abstract class WritableNames implements WritableFileSystem {
-  final Overlay overlay = new Overlay();
+  final Overlay overlay;
   final MountLog log;
   final MemoryBudget budget;
   final Path spill;
@@ -33,7 +33,8 @@ abstract class WritableNames implements WritableFileSystem {
 
   private record Listing(String path, DirectoryCursor<Overlay.Child> cursor) {}
 
-  WritableNames(MountLog log, MemoryBudget budget, Path spill, int uid, int gid) {
+  WritableNames(Overlay overlay, MountLog log, MemoryBudget budget, Path spill, int uid, int gid) {
+    this.overlay = overlay;
     this.log = log;
     this.budget = budget;
     this.spill = spill;
@@ -57,16 +58,20 @@ abstract class WritableNames implements WritableFileSystem {
     T run(ArchiveReader committed) throws IOException, FuseError;
   }
 
-  /** Runs {@code step} under the overlay's lock; a failure of storage is EIO and a log line. */
+  /**
+   * Runs {@code step} under the overlay's lock, on the last commit as it is once the lock is held
+   * (a change leaves the overlay only once a commit holds it, so the two agree); a failure of
+   * storage is EIO and a log line.
+   */
   final <T> T locked(String what, String path, Step<T> step) throws FuseError {
     try {
-      ArchiveSnapshot snapshot = committed();
-      try {
-        synchronized (overlay) {
+      synchronized (overlay) {
+        ArchiveSnapshot snapshot = committed();
+        try {
           return step.run(snapshot.reader());
+        } finally {
+          snapshot.release();
         }
-      } finally {
-        snapshot.release();
       }
     } catch (IOException | RuntimeException e) {
       log.warn(

@@ -59,10 +59,11 @@ public final class ArchiveFiles {
   }
 
   /**
-   * The length of a file the listing left out, or null if it is not there: a listing is not a
-   * snapshot, and one taken while a writer commits can leave out a file made meanwhile yet hold the
+   * The length of a file as storage has it now, or null if it is not there: a listing taken while a
+   * writer commits can leave out a file made meanwhile, or list one half written, yet hold the
    * manifest committed after it (readdir's order is not the order files were made in). Seen as a
-   * reader opening beside a group-commit writer failing with a segment "missing" that was there.
+   * reader opening beside a group-commit writer failing with a segment "missing" that was there, or
+   * "file is N bytes" shorter than it was.
    */
   private static Long lengthIfPresent(Storage storage, Expected e) throws java.io.IOException {
     try {
@@ -128,6 +129,11 @@ public final class ArchiveFiles {
         .toList();
   }
 
+  /** Whether a file of {@code length} bytes is what the manifest implies. */
+  private static boolean fits(Expected e, long length) {
+    return e.mayBeLonger() ? length >= e.length() : length == e.length();
+  }
+
   private static List<Shortfall> shortfalls(
       Storage storage, List<Expected> files, List<StoredFile> listing) throws java.io.IOException {
     Map<String, Long> lengths = new HashMap<>();
@@ -137,16 +143,15 @@ public final class ArchiveFiles {
     List<Shortfall> found = new ArrayList<>();
     for (Expected e : files) {
       Long actual = lengths.get(e.name());
-      if (actual == null) {
+      if (actual == null || !fits(e, actual)) {
+        // Asked of the file itself: a listing is not a snapshot (one taken while a writer commits
+        // holds files half written, or not yet made), and HDFS lists a file a writer that died
+        // still holds open with its complete blocks only.
         actual = lengthIfPresent(storage, e);
       }
       if (actual == null) {
         found.add(new Shortfall(e, null));
-      } else if (e.mayBeLonger()
-          && actual < e.length()
-          && visibleLength(storage, e) >= e.length()) {
-        continue; // a part a writer that died still holds open: HDFS lists its complete blocks only
-      } else if (actual < e.length() || (!e.mayBeLonger() && actual != e.length())) {
+      } else if (!fits(e, actual)) {
         found.add(new Shortfall(e, actual));
       }
     }

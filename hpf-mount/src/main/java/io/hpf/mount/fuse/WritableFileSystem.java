@@ -22,9 +22,6 @@ public interface WritableFileSystem extends ReadOnlyFileSystem {
   /** Writes what remains of {@code data} at {@code offset}; returns how much (all of it). */
   int write(long node, long handle, long offset, ByteBuffer data) throws FuseError;
 
-  /** A {@code close(2)} of a descriptor of the handle (there may be more than one). */
-  void flush(long node, long handle) throws FuseError;
-
   /** The handle's last descriptor is gone. */
   void release(long node, long handle);
 
