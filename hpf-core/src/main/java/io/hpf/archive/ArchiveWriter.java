@@ -425,6 +425,16 @@ public final class ArchiveWriter implements Closeable {
   }
 
   /**
+   * Merges the newest segments, those from {@code firstSegmentId} on (a session's commits), into
+   * one: an index-only commit, so that many small commits leave the archive as one would.
+   */
+  void mergeSegmentsFrom(long firstSegmentId) throws IOException {
+    beginChange();
+    WriterCompaction.mergeNewest(commits, firstSegmentId);
+    changeDone();
+  }
+
+  /**
    * Compacts now: merges every segment into one; with {@code reclaim}, also rewrites the live
    * entries into new part files so that the space of deleted and replaced entries is freed.
    * REQUIRES: nothing added or deleted since the last commit.

@@ -77,12 +77,26 @@ public final class GroupCommitWriter implements Closeable {
   private final Thread committer;
   private final DirectoryFilter directories;
 
+  /**
+   * The first segment id this writer's commits make (all of an archive empty when it opened): they
+   * are merged into one when it closes.
+   */
+  private final long firstSessionSegment;
+
+  private static long firstSessionSegment(io.hpf.internal.manifest.Manifest opened) {
+    if (opened == null || opened.liveEntries() == 0) {
+      return 0;
+    }
+    return opened.segments().stream().mapToLong(s -> s.segmentId() + 1L).max().orElse(0);
+  }
+
   private GroupCommitWriter(Storage storage, WriterOptions options, Settings settings)
       throws IOException {
     this.storage = storage;
     this.options = options;
     this.settings = settings;
     this.writer = openWriter(storage, options);
+    this.firstSessionSegment = firstSessionSegment(writer.commits().base());
     this.directories = new DirectoryFilter(writer.manifest().liveEntries());
     Thread filler = new Thread(this::fillDirectories, "hpf-directory-filter " + storage);
     filler.setDaemon(true);
@@ -555,6 +569,7 @@ public final class GroupCommitWriter implements Closeable {
     synchronized (this) {
       try {
         writer.compactByPolicy(true); // what commits under load left for later
+        writer.mergeSegmentsFrom(firstSessionSegment); // its many small commits as one
       } catch (IOException | RuntimeException e) {
         // The archive stands as last committed; the next writer's policy tries again.
       } finally {

@@ -51,6 +51,18 @@ final class WriterCompaction {
     }
   }
 
+  /** Merges the newest segments whose ids are {@code firstSegmentId} or more, if two or more. */
+  static void mergeNewest(WriterCommits commits, long firstSegmentId) throws IOException {
+    List<Manifest.SegmentRef> segments = commits.base().segments();
+    int from = segments.size();
+    while (from > 0 && segments.get(from - 1).segmentId() >= firstSegmentId) {
+      from--;
+    }
+    if (segments.size() - from > 1) {
+      mergeRun(commits, new Compactor.Run(from, segments.size()), AUTO);
+    }
+  }
+
   /** How {@code hpf log} names a compaction the policy ran after a commit, not a user's. */
   private static final String AUTO = "auto-";
 

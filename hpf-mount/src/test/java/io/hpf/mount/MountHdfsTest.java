@@ -49,4 +49,41 @@ class MountHdfsTest {
       }
     }
   }
+
+  @Test
+  void programsWriteIntoAnArchiveOnHdfsKeptInAsFewFilesAsCreateMakes() throws Exception {
+    Mounted.assumeFuse();
+    MiniHdfs hdfs = MiniHdfs.shared();
+    FileSystem fs = hdfs.fs();
+    org.apache.hadoop.fs.Path path = hdfs.freshPath("written.hpf");
+    String uri = fs.makeQualified(path).toString();
+    Path src = temp.resolve("src");
+    java.util.TreeMap<String, byte[]> tree = MountWritableTest.makeTree(src, 300);
+    try (Mounted mount = Mounted.mount(uri, temp.resolve("mnt"), "--writable")) {
+      MountWritableTest.sh(temp, "cp -r src mnt/cp && diff -r src mnt/cp");
+    }
+    org.apache.hadoop.fs.Path made = hdfs.freshPath("made.hpf");
+    try (io.hpf.archive.ArchiveWriter w =
+        io.hpf.archive.ArchiveWriter.create(
+            HadoopStorage.createDirectories(fs, made, HadoopStorageOptions.DEFAULTS, false),
+            io.hpf.archive.WriterOptions.builder().build())) {
+      for (Map.Entry<String, byte[]> e : tree.entrySet()) {
+        w.add("cp/" + e.getKey(), e.getValue(), io.hpf.archive.EntryMetadata.of(0));
+      }
+      w.commit(); // as hpf create makes it: one commit
+    }
+    try (io.hpf.archive.ArchiveReader written = open(fs, path);
+        io.hpf.archive.ArchiveReader created = open(fs, made)) {
+      MountWritableTest.assertSameTree(tree, MountWritableTest.entriesUnder(written, "cp"));
+      long mountFiles = io.hpf.archive.ArchiveInfo.of(written).files();
+      long createFiles = io.hpf.archive.ArchiveInfo.of(created).files();
+      assertEquals(createFiles, mountFiles, "the files of the last commit: NameNode objects");
+    }
+  }
+
+  private static io.hpf.archive.ArchiveReader open(FileSystem fs, org.apache.hadoop.fs.Path p)
+      throws java.io.IOException {
+    return io.hpf.archive.ArchiveReader.open(
+        HadoopStorage.open(fs, p, HadoopStorageOptions.DEFAULTS, false));
+  }
 }
