@@ -44,20 +44,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A tree of N tiny files (1 to 200 bytes) in directories of 1,000.
-tiny_tree() { # tiny_tree DIR N
-  python3 - "$1" "$2" <<'PY'
-import os, random, sys
-root, n = sys.argv[1], int(sys.argv[2])
-rnd = random.Random(7)
-for i in range(n):
-    d = os.path.join(root, "d%04d" % (i // 1000))
-    if i % 1000 == 0:
-        os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "f%07d.txt" % i), "wb") as f:
-        f.write(("line %d " % i).encode() * rnd.randint(1, 20))
-PY
-}
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 

@@ -77,6 +77,25 @@ def create(rows):
               f"of {len(seconds)}")
 
 
+def mount_writes(rows):
+    """Per tree and program: each system's median seconds, written and durable, against plain."""
+    groups = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        groups[(r["tree"], r["files"], r["op"])][r["system"]].append(r)
+    print(f"on {rows[0]['fs']}; peer {rows[0]['peer']}")
+    for (tree, files, op), by_system in groups.items():
+        plain = statistics.median(r["seconds"] for r in by_system["plain"])
+        plain_durable = statistics.median(r["durable_seconds"] for r in by_system["plain"])
+        print(f"\n{op} of {tree} ({files:,} files)\n")
+        print("| system | runs | written s | vs plain | durable s | vs plain |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for system, group in by_system.items():
+            written = statistics.median(r["seconds"] for r in group)
+            durable = statistics.median(r["durable_seconds"] for r in group)
+            print(f"| {system} | {len(group)} | {written:.2f} | {written / plain:.2f}× | "
+                  f"{durable:.2f} | {durable / plain_durable:.2f}× |")
+
+
 def change(rows):
     adds = [r for r in rows if r["benchmark"] == "add-1k"]
     if adds:
@@ -341,6 +360,7 @@ def main():
                                ("Warm random get", "warm-get.jsonl", warm_get),
                                ("Archives that change", "change.jsonl", change),
                                ("Create", "create.jsonl", create),
+                               ("Writes through the mount", "mount-writes.jsonl", mount_writes),
                                ("HDFS", "hdfs.jsonl", hdfs),
                                ("MapReduce", "mapreduce.jsonl", mapreduce),
                                ("Spark", "spark.jsonl", spark)):

@@ -63,8 +63,29 @@ def value(v):
 line = {pairs[i]: value(pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)}
 model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 commit = os.environ.get("HPF_COMMIT") or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
+if "jdk" not in line:
+    try:
+        said = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
+        line["jdk"] = said[0] if said else "unknown"
+    except OSError:
+        line["jdk"] = "unknown"
 line.update(command=command.strip(), machine=model, cores=os.cpu_count(), commit=commit,
             time=datetime.datetime.now(datetime.timezone.utc).isoformat())
 print(json.dumps(line))
+PY
+}
+
+# A tree of N tiny files (1 to 200 bytes) in directories of 1,000.
+tiny_tree() { # tiny_tree DIR N
+  python3 - "$1" "$2" <<'PY'
+import os, random, sys
+root, n = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(7)
+for i in range(n):
+    d = os.path.join(root, "d%04d" % (i // 1000))
+    if i % 1000 == 0:
+        os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%07d.txt" % i), "wb") as f:
+        f.write(("line %d " % i).encode() * rnd.randint(1, 20))
 PY
 }

@@ -50,6 +50,12 @@ abstract sealed class Pending permits Pending.File, Pending.Deleted {
     /** An fsync asked for it to go while open. */
     boolean syncing;
 
+    /**
+     * The files a directory's rename moved with it, this one among them: sent in one commit by the
+     * first of them the queue reaches; null once sent (or for a file moved alone).
+     */
+    List<File> together;
+
     /** No longer the mount's at any name (deleted, replaced, committed): discard at last close. */
     boolean detached;
 

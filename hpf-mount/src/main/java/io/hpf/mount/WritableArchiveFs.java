@@ -7,6 +7,7 @@ import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.FuseError;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -65,39 +66,43 @@ final class WritableArchiveFs extends WritableFiles {
 
   /** Sends {@code pending} if it is still to go; null if not. */
   private CompletableFuture<Generation> send(Pending pending, long seq) {
-    List<String> movedFrom = List.of();
+    List<Landed> going = new ArrayList<>(); // what lands with this commit, and the names it moves
     synchronized (overlay) {
       if (pending.queued != seq) {
         return null; // queued again since, or no longer to go
       }
-      pending.queued = 0;
-      if (pending instanceof Pending.File f) {
-        if (overlay.at(f.name) != f || f.content.broken() != null) {
-          return null;
+      if (!(pending instanceof Pending.File f)) {
+        pending.queued = 0;
+        pending.submittedOnce = true;
+        going.add(new Landed(pending, List.of(), null));
+      } else {
+        List<Pending.File> files = f.together != null ? f.together : List.of(f);
+        for (Pending.File m : files) {
+          m.together = null;
+          List<String> from = take(m, m == f);
+          if (from != null) {
+            going.add(new Landed(m, from, null));
+          }
         }
-        if (f.writers > 0 && !f.syncing) {
-          f.dirty = true; // open again: it goes at its close
-          return null;
-        }
-        f.dirty = false;
-        f.syncing = false;
-        movedFrom = List.copyOf(f.movedFrom);
-        f.movedFrom.clear();
       }
-      pending.submittedOnce = true;
     }
-    List<GroupCommitWriter.Change> changes;
+    if (going.isEmpty()) {
+      return null;
+    }
+    List<GroupCommitWriter.Change> changes = new ArrayList<>();
     try {
-      changes =
-          pending instanceof Pending.File f ? f.changes(movedFrom) : pending.changes(List.of());
+      for (Landed l : going) {
+        changes.addAll(l.pending().changes(l.movedFrom()));
+      }
     } catch (IOException | RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
     CompletableFuture<Generation> sent = writer.apply(changes);
-    List<String> from = movedFrom;
     sent.whenComplete(
         (g, e) -> {
-          landed.add(new Landed(pending, from, e));
+          for (Landed l : going) {
+            landed.add(new Landed(l.pending(), l.movedFrom(), e));
+          }
           if (!settling.getAndSet(true)) {
             try {
               settler.execute(this::settleLanded);
@@ -107,6 +112,29 @@ final class WritableArchiveFs extends WritableFiles {
           }
         });
     return sent;
+  }
+
+  /**
+   * Takes staged file {@code f} to send (under the overlay's lock): returns the names it moves from,
+   * or null if it does not go now (replaced, deleted, broken, or open again: then at its close).
+   * {@code queuedItem}: the queue's item is its own; else it goes with the one that is (a
+   * directory renamed in one commit), if it is still queued.
+   */
+  private List<String> take(Pending.File f, boolean queuedItem) {
+    if ((!queuedItem && f.queued == 0) || overlay.at(f.name) != f || f.content.broken() != null) {
+      return null;
+    }
+    f.queued = 0;
+    if (f.writers > 0 && !f.syncing) {
+      f.dirty = true; // open again: it goes at its close
+      return null;
+    }
+    f.dirty = false;
+    f.syncing = false;
+    f.submittedOnce = true;
+    List<String> from = List.copyOf(f.movedFrom);
+    f.movedFrom.clear();
+    return from;
   }
 
   /** A change whose commit landed, or failed. */

@@ -376,8 +376,8 @@ abstract class WritableNames implements WritableFileSystem {
    * Moves file {@code from} to {@code to}, replacing what is there: the file is staged at its new
    * name (a committed one copied), and its old name deleted in the commit that puts it.
    */
-  private void moveFile(String from, String to, Overlay.Found source, ArchiveReader committed)
-      throws IOException {
+  private Pending.File moveFile(
+      String from, String to, Overlay.Found source, ArchiveReader committed) throws IOException {
     Pending.File f = source.staged();
     if (f == null) {
       EntryInfo row = source.committed();
@@ -409,6 +409,7 @@ abstract class WritableNames implements WritableFileSystem {
     if (f.writers == 0) {
       f.queued = queue(f, true);
     }
+    return f;
   }
 
   /** Moves every file under {@code from} to under {@code to}, and the directories kept there. */
@@ -422,15 +423,27 @@ abstract class WritableNames implements WritableFileSystem {
         kept.add(row);
       }
     }
+    List<Pending.File> moved = new java.util.ArrayList<>();
     for (Pending.File f : overlay.stagedFilesUnder(from)) {
       String name = f.name;
-      moveFile(
-          name, to + name.substring(from.length()), new Overlay.Found(f, null, false), committed);
+      moved.add(
+          moveFile(
+              name,
+              to + name.substring(from.length()),
+              new Overlay.Found(f, null, false),
+              committed));
     }
     for (EntryInfo row : kept) {
       String name = row.name();
-      moveFile(
-          name, to + name.substring(from.length()), new Overlay.Found(null, row, false), committed);
+      moved.add(
+          moveFile(
+              name,
+              to + name.substring(from.length()),
+              new Overlay.Found(null, row, false),
+              committed));
+    }
+    for (Pending.File f : moved) {
+      f.together = moved; // one commit moves them all: readers see the old tree or the new
     }
     overlay.moveDirectories(from, to);
     overlay.removeDirectory(from);

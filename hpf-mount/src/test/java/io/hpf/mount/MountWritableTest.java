@@ -84,6 +84,14 @@ class MountWritableTest {
     return found;
   }
 
+  static int countUnder(ArchiveReader r, String prefix) throws IOException {
+    int n = 0;
+    for (var rows = r.list(prefix + "/"); rows.hasNext(); rows.next()) {
+      n++;
+    }
+    return n;
+  }
+
   static void assertSameTree(TreeMap<String, byte[]> expected, TreeMap<String, byte[]> actual) {
     assertEquals(expected.keySet(), actual.keySet());
     expected.forEach((name, bytes) -> assertArrayEquals(bytes, actual.get(name), name));
@@ -228,6 +236,49 @@ class MountWritableTest {
     try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
       assertArrayEquals(version(300), r.get("current"));
       assertEquals(1, r.entryCount(), "no temporary file left");
+    }
+  }
+
+  @Test
+  void aDirectoryRenamedReachesTheArchiveInOneCommit() throws Exception {
+    Path archive = temp.resolve("d.hpf");
+    try (Mounted mount = Mounted.mount(archive.toString(), temp.resolve("mnt"), "--writable")) {
+      sh(
+          mount.dir,
+          // More files than a group commits at most (10,000): moved one by one, they could not
+          // land in one commit.
+          "mkdir -p big/sub && python3 -c \"\n"
+              + "for i in range(1, 6001):\n"
+              + "    open('big/f%d' % i, 'w').write('%d\\\\n' % i)\n"
+              + "    open('big/sub/g%d' % i, 'w').write('%d\\\\n' % i)\n"
+              + "\" && sync big/f1");
+      java.util.concurrent.atomic.AtomicBoolean done =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      Thread reader =
+          new Thread(
+              () -> {
+                while (!done.get()) { // every commit read: the old tree or the new, never a mix
+                  try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+                    seen.add(countUnder(r, "big") + "/" + countUnder(r, "moved"));
+                  } catch (IOException e) {
+                    seen.add(e.toString());
+                  }
+                }
+              });
+      reader.start();
+      sh(mount.dir, "mv big moved && echo 3 > moved/f3 && sync moved/f3 && test ! -e big");
+      Thread.sleep(200);
+      done.set(true);
+      reader.join();
+      assertTrue(seen.contains("0/12000"), seen.toString());
+      assertEquals(
+          java.util.Set.of("12000/0", "0/12000"), new java.util.TreeSet<>(seen), "never a mix");
+    }
+    try (ArchiveReader r = ArchiveReader.open(LocalStorage.open(archive))) {
+      assertEquals(12_000, entriesUnder(r, "moved").size());
+      assertArrayEquals("3\n".getBytes(StandardCharsets.UTF_8), r.get("moved/f3"));
+      assertArrayEquals("7\n".getBytes(StandardCharsets.UTF_8), r.get("moved/sub/g7"));
     }
   }
 
