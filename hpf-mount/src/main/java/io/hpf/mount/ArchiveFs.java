@@ -283,15 +283,7 @@ final class ArchiveFs implements ReadOnlyFileSystem {
       contents.read(id, node.snapshot.reader(), node.row, offset, n, into);
       return n;
     } catch (IOException | RuntimeException e) {
-      log.warn(
-          node.archive.name()
-              + ": cannot read '"
-              + node.row.name()
-              + "' at "
-              + offset
-              + ": "
-              + ProgramMessages.describe(e));
-      throw new FuseError(FuseError.EIO);
+      throw log.readFailed(node.archive.name(), node.row.name(), offset, e);
     }
   }
 

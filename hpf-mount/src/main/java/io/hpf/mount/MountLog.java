@@ -23,6 +23,22 @@ final class MountLog {
     write("WARN", line);
   }
 
+  /**
+   * Logs that {@code entry} of {@code archive} could not be read at {@code offset}, and why;
+   * returns the error the read is answered with (EIO).
+   */
+  io.hpf.mount.fuse.FuseError readFailed(String archive, String entry, long offset, Exception e) {
+    warn(
+        archive
+            + ": cannot read '"
+            + entry
+            + "' at "
+            + offset
+            + ": "
+            + io.hpf.hadoop.ProgramMessages.describe(e));
+    return new io.hpf.mount.fuse.FuseError(io.hpf.mount.fuse.FuseError.EIO);
+  }
+
   private void write(String level, String line) {
     // One line whatever the message holds: a name with a newline must not forge another line.
     String flat = line.replace('\n', ' ').replace('\r', ' ');

@@ -115,9 +115,9 @@ final class WritableArchiveFs extends WritableFiles {
   }
 
   /**
-   * Takes staged file {@code f} to send (under the overlay's lock): returns the names it moves from,
-   * or null if it does not go now (replaced, deleted, broken, or open again: then at its close).
-   * {@code queuedItem}: the queue's item is its own; else it goes with the one that is (a
+   * Takes staged file {@code f} to send (under the overlay's lock): returns the names it moves
+   * from, or null if it does not go now (replaced, deleted, broken, or open again: then at its
+   * close). {@code queuedItem}: the queue's item is its own; else it goes with the one that is (a
    * directory renamed in one commit), if it is still queued.
    */
   private List<String> take(Pending.File f, boolean queuedItem) {

@@ -59,11 +59,8 @@ abstract class WritableFiles extends WritableNames {
           "open",
           String.valueOf(node),
           committed -> {
-            Overlay.Found f = resolve(node, committed);
+            Overlay.Found f = existing(node, committed);
             String path = nameOf(node, f);
-            if (!f.exists()) {
-              throw new FuseError(FuseError.ENOENT);
-            }
             if (f.directory()) {
               throw new FuseError(FuseError.EISDIR);
             }
@@ -185,15 +182,7 @@ abstract class WritableFiles extends WritableNames {
       return n;
     } catch (IOException | RuntimeException e) {
       String name = h.file() != null ? h.file().name : h.row().name();
-      log.warn(
-          archiveName()
-              + ": cannot read '"
-              + name
-              + "' at "
-              + offset
-              + ": "
-              + ProgramMessages.describe(e));
-      throw new FuseError(FuseError.EIO);
+      throw log.readFailed(archiveName(), name, offset, e);
     }
   }
 
@@ -293,11 +282,8 @@ abstract class WritableFiles extends WritableNames {
         "change",
         String.valueOf(node),
         committed -> {
-          Overlay.Found f = resolve(node, committed);
+          Overlay.Found f = existing(node, committed);
           String path = nameOf(node, f);
-          if (!f.exists()) {
-            throw new FuseError(FuseError.ENOENT);
-          }
           if (f.directory()) {
             if (change.content()) {
               throw new FuseError(FuseError.EISDIR);

@@ -1,10 +1,12 @@
 /**
- * {@code hpf mount}: an archive as a read-only directory tree through FUSE, so that every program
- * reads inside it. {@link io.hpf.mount.MountMain} and {@link io.hpf.mount.UnmountMain} are the
- * programs the CLI runs; the rest is internal. Directories come from the entry names (as {@code
- * hpf://} derives them); lookups go through the archive's index, listings through its catalogs by
- * prefix, content through the one entry reader; {@code io.hpf.mount.fuse} speaks to the kernel. May
- * import the archive API, {@code io.hpf.store} and {@code io.hpf.hadoop}; never the core's
- * internals.
+ * {@code hpf mount}: an archive as a directory tree through FUSE, so that every program reads
+ * inside it ({@code ArchiveFs}) and, with {@code --writable}, writes into it ({@code
+ * WritableArchiveFs}: an overlay of the changes not yet committed over the last commit, files
+ * staged in memory or spilled to disk, a queue into the archive's group-commit writer). {@link
+ * io.hpf.mount.MountMain} and {@link io.hpf.mount.UnmountMain} are the programs the CLI runs; the
+ * rest is internal. Directories come from the entry names (as {@code hpf://} derives them); lookups
+ * go through the archive's index, listings through its catalogs by prefix, content through the one
+ * entry reader; {@code io.hpf.mount.fuse} speaks to the kernel. May import the archive API, {@code
+ * io.hpf.store} and {@code io.hpf.hadoop}; never the core's internals.
  */
 package io.hpf.mount;

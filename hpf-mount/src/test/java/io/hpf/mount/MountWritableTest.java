@@ -254,7 +254,8 @@ class MountWritableTest {
               + "\" && sync big/f1");
       java.util.concurrent.atomic.AtomicBoolean done =
           new java.util.concurrent.atomic.AtomicBoolean();
-      java.util.List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      java.util.List<String> seen =
+          java.util.Collections.synchronizedList(new java.util.ArrayList<>());
       Thread reader =
           new Thread(
               () -> {
