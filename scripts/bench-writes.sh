@@ -38,7 +38,8 @@ if [ ! -x "$load" ] || [ -n "$(find scripts/put-load -newer "$load" -print -quit
 fi
 bench_build
 pids=""
-trap 'kill $pids 2>/dev/null || true' EXIT
+# The servers' data (tens of GB after a full run) goes with them; the generated trees are kept.
+trap 'kill $pids 2>/dev/null || true; wait 2>/dev/null; rm -rf "$dir/hpf" "$dir/weed"' EXIT
 
 # hpf: a writable server over an empty root, its readers and writers at their defaults.
 rm -rf "$dir/hpf" "$dir/weed"
@@ -172,5 +173,5 @@ for rep in $(seq 1 "$reps"); do
       files_per_s "$(echo "$sync_files / $t" | bc)"
   done
 done
-./hpf verify "$dir/hpf/bench1024.hpf" >/dev/null
+./hpf verify "$dir/hpf/bench1024.hpf" >/dev/null # before the exit removes the servers' data
 echo "results: $results (logs: $out)"

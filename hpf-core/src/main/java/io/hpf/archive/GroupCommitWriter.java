@@ -1,6 +1,5 @@
 package io.hpf.archive;
 
-import io.hpf.internal.format.EntryNames;
 import io.hpf.store.Storage;
 import java.io.Closeable;
 import java.io.IOException;
@@ -48,22 +47,6 @@ public final class GroupCommitWriter implements Closeable {
     }
   }
 
-  /** The changes of one group: their names, their futures, what they weigh. */
-  private static final class Group {
-    final java.util.TreeSet<String> names = new java.util.TreeSet<>(); // sorted: names under one
-    final Set<String> puts = new HashSet<>();
-    final List<CompletableFuture<Generation>> waiting = new ArrayList<>();
-    final CompletableFuture<Void> committed = new CompletableFuture<>();
-    long bytes;
-    int changes;
-    long firstNanos;
-    boolean full;
-
-    boolean isEmpty() {
-      return waiting.isEmpty();
-    }
-  }
-
   private final Storage storage;
   private final WriterOptions options;
   private final Settings settings;
@@ -72,7 +55,7 @@ public final class GroupCommitWriter implements Closeable {
   private final ReentrantReadWriteLock appending = new ReentrantReadWriteLock();
 
   private volatile ArchiveWriter writer; // replaced after a failed commit, the lock held alone
-  private Group open = new Group(); // guarded by this
+  private ChangeGroup open = new ChangeGroup(); // guarded by this
   private boolean closing; // guarded by this
   private final Thread committer;
   private final DirectoryFilter directories;
@@ -261,7 +244,7 @@ public final class GroupCommitWriter implements Closeable {
     List<Change> changes;
     Set<String> deleting = new HashSet<>();
     try {
-      changes = normalized(asked, deleting);
+      changes = ChangeGroup.normalized(asked, deleting, storage.toString());
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -286,7 +269,7 @@ public final class GroupCommitWriter implements Closeable {
         } catch (IOException | RuntimeException e) {
           return CompletableFuture.failedFuture(e);
         }
-        Group group;
+        ChangeGroup group;
         Exception refused;
         CompletableFuture<Generation> done = new CompletableFuture<>();
         synchronized (this) {
@@ -294,7 +277,7 @@ public final class GroupCommitWriter implements Closeable {
             return CompletableFuture.failedFuture(new IllegalStateException("writer is closed"));
           }
           group = open;
-          wait = changes.stream().anyMatch(c -> clash(group, c)) ? group.committed : null;
+          wait = changes.stream().anyMatch(group::clashes) ? group.committed : null;
           if (wait != null) {
             group.full = true; // commit it now: these changes follow it (the conflict may go)
             notifyAll();
@@ -306,7 +289,8 @@ public final class GroupCommitWriter implements Closeable {
             return CompletableFuture.completedFuture(writer.manifest()); // nothing to delete
           } else {
             boolean first = group.isEmpty();
-            join(group, made, done);
+            group.join(made, done, settings);
+            made.stream().filter(Change::isPut).forEach(c -> directories.addParentsOf(c.name()));
             if (first || group.full) {
               notifyAll(); // the committer waits for a first change, then for the window or this
             }
@@ -323,35 +307,6 @@ public final class GroupCommitWriter implements Closeable {
     }
   }
 
-  /**
-   * The changes with their names normalized, the deleted ones into {@code deleting}; refuses a name
-   * given twice and a put under another put.
-   */
-  private List<Change> normalized(List<Change> asked, Set<String> deleting) {
-    List<Change> changes = new ArrayList<>(asked.size());
-    java.util.TreeSet<String> puts = new java.util.TreeSet<>();
-    Set<String> names = new HashSet<>();
-    for (Change c : asked) {
-      String name = EntryNames.normalize(c.name());
-      if (!names.add(name)) {
-        throw NameConflictException.duplicate(List.of(name), 1);
-      }
-      changes.add(new Change(name, c.content(), c.meta()));
-      if (c.isPut()) {
-        puts.add(name);
-      } else {
-        deleting.add(name);
-      }
-    }
-    for (String put : puts) {
-      String under = puts.higher(put + "/");
-      if (puts.contains(put + "/") || (under != null && under.startsWith(put + "/"))) {
-        throw NameConflictException.clash(storage.toString(), put, under);
-      }
-    }
-    return changes;
-  }
-
   /** Why the condition refuses the change (it does not hold, or could not be read), or null. */
   private Exception refusal(Precondition condition, String name) {
     try {
@@ -364,47 +319,11 @@ public final class GroupCommitWriter implements Closeable {
     }
   }
 
-  /** Whether {@code name} may not join {@code group}: it changes the name or one beside it. */
-  private static boolean clash(Group group, Change change) {
-    String name = change.name();
-    if (group.names.contains(name)) {
-      return true;
-    }
-    if (!change.isPut()) {
-      return false;
-    }
-    for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
-      if (group.names.contains(name.substring(0, slash))) {
-        return true; // the group makes a parent of it an entry, or deletes it: after it
-      }
-    }
-    String under = name + "/";
-    String first = group.names.ceiling(under); // a name under it put, or deleted: after it
-    return first != null && first.startsWith(under);
-  }
-
-  private void join(Group group, List<Change> changes, CompletableFuture<Generation> done) {
-    if (group.isEmpty()) {
-      group.firstNanos = System.nanoTime();
-    }
-    for (Change c : changes) {
-      group.names.add(c.name());
-      if (c.isPut()) {
-        group.puts.add(c.name());
-        directories.addParentsOf(c.name());
-        group.bytes += c.content().length;
-      }
-    }
-    group.changes += changes.size();
-    group.waiting.add(done);
-    group.full |= group.changes >= settings.maxEntries() || group.bytes >= settings.maxBytes();
-  }
-
   /**
    * Appends the changes; one the writer refuses fails them, and leaves the group with those after
    * it (those before it stay appended and are committed).
    */
-  private void apply(Group group, List<Change> changes, CompletableFuture<Generation> done) {
+  private void apply(ChangeGroup group, List<Change> changes, CompletableFuture<Generation> done) {
     for (int i = 0; i < changes.size(); i++) {
       Change c = changes.get(i);
       try {
@@ -415,11 +334,7 @@ public final class GroupCommitWriter implements Closeable {
         }
       } catch (IOException | RuntimeException e) {
         synchronized (this) {
-          group.waiting.remove(done);
-          for (Change left : changes.subList(i, changes.size())) {
-            group.names.remove(left.name());
-            group.puts.remove(left.name());
-          }
+          group.leave(changes.subList(i, changes.size()), done);
         }
         done.completeExceptionally(e);
         return;
@@ -481,11 +396,11 @@ public final class GroupCommitWriter implements Closeable {
       // to it (a change that joined a newer group while an append of this one still ran would
       // otherwise be committed with this group's, its name possibly twice).
       appending.writeLock().lock();
-      Group group;
+      ChangeGroup group;
       try {
         synchronized (this) {
           group = open;
-          open = new Group();
+          open = new ChangeGroup();
         }
         lastGroupSize = group.waiting.size();
         commit(group);
@@ -502,7 +417,7 @@ public final class GroupCommitWriter implements Closeable {
    * its limit, reclaiming dead bytes) runs once no change is waiting, or at least every {@link
    * #WHOLE_POLICY_NANOS} under a load that never lets up.
    */
-  private void commit(Group group) {
+  private void commit(ChangeGroup group) {
     Generation committed;
     try {
       committed = writer.commit(true);
