@@ -27,8 +27,28 @@ abstract sealed class Pending permits Pending.File, Pending.Deleted {
     this.name = name;
   }
 
-  /** The changes that make it, for one commit, with the deletes of {@code movedFrom}. */
-  abstract List<GroupCommitWriter.Change> changes(List<String> movedFrom) throws IOException;
+  /**
+   * What goes to the archive, as it is when taken under the overlay's lock: a rename may change a
+   * file's name the moment after, and its content is read after the lock is let go.
+   */
+  record Taken(Pending pending, String name, EntryMetadata meta, List<String> movedFrom) {
+    /** The changes that make it, for one commit: a put or a delete, and the names moved from. */
+    List<GroupCommitWriter.Change> changes() throws IOException {
+      List<GroupCommitWriter.Change> changes = new ArrayList<>();
+      if (pending instanceof File f) {
+        changes.add(GroupCommitWriter.Change.put(name, f.content.content(), meta));
+      } else {
+        changes.add(GroupCommitWriter.Change.delete(name));
+      }
+      for (String from : movedFrom) {
+        changes.add(GroupCommitWriter.Change.delete(from));
+      }
+      return changes;
+    }
+  }
+
+  /** Takes it to send, with the names it moves from (under the overlay's lock). */
+  abstract Taken taken(List<String> movedFrom);
 
   /** A file written: its content, attributes and the names a rename moved it from. */
   static final class File extends Pending {
@@ -67,15 +87,9 @@ abstract sealed class Pending permits Pending.File, Pending.Deleted {
     }
 
     @Override
-    List<GroupCommitWriter.Change> changes(List<String> movedFrom) throws IOException {
-      List<GroupCommitWriter.Change> changes = new ArrayList<>();
-      changes.add(
-          GroupCommitWriter.Change.put(
-              name, content.content(), new EntryMetadata(mtimeMillis, mode, java.util.Map.of())));
-      for (String from : movedFrom) {
-        changes.add(GroupCommitWriter.Change.delete(from));
-      }
-      return changes;
+    Taken taken(List<String> movedFrom) {
+      return new Taken(
+          this, name, new EntryMetadata(mtimeMillis, mode, java.util.Map.of()), movedFrom);
     }
 
     /** Lets go of the content once nothing reads it and the mount no longer shows it. */
@@ -98,8 +112,8 @@ abstract sealed class Pending permits Pending.File, Pending.Deleted {
     }
 
     @Override
-    List<GroupCommitWriter.Change> changes(List<String> movedFrom) {
-      return List.of(GroupCommitWriter.Change.delete(name));
+    Taken taken(List<String> movedFrom) {
+      return new Taken(this, name, null, List.of());
     }
   }
 }

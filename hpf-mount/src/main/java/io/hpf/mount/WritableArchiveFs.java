@@ -66,7 +66,7 @@ final class WritableArchiveFs extends WritableFiles {
 
   /** Sends {@code pending} if it is still to go; null if not. */
   private CompletableFuture<Generation> send(Pending pending, long seq) {
-    List<Landed> going = new ArrayList<>(); // what lands with this commit, and the names it moves
+    List<Pending.Taken> going = new ArrayList<>(); // what lands with this commit
     synchronized (overlay) {
       if (pending.queued != seq) {
         return null; // queued again since, or no longer to go
@@ -74,14 +74,14 @@ final class WritableArchiveFs extends WritableFiles {
       if (!(pending instanceof Pending.File f)) {
         pending.queued = 0;
         pending.submittedOnce = true;
-        going.add(new Landed(pending, List.of(), null));
+        going.add(pending.taken(List.of()));
       } else {
         List<Pending.File> files = f.together != null ? f.together : List.of(f);
         for (Pending.File m : files) {
           m.together = null;
-          List<String> from = take(m, m == f);
-          if (from != null) {
-            going.add(new Landed(m, from, null));
+          Pending.Taken taken = take(m, m == f);
+          if (taken != null) {
+            going.add(taken);
           }
         }
       }
@@ -91,8 +91,8 @@ final class WritableArchiveFs extends WritableFiles {
     }
     List<GroupCommitWriter.Change> changes = new ArrayList<>();
     try {
-      for (Landed l : going) {
-        changes.addAll(l.pending().changes(l.movedFrom()));
+      for (Pending.Taken t : going) {
+        changes.addAll(t.changes());
       }
     } catch (IOException | RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -100,8 +100,8 @@ final class WritableArchiveFs extends WritableFiles {
     CompletableFuture<Generation> sent = writer.apply(changes);
     sent.whenComplete(
         (g, e) -> {
-          for (Landed l : going) {
-            landed.add(new Landed(l.pending(), l.movedFrom(), e));
+          for (Pending.Taken t : going) {
+            landed.add(new Landed(t.pending(), t.movedFrom(), e));
           }
           if (!settling.getAndSet(true)) {
             try {
@@ -115,12 +115,12 @@ final class WritableArchiveFs extends WritableFiles {
   }
 
   /**
-   * Takes staged file {@code f} to send (under the overlay's lock): returns the names it moves
-   * from, or null if it does not go now (replaced, deleted, broken, or open again: then at its
-   * close). {@code queuedItem}: the queue's item is its own; else it goes with the one that is (a
-   * directory renamed in one commit), if it is still queued.
+   * Takes staged file {@code f} to send (under the overlay's lock), or null if it does not go now
+   * (replaced, deleted, broken, or open again: then at its close). {@code queuedItem}: the queue's
+   * item is its own; else it goes with the one that is (a directory renamed in one commit), if it
+   * is still queued.
    */
-  private List<String> take(Pending.File f, boolean queuedItem) {
+  private Pending.Taken take(Pending.File f, boolean queuedItem) {
     if ((!queuedItem && f.queued == 0) || overlay.at(f.name) != f || f.content.broken() != null) {
       return null;
     }
@@ -134,7 +134,7 @@ final class WritableArchiveFs extends WritableFiles {
     f.submittedOnce = true;
     List<String> from = List.copyOf(f.movedFrom);
     f.movedFrom.clear();
-    return from;
+    return f.taken(from);
   }
 
   /** A change whose commit landed, or failed. */

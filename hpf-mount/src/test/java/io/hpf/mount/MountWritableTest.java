@@ -251,7 +251,7 @@ class MountWritableTest {
               + "for i in range(1, 6001):\n"
               + "    open('big/f%d' % i, 'w').write('%d\\\\n' % i)\n"
               + "    open('big/sub/g%d' % i, 'w').write('%d\\\\n' % i)\n"
-              + "\" && sync big/f1");
+              + "\" && sync big/sub/g6000"); // the last closed: with it, all before it
       java.util.concurrent.atomic.AtomicBoolean done =
           new java.util.concurrent.atomic.AtomicBoolean();
       java.util.List<String> seen =
