@@ -99,6 +99,12 @@ public final class ArchiveWriter implements Closeable {
    */
   public static ArchiveWriter create(Storage storage, WriterOptions options) throws IOException {
     List<StoredFile> existing = storage.list();
+    if (!existing.isEmpty()
+        && existing.stream().allMatch(f -> f.name().equals(ArchiveLock.FILE_NAME))) {
+      // Another creator's lock alone: its holder is named (a dead one's lock is taken over).
+      ArchiveLock.acquire(storage, false).close();
+      existing = storage.list();
+    }
     if (!existing.isEmpty()) {
       boolean isArchive =
           existing.stream().anyMatch(f -> FileNames.manifestGeneration(f.name()) >= 0);

@@ -54,6 +54,31 @@ class ArchiveLockTest {
   }
 
   @Test
+  void aCreateBesideAnotherCreatorsLockNamesItsHolderAndADeadOnesIsTakenOver() throws Exception {
+    Path archive = dir.resolve("new.hpf");
+    try (ArchiveWriter first =
+        ArchiveWriter.create(
+            LocalStorage.createDirectories(archive), WriterOptions.builder().build())) {
+      ArchiveLockedException held =
+          assertThrows(
+              ArchiveLockedException.class,
+              () ->
+                  ArchiveWriter.create(
+                      LocalStorage.open(archive), WriterOptions.builder().build()));
+      assertTrue(
+          held.getMessage().contains("pid " + ProcessHandle.current().pid()), held.getMessage());
+    }
+    Files.writeString(
+        archive.resolve("hpf.lock"),
+        "host " + host() + ", pid " + deadPid() + ", since " + Instant.now());
+    try (ArchiveWriter w =
+        ArchiveWriter.create(LocalStorage.open(archive), WriterOptions.builder().build())) {
+      w.add("a", new byte[] {1}, EntryMetadata.of(0));
+      w.commit(); // the dead creator's lock was taken over: the archive is made
+    }
+  }
+
+  @Test
   void aDeadWritersLockOfThisHostIsTakenOverSayingWhose() throws Exception {
     Path archive = archive();
     String stale = "host " + host() + ", pid " + deadPid() + ", since " + Instant.now();
