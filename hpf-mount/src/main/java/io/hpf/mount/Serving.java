@@ -31,6 +31,9 @@ final class Serving {
   /** Threads answering the kernel: requests wait on storage (HDFS, S3) more than on a core. */
   private static final int THREADS = 8;
 
+  /** Threads for the requests of a writable mount that wait (reads, fsyncs). */
+  private static final int WAITING_THREADS = 4;
+
   /** How often, in refreshes, a directory of archives is searched again for archives. */
   private static final int RESCAN_EVERY = 10;
 
@@ -111,7 +114,14 @@ final class Serving {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(this::endQuietly, "hpf-mount-exit"));
     try (session) {
-      session.serve(THREADS);
+      if (writable != null && io.hpf.store.LocalStorage.isLocal(location)) {
+        // Requests answered at once on one thread (each takes microseconds: content is packed
+        // and committed on others), those that wait on a pool: a program writing files one by
+        // one then runs ~40% faster than with eight threads woken in turn (RUNS, issue 47).
+        session.serve(1, WAITING_THREADS);
+      } else {
+        session.serve(THREADS); // on HDFS or S3 every request may wait on storage
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
