@@ -85,11 +85,7 @@ final class Overlay {
 
   /** Whether directory {@code name} holds nothing. */
   boolean isEmpty(String name, ArchiveReader committed) throws IOException {
-    return name.isEmpty()
-        ? changes.values().stream().noneMatch(Pending.File.class::isInstance)
-            && directories.isEmpty()
-            && !committedUnder(name, committed)
-        : !stagedUnder(name) && !committedUnder(name, committed);
+    return !stagedUnder(name) && !committedUnder(name, committed); // "" : the whole tree
   }
 
   /** Keeps directory {@code name} when what made it goes (a file deleted or moved away). */

@@ -53,33 +53,23 @@ abstract class WritableFiles extends WritableNames {
   public long open(long node, int flags) throws FuseError {
     boolean writes = (flags & O_ACCMODE) != 0;
     boolean truncate = writes && (flags & O_TRUNC) != 0;
-    ArchiveSnapshot[] kept = new ArchiveSnapshot[1];
-    try {
-      return locked(
-          "open",
-          String.valueOf(node),
-          committed -> {
-            Overlay.Found f = existing(node, committed);
-            String path = nameOf(node, f);
-            if (f.directory()) {
-              throw new FuseError(FuseError.EISDIR);
-            }
-            if (f.staged() == null && !writes) {
-              kept[0] = committed();
-              return handleFor(new Handle(null, false, kept[0], f.committed()));
-            }
-            Pending.File file =
-                f.staged() != null
-                    ? f.staged()
-                    : stageCommitted(node, path, f, truncate, committed);
-            return opened(file, writes, truncate);
-          });
-    } catch (FuseError e) {
-      if (kept[0] != null) {
-        release(kept[0]);
-      }
-      throw e;
-    }
+    return locked(
+        "open",
+        String.valueOf(node),
+        committed -> {
+          Overlay.Found f = existing(node, committed);
+          if (f.directory()) {
+            throw new FuseError(FuseError.EISDIR);
+          }
+          if (f.staged() == null && !writes) { // read where the row was found: held by the handle
+            return handleFor(new Handle(null, false, snapshotOf(node), f.committed()));
+          }
+          Pending.File file =
+              f.staged() != null
+                  ? f.staged()
+                  : stageCommitted(node, nameOf(node, f), f, truncate, committed);
+          return opened(file, writes, truncate);
+        });
   }
 
   /**

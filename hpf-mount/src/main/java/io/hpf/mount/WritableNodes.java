@@ -140,8 +140,4 @@ final class WritableNodes {
     }
     return found;
   }
-
-  synchronized int size() {
-    return byId.size();
-  }
 }

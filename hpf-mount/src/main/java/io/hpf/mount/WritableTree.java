@@ -204,6 +204,19 @@ abstract class WritableTree implements WritableFileSystem {
         });
   }
 
+  /**
+   * The snapshot node {@code id}'s committed file is read from, held (the caller releases it): its
+   * orphan's if its name is gone, else the last commit.
+   */
+  final ArchiveSnapshot snapshotOf(long id) throws IOException {
+    WritableNodes.Node node = nodes.get(id);
+    WritableNodes.Orphan o = node == null || node.path() != null ? null : node.orphan;
+    if (o != null && o.snapshot() != null && o.snapshot().acquire()) {
+      return o.snapshot();
+    }
+    return committed();
+  }
+
   /** What node {@code id} is, as {@link #resolve}; ENOENT if nothing. */
   final Overlay.Found existing(long id, ArchiveReader committed) throws IOException, FuseError {
     Overlay.Found f = resolve(id, committed);

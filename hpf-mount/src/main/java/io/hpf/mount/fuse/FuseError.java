@@ -13,7 +13,6 @@ public final class FuseError extends Exception {
   public static final int EIO = 5;
   public static final int EBADF = 9;
   public static final int EEXIST = 17;
-  public static final int EXDEV = 18;
   public static final int ENOTDIR = 20;
   public static final int EISDIR = 21;
   public static final int EINVAL = 22;
