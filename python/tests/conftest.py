@@ -25,6 +25,24 @@ def java_hpf():
     return run
 
 
+@pytest.fixture(scope="session")
+def java_cli():
+    """Runs the Java `hpf` command and gives back what it did (exit code, stdout, stderr)."""
+    if not CLI_JAR.exists():
+        pytest.fail(f"{CLI_JAR} is missing: build the project first (mvn package)")
+
+    def run(*args, check=True):
+        env = dict(os.environ, LC_ALL="C.UTF-8")
+        done = subprocess.run(["java", "-cp", str(CLI_JAR), "io.hpf.cli.Main", *map(str, args)],
+                              env=env, capture_output=True, text=True)
+        if check and done.returncode != 0:
+            raise AssertionError(f"hpf {' '.join(map(str, args))} exited {done.returncode}: "
+                                 f"{done.stderr.strip()}")
+        return done
+
+    return run
+
+
 def make_tree(root, seed, count):
     rnd = random.Random(seed)
     files = {}

@@ -3,6 +3,8 @@
     >>> import hpf_archive as hpf
     >>> a = hpf.open("/data/photos.hpf")
     >>> a.get("2024/01/cat.jpg")
+    >>> with hpf.create("/data/new.hpf") as w:
+    ...     w.add("a.txt", b"hello")
 
 The fsspec file system (protocol "hpf") is in hpf_archive.filesystem.
 """
@@ -12,6 +14,8 @@ from .catalog import EntryInfo
 from .dataset import Dataset
 from .errors import (ArchiveReplaced, CorruptArchive, HpfError, NotFound, ReadOnly,
                      UnsupportedVersion)
+from .write import ArchiveLocked, NameConflict, Writer, append, create
 
-__all__ = ["Archive", "open", "Dataset", "EntryInfo", "CorruptArchive", "HpfError", "NotFound",
-           "ReadOnly", "UnsupportedVersion"]
+__all__ = ["Archive", "open", "create", "append", "Writer", "Dataset", "EntryInfo",
+           "ArchiveLocked", "CorruptArchive", "HpfError", "NameConflict", "NotFound", "ReadOnly",
+           "UnsupportedVersion"]

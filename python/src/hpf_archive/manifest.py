@@ -69,6 +69,8 @@ class Manifest:
     writer_settings: Optional[ArchiveSettings] = None
     # The highest part and segment ids any committed manifest named (version 7); None before.
     id_marks: Optional[tuple] = None
+    # The last commits, oldest first and this one last: (generation, time, operation, entries).
+    history: List[Tuple[int, int, str, int]] = field(default_factory=list)
 
 
 def newest_manifest_name(names):
@@ -161,6 +163,12 @@ def parse(data, path):
         segment_ids.add(s.segment_id)
         m.segments.append(s)
     _check_places(m, path)
+    for _ in range(bounded(c, c.u32("history count"), 26, "history records")):
+        m.history.append((c.u64("history generation"), c.u64("history time"),
+                          c.utf8(c.u16("history operation length"), "history operation"),
+                          c.u64("history entries")))
+    if not c.done():
+        raise CorruptArchive(path, c.pos, f"{c.end - c.pos} unexpected bytes before the footer")
     _check_marks(m, path)
     return m
 

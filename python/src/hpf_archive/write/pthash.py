@@ -1,0 +1,132 @@
+"""Builds the minimal perfect hash of a bucket (FORMAT.md "Perfect hash"): PTHash with skewed
+pilot buckets, a table of n/0.99 positions and a remap table. The search is the one hpf's Java
+writer does (largest pilot bucket first, smallest pilot that fits), so both store the same bytes
+for the same keys. Internal to the writer."""
+
+from __future__ import annotations
+
+import math
+
+from .bytes_out import MASK64, Out
+
+GOLDEN, GOLDEN_2 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F
+DENSE_THRESHOLD = 0x9999999999999999
+MAX_PILOT = 1 << 26
+ENCODING_COMPACT, ENCODING_DICTIONARY = 1, 2
+
+
+class Unbuildable(Exception):
+    """Two keys are equal, or no pilot was found: the caller tries another seed."""
+
+
+def fmix64(k: int) -> int:
+    k ^= k >> 33
+    k = (k * 0xFF51AFD7ED558CCD) & MASK64
+    k ^= k >> 33
+    k = (k * 0xC4CEB9FE1A85EC53) & MASK64
+    return k ^ (k >> 33)
+
+
+def _bucket_of(key: int, m: int, dense: int) -> int:
+    spread = fmix64(key ^ GOLDEN_2)
+    if fmix64(key) < DENSE_THRESHOLD:
+        return (spread * dense) >> 64
+    return dense + ((spread * (m - dense)) >> 64)
+
+
+def bits_for(v: int) -> int:
+    return v.bit_length() if v > 0 else 0
+
+
+def pack(values: list[int], width: int) -> list[int]:
+    """Values of `width` bits into u64 words, value i at bits [i*w, (i+1)*w)."""
+    count = (len(values) * width + 63) // 64
+    if width == 0:
+        return [0] * count
+    stream = 0
+    for i, v in enumerate(values):
+        stream |= v << (i * width)
+    return [(stream >> (64 * i)) & MASK64 for i in range(count)]
+
+
+def build(keys: list[int]) -> tuple[bytes, list[int]]:
+    """The encoded function over distinct 64-bit keys, and the slot of each key."""
+    n = len(keys)
+    if n == 0:
+        return bytes(Out().u32(0).u32(0).u32(0).u8(ENCODING_COMPACT).u8(0).u8(0).u8(0)
+                     .u32(0).u32(0).u32(0)), []
+    m = max(1, math.ceil(n / (2.0 if n < 256 else 5.0)))
+    dense = m * 3 // 10
+    table = n if n < 64 else min(0x7FFFFFFE, math.ceil(n / 0.99))
+    members: list[list[int]] = [[] for _ in range(m)]
+    for k in keys:
+        members[_bucket_of(k, m, dense)].append(k)
+    for b in members:
+        if len(b) > 1 and len(set(b)) != len(b):
+            raise Unbuildable("two equal keys")
+    order = sorted(range(m), key=lambda b: -len(members[b]))
+    taken = bytearray(table)
+    pilots = [0] * m
+    position: dict[int, int] = {}
+    for b in order:
+        ks = members[b]
+        if not ks:
+            break
+        pilots[b] = _search(ks, table, taken, position)
+    remap = _remap(taken, n, table)
+    slots = [p if p < n else remap[p - n] for p in (position[k] for k in keys)]
+    return _encode(n, table, m, pilots, remap), slots
+
+
+def _search(ks: list[int], table: int, taken: bytearray, position: dict[int, int]) -> int:
+    for pilot in range(MAX_PILOT):
+        ph = fmix64(pilot ^ GOLDEN)
+        positions: list[int] = []
+        for k in ks:
+            pos = (fmix64(k ^ ph) * table) >> 64
+            if taken[pos] or pos in positions:
+                break
+            positions.append(pos)
+        else:
+            for k, pos in zip(ks, positions):
+                taken[pos] = 1
+                position[k] = pos
+            return pilot
+    raise Unbuildable(f"no pilot found for a bucket of {len(ks)} keys")
+
+
+def _remap(taken: bytearray, n: int, table: int) -> list[int]:
+    remap = [0] * (table - n)
+    free = 0
+    for pos in range(n, table):
+        if taken[pos]:
+            while taken[free]:
+                free += 1
+            remap[pos - n] = free
+            free += 1
+    return remap
+
+
+def _encode(n: int, table: int, m: int, pilots: list[int], remap: list[int]) -> bytes:
+    compact_bits = bits_for(max(pilots))
+    distinct = sorted(set(pilots))
+    dictionary_bits = bits_for(len(distinct) - 1)
+    remap_bits = bits_for(n - 1)
+    out = Out().u32(n).u32(table).u32(m)
+    if m * compact_bits <= m * dictionary_bits + 32 * len(distinct):
+        out.u8(ENCODING_COMPACT).u8(compact_bits).u8(remap_bits).u8(0).u32(0)
+        words = pack(pilots, compact_bits)
+    else:
+        out.u8(ENCODING_DICTIONARY).u8(dictionary_bits).u8(remap_bits).u8(0).u32(len(distinct))
+        for v in distinct:
+            out.u32(v)
+        index = {v: i for i, v in enumerate(distinct)}
+        words = pack([index[p] for p in pilots], dictionary_bits)
+    out.u32(len(words))
+    for w in words:
+        out.u64(w)
+    remap_words = pack(remap, remap_bits)
+    out.u32(len(remap_words))
+    for w in remap_words:
+        out.u64(w)
+    return bytes(out)

@@ -1,0 +1,341 @@
+"""A writer of one archive (FORMAT.md "Commit protocol"): holds the lock, appends entries to a new
+part file, and commits them (with the names it deletes) as one segment and one manifest. Names
+are checked as they are given, so a name the archive refuses raises before anything is written."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from typing import Any, BinaryIO, Optional, Union
+
+from .. import files
+from ..archive import Archive
+from ..errors import HpfError, NotFound
+from ..manifest import ArchiveSettings, Bucket, Manifest, Segment, newest_manifest_name
+from . import cleanup, lock, manifest_out, recovery, segment
+from .bytes_out import sorted_attributes
+from .entries import CODECS, NONE, ZSTD, Compressor, fits_group
+from .names import normal, parents
+from .part import PartWriter
+from .segment import Row
+from .target import Target
+
+DEFAULT_BUCKET_CAPACITY = 65536
+GROUP_BYTES, GROUP_MAX = 2048, 512
+SOLID_GROUP_BYTES, SOLID_GROUP_MAX = 256 << 10, 64 << 10
+IN_MEMORY_BYTES = 64 << 20  # content larger than this is streamed, stored raw
+Content = Union[bytes, bytearray, memoryview, BinaryIO]
+
+
+class NameConflict(HpfError, ValueError):
+    """A name added twice, already in the archive (without replace), or both a file and a
+    directory."""
+
+
+class Writer:
+    """Adds, replaces and deletes entries of one archive; `commit` makes them visible at once.
+    Made by `hpf_archive.create` and `hpf_archive.append`. As a context manager it commits on a
+    clean exit and commits nothing when the block raises."""
+
+    def __init__(self, target: Target, base: Optional[Archive], settings: ArchiveSettings,
+                 bucket_capacity: int, dictionary: Optional[tuple[int, bytes]],
+                 held: lock.Lock) -> None:
+        self.target, self.settings, self.bucket_capacity = target, settings, bucket_capacity
+        self._base, self._lock = base, held
+        self._dictionary = dictionary  # (id, bytes): new entries are compressed with it
+        self._new_dictionary = dictionary if base is None else None
+        self._compressor = Compressor(settings.codec, settings.zstd_level,
+                                      dictionary[1] if dictionary else None,
+                                      dictionary[0] if dictionary else 0)
+        self._part: Optional[PartWriter] = None
+        self._part_file: Optional[BinaryIO] = None
+        self._added: dict[str, bool] = {}  # name -> replaces an entry of the base
+        self._directories: set[str] = set()  # of the added names
+        self._deleted: set[str] = set()
+        self._replacing = False
+        self.closed = False
+
+    # -- what users call ------------------------------------------------------------------
+
+    def add(self, name: str, data: Content, *, mode: int = 0o644, mtime: Optional[float] = None,
+            attributes: Optional[dict[str, str]] = None, replace: bool = False) -> None:
+        """Adds an entry of `data` (bytes, or a binary file object read to its end). `mtime` in
+        seconds since the epoch (now if not given); `replace` lets it replace an entry of the
+        same name; without it an existing name raises NameConflict."""
+        key = self._claim(name, replace, attributes)
+        millis = int(time.time() * 1000) if mtime is None else int(round(mtime * 1000))
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            self._append(key, bytes(data), millis, mode & 0o7777, attributes)
+            return
+        size = _size_of(data)
+        if size is not None and size > IN_MEMORY_BYTES:
+            self._append_stream(key, data.read, size, millis, mode & 0o7777, attributes, key)
+        else:
+            self._append(key, data.read(), millis, mode & 0o7777, attributes)
+
+    def add_file(self, name: str, path: Union[str, os.PathLike], *, replace: bool = False,
+                 attributes: Optional[dict[str, str]] = None) -> None:
+        """Adds the file at `path` under `name`, keeping its mode bits and modification time."""
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            key = self._claim(name, replace, attributes)
+            mode, millis = st.st_mode & 0o7777, st.st_mtime_ns // 1_000_000
+            if st.st_size > IN_MEMORY_BYTES:
+                self._append_stream(key, f.read, st.st_size, millis, mode, attributes,
+                                    os.fspath(path))
+            else:
+                self._append(key, f.read(), millis, mode, attributes)
+
+    def delete(self, name: str) -> None:
+        """Deletes an entry of the archive at the next commit; NotFound if it has none."""
+        key = normal(name)
+        if key in self._added:
+            raise NameConflict(f"{self.target.describe('')}: '{key}' is both added and deleted "
+                               "in one commit")
+        if key in self._deleted:
+            return
+        if self._base is None or self._base.stat(key) is None:
+            raise NotFound(self.target.describe(""), key)
+        self._deleted.add(key)
+
+    def commit(self) -> int:
+        """Makes everything added and deleted since the last commit visible at once; returns the
+        archive's new generation (the last one if there was nothing to commit)."""
+        self._check_open()
+        rows = self._finish_part()
+        if not rows and not self._deleted and self._base is not None:
+            return self._base.manifest.generation
+        generation = self._commit_rows(rows)
+        self._added, self._deleted, self._directories = {}, set(), set()
+        self._replacing = False
+        return generation
+
+    def commit_recovered(self, rows: list[Row], parts: dict[int, int]) -> int:
+        """Commits what recovery kept of dead writers' parts (FORMAT.md "Recovery")."""
+        assert self._base is not None
+        base = self._base.manifest
+        rows.sort(key=lambda r: r.name)
+        return self._write_commit(base, rows, {**base.parts, **parts},
+                                  base.live_entries + len(rows),
+                                  base.live_bytes + sum(r.accounted() for r in rows),
+                                  f"recover {len(rows)} entries")
+
+    def abort(self) -> None:
+        """Drops everything since the last commit and lets the lock go."""
+        if self.closed:
+            return
+        try:
+            if self._part_file is not None:
+                self._part_file.close()
+                assert self._part is not None
+                self.target.delete(files.part(self._part.part_id))
+        finally:
+            self._end()
+
+    def close(self) -> None:
+        """Lets the lock go; what was not committed is dropped (as abort)."""
+        self.abort()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, kind: Any, *_: Any) -> None:
+        if kind is None:
+            try:
+                self.commit()
+            except BaseException:
+                self.abort()
+                raise
+            self._end()
+        else:
+            self.abort()
+
+    # -- names ------------------------------------------------------------------------------
+
+    def _claim(self, name: str, replace: bool, attributes: Optional[dict[str, str]]) -> str:
+        """The normal form of a name being added, refused now if the commit would refuse it."""
+        self._check_open()
+        key = normal(name)
+        where = self.target.describe("")
+        if key in self._added:
+            raise NameConflict(f"{where}: '{key}' is added twice")
+        if key in self._deleted:
+            raise NameConflict(f"{where}: '{key}' is both added and deleted in one commit")
+        if key in self._directories:
+            raise NameConflict(f"{where}: '{key}' would be a file and a directory (of names "
+                               "added in this commit)")
+        for parent in parents(key):
+            if parent in self._added or self._in_base(parent):
+                raise NameConflict(f"{where}: '{key}' is under '{parent}', which is a file")
+        old = self._in_base(key)
+        if old and not replace:
+            raise NameConflict(f"{where}: '{key}' already exists (add it with replace=True)")
+        if not old and self._base_has_under(key):
+            raise NameConflict(f"{where}: '{key}' is a directory of the archive")
+        for k, v in (attributes or {}).items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError("attributes are str keys and str values")
+        self._added[key] = old
+        self._replacing |= replace
+        self._directories.update(parents(key))
+        return key
+
+    def _in_base(self, name: str) -> bool:
+        return (self._base is not None and name not in self._deleted
+                and self._base.stat(name) is not None)
+
+    def _base_has_under(self, name: str) -> bool:
+        if self._base is None or self._base.manifest.live_entries == 0:
+            return False
+        return any(info.name not in self._deleted for info in self._base.list(name + "/"))
+
+    # -- parts ------------------------------------------------------------------------------
+
+    def _part_writer(self) -> PartWriter:
+        if self._part is None:
+            part_id = self._next_part_id()
+            self._part_file = self.target.create(files.part(part_id), exclusive=True)
+            s = self.settings
+            self._part = PartWriter(self._part_file, part_id, self._compressor, s.group_bytes,
+                                    s.group_entry_max_bytes)
+        return self._part
+
+    def _next_part_id(self) -> int:
+        mark = recovery.marks_of(self._base)[0] if self._base else 0
+        present = [files_part_id(n) for n in self.target.list()]
+        return max([mark, *present]) + 1
+
+    def _append(self, key: str, raw: bytes, millis: int, mode: int,
+                attributes: Optional[dict[str, str]]) -> None:
+        encoded = key.encode("utf-8")
+        self._part_writer().add(encoded, raw, millis, mode, sorted_attributes(attributes),
+                                fits_group(encoded, attributes))
+
+    def _append_stream(self, key: str, read: Any, size: int, millis: int, mode: int,
+                       attributes: Optional[dict[str, str]], source: str) -> None:
+        self._part_writer().add_stream(key.encode("utf-8"), read, size, millis, mode,
+                                       sorted_attributes(attributes), source)
+
+    def _finish_part(self) -> list[Row]:
+        if self._part is None:
+            return []
+        part, f = self._part, self._part_file
+        assert f is not None
+        part.write_group()
+        self.target.sync(f)
+        f.close()
+        self._part, self._part_file = None, None
+        self._parts_written = (part.part_id, part.length)
+        return part.rows
+
+    # -- the commit -------------------------------------------------------------------------
+
+    def _commit_rows(self, rows: list[Row]) -> int:
+        base = self._base.manifest if self._base else None
+        live_entries = base.live_entries if base else 0
+        live_bytes = base.live_bytes if base else 0
+        for r in rows:
+            live_bytes += r.accounted()
+            old = self._base.stat(r.name.decode("utf-8")) if self._added[r.name.decode()] else None
+            if old is None:
+                live_entries += 1
+            else:
+                live_bytes -= _accounted(old)
+        for name in self._deleted:
+            old = self._base.stat(name)  # type: ignore[union-attr]
+            live_entries -= 1
+            live_bytes -= _accounted(old)
+        added = len(rows)
+        rows = rows + [Row(n.encode("utf-8"), deleted=True) for n in self._deleted]
+        rows.sort(key=lambda r: r.name)
+        parts = dict(base.parts) if base else {}
+        if added:
+            parts[self._parts_written[0]] = self._parts_written[1]
+        operation = ("create " + _entries(len(rows)) if base is None
+                     else _describe(self._replacing, added, len(self._deleted)))
+        return self._write_commit(base, rows, parts, live_entries, live_bytes, operation)
+
+    def _write_commit(self, base: Optional[Manifest], rows: list[Row], parts: dict,
+                      live_entries: int, live_bytes: int, operation: str) -> int:
+        marks = recovery.marks_of(self._base) if self._base else (0, 0)
+        segment_id = marks[1] + 1
+        moving = [self._new_dictionary] if self._new_dictionary else []
+        with self.target.create(files.segment(segment_id)) as f:
+            written = segment.write(f.write, segment_id, rows, self.bucket_capacity, moving)
+            self.target.sync(f)
+        dictionaries = dict(base.dictionaries) if base else {}
+        for dictionary_id, offset in written.dictionaries.items():
+            from ..manifest import Dictionary
+
+            length = 32 + len(self._new_dictionary[1])  # type: ignore[index]
+            dictionaries[dictionary_id] = Dictionary(length, segment_id, offset)
+        segments = list(base.segments) if base else []
+        segments.append(_segment_ref(written))
+        m = manifest_out.next_manifest(base, marks, int(time.time() * 1000), operation,
+                                       self.bucket_capacity, self.settings, live_entries,
+                                       live_bytes, dictionaries, parts, segments)
+        name = "manifest-%010d.hpfm" % m.generation
+        self.target.delete(name + ".tmp")
+        with self.target.create(name + ".tmp") as f:
+            f.write(manifest_out.encode(m))
+            self.target.sync(f)
+        self.target.rename(name + ".tmp", name)
+        self._new_dictionary = None
+        cleanup.clean(self.target, m)
+        self._base = Archive(self.target.storage())
+        return m.generation
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise HpfError(f"{self.target.describe('')}: the writer is closed")
+
+    def _end(self) -> None:
+        self.closed = True
+        if self._base is not None:
+            self._base.close()
+        self._lock.release()
+
+
+def files_part_id(name: str) -> int:
+    if name.startswith("part-") and name.endswith(".hpfp") and name[5:-5].isdigit():
+        return int(name[5:-5])
+    return 0
+
+
+def _size_of(f: Any) -> Optional[int]:
+    try:
+        at = f.tell()
+        end = f.seek(0, io.SEEK_END)
+        f.seek(at)
+        return int(end - at)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _accounted(info: Any) -> int:
+    if not info.members:
+        return int(info.entry_length)
+    return int(info.entry_length // info.members
+               + (1 if info.member < info.entry_length % info.members else 0))
+
+
+def _entries(n: int) -> str:
+    return f"{n} entry" if n == 1 else f"{n} entries"
+
+
+def _describe(replace: bool, added: int, deleted: int) -> str:
+    verb = "add --replace" if replace else "add"
+    if deleted == 0:
+        return f"{verb} {_entries(added)}"
+    return f"rm {_entries(deleted)}" if added == 0 else f"{verb} {_entries(added)}, rm {deleted}"
+
+
+def _segment_ref(w: segment.Written) -> Segment:
+    buckets = [Bucket(b.number, b.local_depth, b.key_count, b.meta_length, b.length, b.offset)
+               for b in w.buckets]
+    return Segment(w.segment_id, w.entry_count, w.tombstone_count, w.catalog_length,
+                   w.global_depth, buckets, list(w.leaves), w.file_length)
+
+
+__all__ = ["Writer", "NameConflict", "CODECS", "NONE", "ZSTD", "newest_manifest_name"]
