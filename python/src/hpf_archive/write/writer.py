@@ -12,8 +12,8 @@ from typing import Any, BinaryIO, Optional, Union
 from .. import files
 from ..archive import Archive
 from ..errors import HpfError, NotFound
-from ..manifest import ArchiveSettings, Bucket, Manifest, Segment, newest_manifest_name
-from . import cleanup, lock, manifest_out, recovery, segment
+from ..manifest import ArchiveSettings, Manifest, newest_manifest_name
+from . import cleanup, commit, compaction, lock, recovery, segment
 from .bytes_out import sorted_attributes
 from .entries import CODECS, NONE, ZSTD, Compressor, fits_group
 from .names import normal, parents
@@ -50,6 +50,7 @@ class Writer:
                                       dictionary[0] if dictionary else 0)
         self._part: Optional[PartWriter] = None
         self._part_file: Optional[BinaryIO] = None
+        self._part_committed = 0  # the part's length a manifest names; 0 while none does
         self._added: dict[str, bool] = {}  # name -> replaces an entry of the base
         self._directories: set[str] = set()  # of the added names
         self._deleted: set[str] = set()
@@ -107,6 +108,8 @@ class Writer:
         if not rows and not self._deleted and self._base is not None:
             return self._base.manifest.generation
         generation = self._commit_rows(rows)
+        if self._part is not None:
+            self._part_committed = self._part.length
         self._added, self._deleted, self._directories = {}, set(), set()
         self._replacing = False
         return generation
@@ -127,9 +130,13 @@ class Writer:
             return
         try:
             if self._part_file is not None:
-                self._part_file.close()
                 assert self._part is not None
-                self.target.delete(files.part(self._part.part_id))
+                if self._part_committed:  # what follows the commit is no entry of the archive
+                    self._part_file.truncate(self._part_committed)
+                    self._part_file.close()
+                else:
+                    self._part_file.close()
+                    self.target.delete(files.part(self._part.part_id))
         finally:
             self._end()
 
@@ -218,16 +225,22 @@ class Writer:
                                        sorted_attributes(attributes), source)
 
     def _finish_part(self) -> list[Row]:
-        if self._part is None:
+        """The rows of the entries appended since the last commit, their bytes made durable. On
+        local disk the part stays open for the next commit (a manifest may name a part again with
+        a greater length: FORMAT.md "Commit protocol"); elsewhere a file is readable only once
+        closed, and the next commit starts a new part."""
+        if self._part is None or not (self._part.rows or self._part.members):
             return []
         part, f = self._part, self._part_file
         assert f is not None
         part.write_group()
         self.target.sync(f)
-        f.close()
-        self._part, self._part_file = None, None
+        rows, part.rows = part.rows, []
         self._parts_written = (part.part_id, part.length)
-        return part.rows
+        if not self.target.local:
+            f.close()
+            self._part, self._part_file = None, None
+        return rows
 
     # -- the commit -------------------------------------------------------------------------
 
@@ -258,33 +271,35 @@ class Writer:
 
     def _write_commit(self, base: Optional[Manifest], rows: list[Row], parts: dict,
                       live_entries: int, live_bytes: int, operation: str) -> int:
-        marks = recovery.marks_of(self._base) if self._base else (0, 0)
-        segment_id = marks[1] + 1
-        moving = [self._new_dictionary] if self._new_dictionary else []
-        with self.target.create(files.segment(segment_id)) as f:
-            written = segment.write(f.write, segment_id, rows, self.bucket_capacity, moving)
-            self.target.sync(f)
-        dictionaries = dict(base.dictionaries) if base else {}
-        for dictionary_id, offset in written.dictionaries.items():
-            from ..manifest import Dictionary
-
-            length = 32 + len(self._new_dictionary[1])  # type: ignore[index]
-            dictionaries[dictionary_id] = Dictionary(length, segment_id, offset)
-        segments = list(base.segments) if base else []
-        segments.append(_segment_ref(written))
-        m = manifest_out.next_manifest(base, marks, int(time.time() * 1000), operation,
-                                       self.bucket_capacity, self.settings, live_entries,
-                                       live_bytes, dictionaries, parts, segments)
-        name = "manifest-%010d.hpfm" % m.generation
-        self.target.delete(name + ".tmp")
-        with self.target.create(name + ".tmp") as f:
-            f.write(manifest_out.encode(m))
-            self.target.sync(f)
-        self.target.rename(name + ".tmp", name)
+        assert self._base is not None or base is None
+        kept = list(base.segments) if base else []
+        m = commit.commit_segment(self.target, self._base, self.settings, self.bucket_capacity,
+                                  rows, parts, kept, len(kept), live_entries, live_bytes,
+                                  operation, self._new_dictionary)
         self._new_dictionary = None
+        self._reopen()
+        while True:
+            assert self._base is not None
+            segments = self._base.manifest.segments
+            run = compaction.choose_run(segments)
+            if run is None:
+                break
+            start, end = run
+            merged = compaction.merged_rows(self._base, start, end)
+            b = self._base.manifest
+            m = commit.commit_segment(self.target, self._base, self.settings,
+                                      self.bucket_capacity, merged, b.parts,
+                                      segments[:start] + segments[end:], start, b.live_entries,
+                                      b.live_bytes, f"auto-compact: segments {start + 1}-{end} "
+                                      f"of {len(segments)} merged (index only)", None)
+            self._reopen()
         cleanup.clean(self.target, m)
-        self._base = Archive(self.target.storage())
         return m.generation
+
+    def _reopen(self) -> None:
+        if self._base is not None:
+            self._base.close()
+        self._base = Archive(self.target.storage())
 
     def _check_open(self) -> None:
         if self.closed:
@@ -329,13 +344,6 @@ def _describe(replace: bool, added: int, deleted: int) -> str:
     if deleted == 0:
         return f"{verb} {_entries(added)}"
     return f"rm {_entries(deleted)}" if added == 0 else f"{verb} {_entries(added)}, rm {deleted}"
-
-
-def _segment_ref(w: segment.Written) -> Segment:
-    buckets = [Bucket(b.number, b.local_depth, b.key_count, b.meta_length, b.length, b.offset)
-               for b in w.buckets]
-    return Segment(w.segment_id, w.entry_count, w.tombstone_count, w.catalog_length,
-                   w.global_depth, buckets, list(w.leaves), w.file_length)
 
 
 __all__ = ["Writer", "NameConflict", "CODECS", "NONE", "ZSTD", "newest_manifest_name"]
