@@ -14,8 +14,8 @@ from .catalog import EntryInfo
 from .dataset import Dataset
 from .errors import (ArchiveReplaced, CorruptArchive, HpfError, NotFound, ReadOnly,
                      UnsupportedVersion)
-from .write import ArchiveLocked, NameConflict, Writer, append, create
+from .write import ArchiveLocked, NameConflict, Stage, Writer, append, create, stage
 
-__all__ = ["Archive", "open", "create", "append", "Writer", "Dataset", "EntryInfo",
+__all__ = ["Archive", "open", "create", "append", "stage", "Stage", "Writer", "Dataset", "EntryInfo",
            "ArchiveLocked", "CorruptArchive", "HpfError", "NameConflict", "NotFound", "ReadOnly",
            "UnsupportedVersion"]

@@ -4,6 +4,7 @@ internal."""
 
 from .lock import ArchiveLocked
 from .opening import append, create
+from .stage import Stage, stage
 from .writer import NameConflict, Writer
 
-__all__ = ["create", "append", "Writer", "NameConflict", "ArchiveLocked"]
+__all__ = ["create", "append", "stage", "Stage", "Writer", "NameConflict", "ArchiveLocked"]
