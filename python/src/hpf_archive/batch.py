@@ -4,24 +4,33 @@ reader may read, as the Java reader's fetchAll does). On S3 or HDFS a request co
 than the bytes between two entries, so a batch of names costs a request per run of neighbours
 instead of one per name, and the runs are fetched concurrently where the file system can."""
 
-GAP_BYTES = 1 << 20  # bytes between two entries worth reading to save a request
+GAP_BYTES = 1 << 20  # the most bytes between two entries read to save a request
+WASTE = 0.1  # and at most this share of the bytes a run is read for
 MAX_RUN_BYTES = 8 << 20  # the most one request reads
 
 
 def runs(places):
     """Groups places (part name, offset, length, item), sorted here by part and offset, into
-    runs: (part name, start, end, [places]) with gaps up to GAP_BYTES and at most MAX_RUN_BYTES,
-    except a place larger than that alone."""
+    runs: (part name, start, end, [places]). A gap joins two neighbours only while a run's gaps
+    stay within a tenth of the bytes wanted (and GAP_BYTES): a batch then costs at most 1.1 times
+    its bytes, in as few requests as that allows. A run reads at most MAX_RUN_BYTES, except a
+    place larger than that alone."""
     out = []
+    wanted = 0
     for place in sorted(places, key=lambda p: (p[0], p[1])):
         part, off, length = place[0], place[1], place[2]
         if out:
             run_part, start, end, members = out[-1]
             new_end = max(end, off + length)
-            if run_part == part and off - end <= GAP_BYTES and new_end - start <= MAX_RUN_BYTES:
-                out[-1] = (run_part, start, new_end, members + [place])
+            gaps = (new_end - start) - (wanted + length)
+            if (run_part == part and off - end <= GAP_BYTES and gaps <= WASTE * (wanted + length)
+                    and new_end - start <= MAX_RUN_BYTES):
+                members.append(place)
+                out[-1] = (run_part, start, new_end, members)
+                wanted += length if off >= end else max(0, off + length - end)
                 continue
         out.append((part, off, off + length, [place]))
+        wanted = length
     return out
 
 

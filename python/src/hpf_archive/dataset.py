@@ -1,6 +1,8 @@
 """A map-style dataset over an archive's entries, for data loaders (PyTorch's DataLoader, or any
 loop with worker processes), with no dependency on any ML framework."""
 
+import os
+
 from .archive import open as open_archive
 
 
@@ -9,19 +11,23 @@ class Dataset:
 
     `len(ds)`; `ds[i]` is the content of the i-th entry, `ds["name"]` that of a name (through
     the index, as Archive.get), each passed through `transform(name, bytes)` when given. Pickled
-    to a worker process, it carries its location and entry list, not open files: each worker
-    opens the archive on first use."""
+    to a worker process (spawn) or inherited by one (fork), it carries its location and entry
+    list, not open files or connections: each process opens the archive on first use."""
 
     def __init__(self, location, prefix="", transform=None, *, fs=None, storage_options=None):
         self._location = location
         self._options = (fs, storage_options)
         self._transform = transform
         self._archive = None
+        self._pid = os.getpid()
         self._entries = list(self.archive.list(prefix))
         self._index = None  # name -> position, made when first asked
+        self.close()  # nothing opened to list them is carried to a worker
 
     @property
     def archive(self):
+        if self._pid != os.getpid():  # a forked worker: the parent's connections are not ours
+            self._archive, self._pid = None, os.getpid()
         if self._archive is None:
             fs, options = self._options
             self._archive = open_archive(self._location, fs=fs, storage_options=options)
