@@ -55,7 +55,15 @@ s3_clients() {
   HPF_AWS_CLI="$s3venv-awscli/bin/aws" "$s3venv/bin/python" -m pytest -q -p no:cacheprovider \
     hpf-server/src/test/python
 }
-(PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests &&
+# - The training loaders under PyTorch's DataLoader with worker processes, local and in S3, in a
+#   venv of their own (torch from PyPI is large: installed once into ~/.cache/hpf).
+torch_loader() {
+  local torchvenv
+  torchvenv="$(./scripts/torch-venv.sh)"
+  PYTHONPATH=python/tests "$torchvenv/bin/python" -m pytest -q -p no:cacheprovider python/tests/loader
+}
+(PYTHONPATH=python/tests "$pyvenv/bin/python" -m pytest -q -p no:cacheprovider \
+  --ignore=python/tests/loader python/tests && torch_loader &&
   s3_clients && ./scripts/fuzz.sh "$fuzz_seconds") >"$beside" 2>&1 &
 beside_pid=$!
 show_beside() {
