@@ -38,11 +38,13 @@ def free_ports(n):
 
 
 @contextlib.contextmanager
-def running(weed, base, bucket, access, secret):
-    """A SeaweedFS server in `base` with `bucket`, keys (access, secret): yields its S3 endpoint."""
+def running(weed, base, bucket, access, secret, anonymous_reads=False):
+    """A SeaweedFS server in `base` with `bucket`, keys (access, secret): yields its S3 endpoint.
+    With `anonymous_reads`, a GET without a signature reads too (as curl does)."""
+    anonymous = ',{"name":"anonymous","actions":["Read","List"]}' if anonymous_reads else ""
     (base / "s3.json").write_text(
         '{"identities":[{"name":"hpf","credentials":[{"accessKey":"%s","secretKey":"%s"}],'
-        '"actions":["Admin","Read","Write","List"]}]}' % (access, secret))
+        '"actions":["Admin","Read","Write","List"]}%s]}' % (access, secret, anonymous))
     master, volume, filer, s3_port, admin, webdav = free_ports(6)
     log = open(base / "weed.log", "wb")
     server = subprocess.Popen(

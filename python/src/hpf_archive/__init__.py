@@ -12,11 +12,18 @@ The fsspec file system (protocol "hpf") is in hpf_archive.filesystem.
 from .archive import Archive, open  # noqa: A004
 from .catalog import EntryInfo
 from .dataset import Dataset
-from .streaming import StreamingDataset
 from .errors import (ArchiveReplaced, CorruptArchive, HpfError, NotFound, ReadOnly,
                      UnsupportedVersion)
 from .write import ArchiveLocked, NameConflict, Stage, Writer, append, create, stage
 
 __all__ = ["Archive", "open", "create", "append", "stage", "Stage", "Writer", "Dataset",
-           "StreamingDataset", "EntryInfo", "ArchiveLocked", "CorruptArchive", "HpfError", "NameConflict", "NotFound", "ReadOnly",
-           "UnsupportedVersion"]
+           "StreamingDataset", "EntryInfo", "ArchiveLocked", "CorruptArchive", "HpfError",
+           "NameConflict", "NotFound", "ReadOnly", "UnsupportedVersion"]
+
+
+def __getattr__(name):  # StreamingDataset is a torch IterableDataset: torch loads when it is asked
+    if name == "StreamingDataset":
+        from .streaming import StreamingDataset
+
+        return StreamingDataset
+    raise AttributeError(f"module 'hpf_archive' has no attribute {name!r}")

@@ -79,11 +79,17 @@ def build(keys: list[int]) -> tuple[bytes, list[int]]:
 
 
 def _search(ks: list[int], table: int, taken: bytearray, position: dict[int, int]) -> int:
+    m1, m2, mask = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, MASK64
     for pilot in range(MAX_PILOT):
         ph = fmix64(pilot ^ GOLDEN)
         positions: list[int] = []
         for k in ks:
-            pos = (fmix64(k ^ ph) * table) >> 64
+            x = k ^ ph  # fmix64 written out: this loop is most of a commit's index time
+            x ^= x >> 33
+            x = (x * m1) & mask
+            x ^= x >> 33
+            x = (x * m2) & mask
+            pos = ((x ^ (x >> 33)) * table) >> 64
             if taken[pos] or pos in positions:
                 break
             positions.append(pos)

@@ -1,0 +1,3 @@
+module hpf/countproxy
+
+go 1.22
