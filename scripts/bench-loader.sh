@@ -24,12 +24,7 @@ export HPF_COUNTPROXY="$proxy"
 work="$HOME/.cache/hpf/bench-loader-$count"
 mkdir -p "$work" bench-results
 results=bench-results/loader.jsonl
-commit="$(git rev-parse --short HEAD)"
-torch="$("$venv/bin/python" -c 'import torch; print(torch.__version__)')"
-# Each line with the machine, commit and versions, as the other benchmarks record them.
-"$venv/bin/python" python/bench/bench_loader.py suite "$work" "$count" "$runs" |
-  while IFS= read -r line; do
-    pairs=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(" ".join(f"{k} {json.dumps(v) if not isinstance(v,(int,float)) else v}" for k,v in d.items()))' "$line")
-    # shellcheck disable=SC2086
-    HPF_COMMIT=$commit json_line "$results" benchmark loader torch "$torch" jdk none $pairs
-  done
+export HPF_COMMIT
+HPF_COMMIT="$(git rev-parse --short HEAD)"
+BENCH_COMMAND="$0 $*" "$venv/bin/python" python/bench/bench_loader.py suite "$work" "$count" "$runs" |
+  tee -a "$results"

@@ -285,7 +285,19 @@ def _upload(work, endpoint):
 def main():
     command, work = sys.argv[1], sys.argv[2]
     if command == "suite":
+        import datetime
+        import platform
+
+        import torch
+
+        model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                      if line.startswith("model name")), platform.machine())
         for line in suite(work, int(sys.argv[3]), int(sys.argv[4])):
+            line.update(benchmark="loader", torch=torch.__version__,
+                        python=platform.python_version(), machine=model, cores=os.cpu_count(),
+                        commit=os.environ.get("HPF_COMMIT", "unknown"),
+                        command=os.environ.get("BENCH_COMMAND", ""),
+                        time=datetime.datetime.now(datetime.timezone.utc).isoformat())
             print(json.dumps(line), flush=True)
         return
     args = sys.argv[3:]
