@@ -26,5 +26,9 @@ mkdir -p "$work" bench-results
 results=bench-results/loader.jsonl
 export HPF_COMMIT
 HPF_COMMIT="$(git rev-parse --short HEAD)"
-BENCH_COMMAND="$0 $*" "$venv/bin/python" python/bench/bench_loader.py suite "$work" "$count" "$runs" |
+# The benchmark's own code copied first: editing the checkout meanwhile changes nothing that runs
+# (the package is the venv's install, made above).
+cp python/bench/bench_loader.py "$work/bench_loader.py"
+mkdir -p "$work/tests" && cp python/tests/seaweed.py "$work/tests/"
+BENCH_COMMAND="$0 $*" "$venv/bin/python" "$work/bench_loader.py" suite "$work" "$count" "$runs" |
   tee -a "$results"

@@ -2,7 +2,7 @@
 # Runs the command blocks of the README and its guides as written, so that they cannot drift from
 # the tool: every ```sh block of README.md, then of the guides in GUIDES, in order, in one shell (a block's variables reach the next, as for a user
 # following the page), in a scratch directory holding the trees the examples name (photos/, new/,
-# logs/, a.jpg) and a link to ./hpf; the local HDFS of `./hpf hdfs start` has a home of its own
+# logs/, a.jpg), a link to ./hpf and a copy of python/; the local HDFS of `./hpf hdfs start` has a home of its own
 # there (HPF_HDFS_HOME) and is stopped at the end. Blocks after a `<!-- not run: why -->` line are left out (each
 # says why and which tests cover it), and so is the README's second command, which runs this.
 # Called by scripts/test.sh after the build; prints each command; exits non-zero at the first
@@ -41,6 +41,8 @@ done >"$script"
 cd "$scratch"
 ln -s "$repo/hpf" hpf
 ln -s "$repo/docs" docs
+cp -r "$repo/python" python # PYTHON.md installs it with pip, which builds in the project's tree
+rm -rf python/build python/src/*.egg-info
 mkdir -p photos/2024/01 photos/2024/02 new/2024/03 logs/2024/01 logs/2024/02
 for f in photos/a.jpg photos/b.jpg photos/2024/01/cat.jpg photos/2024/01/dog.jpg \
   photos/2024/02/owl.jpg new/2024/03/fox.jpg a.jpg; do

@@ -23,6 +23,7 @@ import urllib.request
 
 BATCH, WORKERS = 64, 2
 FORMATS = ("hpf", "webdataset", "litdata", "mds")
+S3_READERS = ("hpf", "hpf-http", "webdataset", "litdata", "mds")  # hpf through s3fs, or its own
 
 
 def images(out, count):
@@ -97,13 +98,15 @@ def _s3(endpoint):
 
 def _dataset(work, fmt, where, shuffle, endpoint, cache):
     """The format's dataset yielding (name, bytes), and the loader's collate."""
-    if fmt == "hpf":
+    if fmt.startswith("hpf"):
         import hpf_archive as hpf
 
-        location = (os.path.join(work, "hpf", "train.hpf") if where == "local"
-                    else "s3://bench/hpf/train.hpf")
-        return hpf.StreamingDataset(location, batch_size=BATCH, shuffle=shuffle, seed=1,
-                                    storage_options=None if where == "local" else _s3(endpoint))
+        if where == "local":
+            return hpf.StreamingDataset(os.path.join(work, "hpf", "train.hpf"),
+                                        batch_size=BATCH, shuffle=shuffle, seed=1)
+        options = dict(_s3(endpoint), **({"signed_http": True} if fmt == "hpf-http" else {}))
+        return hpf.StreamingDataset("s3://bench/hpf/train.hpf", batch_size=BATCH,
+                                    shuffle=shuffle, seed=1, storage_options=options)
     if fmt == "webdataset":
         import webdataset as wds
 
@@ -190,15 +193,15 @@ def resume(work, fmt, endpoint=None, count_url=None):
 
     import hpf_archive as hpf
 
-    assert fmt == "hpf"
+    options = dict(_s3(endpoint), **({"signed_http": True} if fmt == "hpf-http" else {}))
     ds = hpf.StreamingDataset("s3://bench/hpf/train.hpf", batch_size=BATCH, shuffle=True,
-                              seed=1, storage_options=_s3(endpoint))
+                              seed=1, storage_options=options)
     half = (len(ds) // 2 // BATCH) * BATCH
     state = ds.state_dict(samples_seen=half)
     sent0 = _bytes_sent(count_url)
     start = time.perf_counter()
     again = hpf.StreamingDataset("s3://bench/hpf/train.hpf", batch_size=BATCH, shuffle=True,
-                                 seed=1, storage_options=_s3(endpoint))
+                                 seed=1, storage_options=options)
     again.load_state_dict(state)
     loader = tud.DataLoader(again, batch_size=BATCH, num_workers=WORKERS,
                             collate_fn=_names_and_sizes)
@@ -231,7 +234,8 @@ def suite(work, count, runs):
     import subprocess
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    here = Path(__file__).resolve().parent
+    sys.path.insert(0, str(here / "tests" if (here / "tests").is_dir() else here.parent / "tests"))
     import seaweed
 
     if not os.path.isdir(os.path.join(work, "images")):
@@ -262,12 +266,12 @@ def suite(work, count, runs):
                           AWS_DEFAULT_REGION="us-east-1", S3_ENDPOINT_URL=endpoint,
                           AWS_ENDPOINT_URL=endpoint)
         for run in range(runs):
-            for fmt in FORMATS:
+            for fmt in S3_READERS:
                 yield dict(_run("read", work, fmt, "s3", "shuffle", "--endpoint", endpoint,
                                 "--count", count_url), run=run)
         for run in range(runs):
-            yield dict(_run("resume", work, "hpf", "--endpoint", endpoint, "--count", count_url),
-                       run=run)
+            yield dict(_run("resume", work, "hpf-http", "--endpoint", endpoint, "--count",
+                            count_url), run=run)
 
 
 def _upload(work, endpoint):

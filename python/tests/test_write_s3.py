@@ -65,3 +65,23 @@ def test_a_lock_in_s3_is_refused_with_its_holder(s3):
     with hpf.append("s3://data/locked.hpf", storage_options=options) as w:
         w.add("b", b"b")
     assert not fs.exists("data/locked.hpf/hpf.lock")
+
+
+def test_signed_http_reads_what_s3fs_reads_and_says_why_it_cannot(s3):
+    options = _options(s3)
+    with hpf.create("s3://data/signed.hpf", storage_options=options) as w:
+        for i in range(200):
+            w.add(f"s/{i:03d}", b"%d;" % i * (i * 7 % 900))
+    signed = dict(options, signed_http=True)
+    with hpf.open("s3://data/signed.hpf", storage_options=signed) as a, \
+            hpf.open("s3://data/signed.hpf", storage_options=options) as b:
+        names = [e.name for e in a.list()]
+        assert names == [e.name for e in b.list()] and len(names) == 200
+        assert a.read_many(list(a.list())) == [b.get(n) for n in names]
+        assert a.get("s/042") == b"42;" * (42 * 7 % 900)
+    ds = hpf.StreamingDataset("s3://data/signed.hpf", shuffle=True, seed=2, storage_options=signed)
+    assert sorted(name for name, _ in ds) == names
+    with pytest.raises(OSError, match="403"):
+        hpf.open("s3://data/signed.hpf", storage_options=dict(signed, secret="wrong"))
+    with pytest.raises(FileNotFoundError):
+        hpf.open("s3://data/none.hpf", storage_options=signed)

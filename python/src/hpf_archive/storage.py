@@ -9,8 +9,16 @@ from .errors import ArchiveReplaced, CorruptArchive
 
 
 def open_storage(location, fs=None, storage_options=None):
-    """The storage of an archive directory: on `fs` if given; through fsspec for a URL other than
+    """The storage of an archive directory: on `fs` if given; s3:// with the option `signed_http`
+    through signed HTTP requests of its own (s3http.py); through fsspec for a URL other than
     file://; else on local disk."""
+    if (fs is None and isinstance(location, str) and location.startswith("s3://")
+            and (storage_options or {}).get("signed_http")):
+        from .remote import FsspecStorage
+        from .s3http import SignedS3
+
+        return FsspecStorage(SignedS3(storage_options), location[len("s3://"):])
+    storage_options = {k: v for k, v in (storage_options or {}).items() if k != "signed_http"}
     if fs is None and isinstance(location, str) and "://" in location:
         import fsspec.core
 
