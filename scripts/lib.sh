@@ -89,3 +89,13 @@ for i in range(n):
         f.write(("line %d " % i).encode() * rnd.randint(1, 20))
 PY
 }
+
+# Installs ./python into the venv VENV as users install it (pip), from a copy: pip builds a local
+# project in its tree, and two venvs may be made at once.
+install_python_package() { # VENV
+  local copy
+  copy="$(mktemp -d)"
+  cp -r python "$copy/" && rm -rf "$copy/python/build" "$copy"/python/src/*.egg-info
+  "$1/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall "$copy/python" >&2
+  rm -rf "$copy"
+}

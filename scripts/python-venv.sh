@@ -10,9 +10,6 @@ if ! "$pyvenv/bin/python" -c 'import zstandard, lz4, xxhash, crc32c, fsspec, pyt
   python3 -m venv "$pyvenv"
   "$pyvenv/bin/pip" install -q zstandard lz4 xxhash crc32c fsspec s3fs pytest pandas pyarrow wheel setuptools requests hypothesis >&2
 fi
-# From a copy: pip builds a local project in its tree, and two venvs may be made at once.
-copy="$(mktemp -d)"
-cp -r python "$copy/" && rm -rf "$copy/python/build" "$copy"/python/src/*.egg-info
-"$pyvenv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall "$copy/python" >&2
-rm -rf "$copy"
+. scripts/lib.sh
+install_python_package "$pyvenv"
 echo "$pyvenv"

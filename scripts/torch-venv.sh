@@ -12,9 +12,6 @@ if ! "$venv/bin/python" -c 'import torch, webdataset, litdata, streaming, PIL, z
   "$venv/bin/pip" install -q torch webdataset litdata mosaicml-streaming pillow zstandard lz4 xxhash \
     crc32c fsspec s3fs boto3 pytest hypothesis setuptools wheel >&2
 fi
-# From a copy: pip builds a local project in its tree, and two venvs may be made at once.
-copy="$(mktemp -d)"
-cp -r python "$copy/" && rm -rf "$copy/python/build" "$copy"/python/src/*.egg-info
-"$venv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall "$copy/python" >&2
-rm -rf "$copy"
+. scripts/lib.sh
+install_python_package "$venv"
 echo "$venv"

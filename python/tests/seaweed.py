@@ -70,3 +70,17 @@ def running(weed, base, bucket, access, secret, anonymous_reads=False):
         server.terminate()
         server.wait(30)
         log.close()
+
+
+@contextlib.contextmanager
+def required(tmp_path_factory, bucket, access, secret):
+    """A server for a test module: yields (endpoint, s3fs's storage options). SeaweedFS missing is
+    a failure: scripts/test.sh builds it first."""
+    import pytest
+
+    weed = weed_binary()
+    if weed is None:
+        pytest.fail("SeaweedFS is not built: scripts/install-seaweedfs.sh builds it (test.sh does)")
+    with running(weed, tmp_path_factory.mktemp("weed"), bucket, access, secret) as endpoint:
+        yield endpoint, {"key": access, "secret": secret,
+                         "client_kwargs": {"endpoint_url": endpoint}}

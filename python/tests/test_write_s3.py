@@ -12,11 +12,8 @@ ACCESS, SECRET = "HPFPY", "hpf-python-secret"
 
 @pytest.fixture(scope="module")
 def s3(tmp_path_factory):
-    weed = seaweed.weed_binary()
-    if weed is None:
-        pytest.fail("SeaweedFS is not built: scripts/install-seaweedfs.sh builds it (test.sh does)")
-    with seaweed.running(weed, tmp_path_factory.mktemp("weed"), "data", ACCESS, SECRET) as url:
-        yield url
+    with seaweed.required(tmp_path_factory, "data", ACCESS, SECRET) as (endpoint, _):
+        yield endpoint
 
 
 def _options(endpoint):

@@ -27,11 +27,7 @@ def _fill(w):
 
 @pytest.fixture(scope="module")
 def s3(tmp_path_factory):
-    weed = seaweed.weed_binary()
-    if weed is None:
-        pytest.fail("SeaweedFS is not built: scripts/install-seaweedfs.sh builds it (test.sh does)")
-    with seaweed.running(weed, tmp_path_factory.mktemp("weed"), "train", ACCESS, SECRET) as url:
-        options = {"key": ACCESS, "secret": SECRET, "client_kwargs": {"endpoint_url": url}}
+    with seaweed.required(tmp_path_factory, "train", ACCESS, SECRET) as (_, options):
         with hpf.create("s3://train/set.hpf", storage_options=options) as w:
             _fill(w)
         yield options

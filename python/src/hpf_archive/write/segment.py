@@ -5,7 +5,7 @@ Internal to the writer."""
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from ..codecs import crc32c, xxh64_intdigest
 from . import pthash
@@ -37,9 +37,20 @@ class Row:
 
     def accounted(self) -> int:
         """Bytes of part files this row's entry takes (a member: its share of its group)."""
-        if self.members == 0:
-            return self.length
-        return self.length // self.members + (1 if self.member < self.length % self.members else 0)
+        return share(self.length, self.member, self.members)
+
+
+def share(length: int, member: int, members: int) -> int:
+    """Bytes of part files an entry takes (FORMAT.md "Manifest", live entry bytes): its length,
+    or a member's share of its group's, the remainder going to the first members."""
+    if members == 0:
+        return length
+    return length // members + (1 if member < length % members else 0)
+
+
+def accounted(info: Any) -> int:
+    """As Row.accounted, of a reader's EntryInfo."""
+    return share(int(info.entry_length), int(info.member), int(info.members))
 
 
 class Bucket(NamedTuple):

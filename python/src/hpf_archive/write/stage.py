@@ -17,7 +17,7 @@ from . import commit, lock
 from .entries import CODECS
 from .opening import append, create
 from .recovery import PART, _pairs
-from .segment import Row
+from .segment import Row, accounted
 from .target import Target, target_of
 from .writer import DEFAULT_BUCKET_CAPACITY, NameConflict, Writer
 
@@ -131,7 +131,7 @@ def _import(w: Writer, jobs: Target, tasks: dict[str, str], job: str, replace: b
         w._claim(name, replace, None)  # as an add: no name twice, none both file and directory
         old = base.stat(name) if base else None
         live_entries += old is None
-        live_bytes += r.accounted() - (_accounted(old) if old is not None else 0)
+        live_bytes += r.accounted() - (accounted(old) if old is not None else 0)
     if not rows and base is not None:
         return base.manifest.generation
     with target.create(IMPORT_MARKER) as f:  # a death between the moves and the manifest:
@@ -148,13 +148,6 @@ def _import(w: Writer, jobs: Target, tasks: dict[str, str], job: str, replace: b
                                  w._new_dictionary)
     target.delete(IMPORT_MARKER)
     return done.generation
-
-
-def _accounted(info: Any) -> int:
-    if not info.members:
-        return int(info.entry_length)
-    return int(info.entry_length // info.members
-               + (1 if info.member < info.entry_length % info.members else 0))
 
 
 def _codec_name(s: ArchiveSettings) -> str:

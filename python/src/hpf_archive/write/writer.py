@@ -18,7 +18,7 @@ from .bytes_out import sorted_attributes
 from .entries import CODECS, NONE, ZSTD, Compressor, fits_group
 from .names import normal, parents
 from .part import PartWriter
-from .segment import Row
+from .segment import Row, accounted
 from .target import Target
 
 DEFAULT_BUCKET_CAPACITY = 65536
@@ -254,11 +254,11 @@ class Writer:
             if old is None:
                 live_entries += 1
             else:
-                live_bytes -= _accounted(old)
+                live_bytes -= accounted(old)
         for name in self._deleted:
             old = self._base.stat(name)  # type: ignore[union-attr]
             live_entries -= 1
-            live_bytes -= _accounted(old)
+            live_bytes -= accounted(old)
         added = len(rows)
         rows = rows + [Row(n.encode("utf-8"), deleted=True) for n in self._deleted]
         rows.sort(key=lambda r: r.name)
@@ -326,13 +326,6 @@ def _size_of(f: Any) -> Optional[int]:
         return int(end - at)
     except (AttributeError, OSError, ValueError):
         return None
-
-
-def _accounted(info: Any) -> int:
-    if not info.members:
-        return int(info.entry_length)
-    return int(info.entry_length // info.members
-               + (1 if info.member < info.entry_length % info.members else 0))
 
 
 def _entries(n: int) -> str:
