@@ -4,7 +4,8 @@
 # hpf by the Python writer, WebDataset tar shards, LitData and MosaicML MDS, then read through
 # PyTorch's DataLoader (2 workers, batches of 64, bytes only) from local disk in order and with a
 # full shuffle, and from S3 (SeaweedFS) with a full shuffle through a proxy that counts the bytes
-# the server sends; and hpf resumed at half an epoch from S3. RUNS rounds, the formats alternating.
+# the server sends; hpf resumed at half an epoch from S3; and the shuffled epoch through `hpf
+# serve` (a batch one _mget request). RUNS rounds, the formats alternating.
 #   scripts/bench-loader.sh [COUNT] [RUNS]
 # Results: bench-results/loader.jsonl (one JSON line per measurement).
 set -euo pipefail
@@ -20,7 +21,8 @@ if [ ! -x "$proxy" ]; then
   mkdir -p "$(dirname "$proxy")"
   (cd scripts/tools/countproxy && go build -o "$proxy" .)
 fi
-export HPF_COUNTPROXY="$proxy"
+export HPF_COUNTPROXY="$proxy" HPF_LAUNCHER="$PWD/hpf"
+./hpf --version >/dev/null # built now, not while a run is timed
 work="$HOME/.cache/hpf/bench-loader-$count"
 mkdir -p "$work" bench-results
 results=bench-results/loader.jsonl

@@ -98,6 +98,11 @@ def _s3(endpoint):
 
 def _dataset(work, fmt, where, shuffle, endpoint, cache):
     """The format's dataset yielding (name, bytes), and the loader's collate."""
+    if fmt == "hpf-serve":  # through hpf serve's HTTP API: a batch one _mget
+        import hpf_archive as hpf
+
+        return hpf.StreamingDataset(f"hpf+{endpoint}/train", batch_size=BATCH, shuffle=shuffle,
+                                    seed=1)
     if fmt.startswith("hpf"):
         import hpf_archive as hpf
 
@@ -272,6 +277,39 @@ def suite(work, count, runs):
         for run in range(runs):
             yield dict(_run("resume", work, "hpf-http", "--endpoint", endpoint, "--count",
                             count_url), run=run)
+    yield from _served(work, runs)
+
+
+def _served(work, runs):
+    """The same shuffled epoch read through `hpf serve` (HPF_LAUNCHER) over the local archive,
+    through the byte-counting proxy."""
+    import subprocess
+
+    launcher = os.environ.get("HPF_LAUNCHER")
+    if not launcher:
+        return
+    import seaweed  # for its free ports
+
+    serve, listen, control = seaweed.free_ports(3)
+    server = subprocess.Popen([launcher, "serve", os.path.join(work, "hpf"), "--port", str(serve)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    counter = subprocess.Popen([os.environ["HPF_COUNTPROXY"], f"127.0.0.1:{listen}",
+                                f"127.0.0.1:{serve}", f"127.0.0.1:{control}"])
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{serve}/_health", timeout=5)
+                break
+            except OSError:
+                time.sleep(0.2)
+        for run in range(runs):
+            yield dict(_run("read", work, "hpf-serve", "served", "shuffle", "--endpoint",
+                            f"http://127.0.0.1:{listen}", "--count",
+                            f"http://127.0.0.1:{control}/bytes"), run=run)
+    finally:
+        counter.kill()
+        server.terminate()
+        server.wait(60)
 
 
 def _upload(work, endpoint):

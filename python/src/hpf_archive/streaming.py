@@ -30,7 +30,8 @@ STATE_VERSION = 1
 
 class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
     """Samples (name, bytes) of every entry under `prefix` of the archives at `locations` (local
-    paths or fsspec URLs), or `transform(name, bytes)` of each. `batch_size` is the data loader's
+    paths, fsspec URLs, or `hpf+http://HOST:PORT/ARCHIVE` for an archive `hpf serve` serves: a
+    batch one `_mget`), or `transform(name, bytes)` of each. `batch_size` is the data loader's
     (it sets how positions are shared between workers and ranks); `rank`, `world_size` default to
     torch.distributed's when it is initialised. With `skip_damaged`, an entry that fails its
     checksum is skipped and counted (`skipped`) instead of raising CorruptArchive."""
@@ -189,7 +190,13 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
             self._archives.append(None)
         if self._archives[i] is None:
             fs, options = self._options
-            self._archives[i] = open_archive(self._locations[i], fs=fs, storage_options=options)
+            location = self._locations[i]
+            if isinstance(location, str) and location.startswith(("hpf+http://", "hpf+https://")):
+                from .served import ServedArchive
+
+                self._archives[i] = ServedArchive(location, options)
+            else:
+                self._archives[i] = open_archive(location, fs=fs, storage_options=options)
         return self._archives[i]
 
     def __getstate__(self) -> dict:

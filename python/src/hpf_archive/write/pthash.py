@@ -13,6 +13,12 @@ GOLDEN, GOLDEN_2 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F
 DENSE_THRESHOLD = 0x9999999999999999
 MAX_PILOT = 1 << 26
 ENCODING_COMPACT, ENCODING_DICTIONARY = 1, 2
+PILOT_CACHE = 4096
+
+try:  # an optional speed-up of the pilot search; the result is the same without it
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised where numpy is absent
+    _np = None
 
 
 class Unbuildable(Exception):
@@ -25,6 +31,9 @@ def fmix64(k: int) -> int:
     k ^= k >> 33
     k = (k * 0xC4CEB9FE1A85EC53) & MASK64
     return k ^ (k >> 33)
+
+
+_PILOT_HASHES = [fmix64(p ^ GOLDEN) for p in range(PILOT_CACHE)]
 
 
 def _bucket_of(key: int, m: int, dense: int) -> int:
@@ -65,40 +74,106 @@ def build(keys: list[int]) -> tuple[bytes, list[int]]:
         if len(b) > 1 and len(set(b)) != len(b):
             raise Unbuildable("two equal keys")
     order = sorted(range(m), key=lambda b: -len(members[b]))
-    taken = bytearray(table)
     pilots = [0] * m
     position: dict[int, int] = {}
+    search = _NumpySearch(table) if _np is not None else _Search(table)
     for b in order:
         ks = members[b]
         if not ks:
             break
-        pilots[b] = _search(ks, table, taken, position)
+        pilots[b] = search.pilot(ks, position)
+    taken = search.taken_bytes()
     remap = _remap(taken, n, table)
     slots = [p if p < n else remap[p - n] for p in (position[k] for k in keys)]
     return _encode(n, table, m, pilots, remap), slots
 
 
-def _search(ks: list[int], table: int, taken: bytearray, position: dict[int, int]) -> int:
-    m1, m2, mask = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, MASK64
-    for pilot in range(MAX_PILOT):
-        ph = fmix64(pilot ^ GOLDEN)
-        positions: list[int] = []
-        for k in ks:
-            x = k ^ ph  # fmix64 written out: this loop is most of a commit's index time
-            x ^= x >> 33
-            x = (x * m1) & mask
-            x ^= x >> 33
-            x = (x * m2) & mask
-            pos = ((x ^ (x >> 33)) * table) >> 64
-            if taken[pos] or pos in positions:
-                break
-            positions.append(pos)
-        else:
-            for k, pos in zip(ks, positions):
-                taken[pos] = 1
-                position[k] = pos
-            return pilot
-    raise Unbuildable(f"no pilot found for a bucket of {len(ks)} keys")
+class _Search:
+    """The pilot search of PTHash: for a bucket's keys, the smallest pilot that puts every key on
+    a free position, no two on the same one; marks them taken."""
+
+    def __init__(self, table: int) -> None:
+        self.table = table
+        self.taken = bytearray(table)
+
+    def taken_bytes(self) -> bytearray:
+        return self.taken
+
+    def pilot(self, ks: list[int], position: dict[int, int]) -> int:
+        table, taken = self.table, self.taken
+        m1, m2, mask = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, MASK64
+        for pilot in range(MAX_PILOT):
+            ph = _PILOT_HASHES[pilot] if pilot < PILOT_CACHE else fmix64(pilot ^ GOLDEN)
+            positions: list[int] = []
+            for k in ks:
+                x = k ^ ph  # fmix64 written out: this loop is most of a commit's index time
+                x ^= x >> 33
+                x = (x * m1) & mask
+                x ^= x >> 33
+                x = (x * m2) & mask
+                pos = ((x ^ (x >> 33)) * table) >> 64
+                if taken[pos] or pos in positions:
+                    break
+                positions.append(pos)
+            else:
+                for k, pos in zip(ks, positions):
+                    taken[pos] = 1
+                    position[k] = pos
+                return pilot
+        raise Unbuildable(f"no pilot found for a bucket of {len(ks)} keys")
+
+
+class _NumpySearch(_Search):
+    """The same search where numpy is installed, a block of pilots at a time: every key's position
+    under each pilot of the block at once, the first pilot whose positions are free and distinct
+    taken, which is the pilot the search above finds."""
+
+    BLOCK = 256
+
+    def __init__(self, table: int) -> None:
+        super().__init__(table)
+        assert _np is not None
+        self.np = _np
+        self.free = _np.ones(table, dtype=bool)
+        self.hashes = _np.array(_PILOT_HASHES, dtype=_np.uint64)
+
+    def taken_bytes(self) -> bytearray:
+        return bytearray((~self.free).astype(self.np.uint8).tobytes())
+
+    def pilot(self, ks: list[int], position: dict[int, int]) -> int:
+        np = self.np
+        keys = np.array(ks, dtype=np.uint64)
+        for start in range(0, PILOT_CACHE, self.BLOCK):
+            x = keys[None, :] ^ self.hashes[start:start + self.BLOCK, None]
+            x ^= x >> np.uint64(33)
+            x *= np.uint64(0xFF51AFD7ED558CCD)
+            x ^= x >> np.uint64(33)
+            x *= np.uint64(0xC4CEB9FE1A85EC53)
+            x ^= x >> np.uint64(33)
+            t = np.uint64(self.table)  # the high word of x * table, table < 2^32: no overflow
+            pos = ((x >> np.uint64(32)) * t + (((x & np.uint64(0xFFFFFFFF)) * t) >> np.uint64(32))
+                   ) >> np.uint64(32)
+            pos = pos.astype(np.int64)
+            ok = self.free[pos].all(axis=1)
+            if len(ks) > 1:
+                ordered = np.sort(pos, axis=1)
+                ok &= (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
+            hits = np.flatnonzero(ok)
+            if hits.size:
+                row = int(hits[0])
+                chosen = pos[row]
+                self.free[chosen] = False
+                for k, p in zip(ks, chosen.tolist()):
+                    position[k] = p
+                return start + row
+        return self._beyond_cache(ks, position)
+
+    def _beyond_cache(self, ks: list[int], position: dict[int, int]) -> int:
+        """Pilots past the cached ones (never needed in practice): the plain search."""
+        self.taken = self.taken_bytes()
+        pilot = super().pilot(ks, position)
+        self.free = self.np.frombuffer(bytes(self.taken), dtype=self.np.uint8) == 0
+        return pilot
 
 
 def _remap(taken: bytearray, n: int, table: int) -> list[int]:
