@@ -6,13 +6,14 @@
 # full shuffle, and from S3 (SeaweedFS) with a full shuffle through a proxy that counts the bytes
 # the server sends; hpf resumed at half an epoch from S3; and the shuffled epoch through `hpf
 # serve` (a batch one _mget request). RUNS rounds, the formats alternating.
-#   scripts/bench-loader.sh [COUNT] [RUNS]
+#   scripts/bench-loader.sh [COUNT] [RUNS] [ONLY]    ONLY: some of write,local,s3,served
 # Results: bench-results/loader.jsonl (one JSON line per measurement).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 count=${1:-50000}
 runs=${2:-2}
+only=${3:-write,local,s3,served}
 venv="$(./scripts/torch-venv.sh)"
 weed="$(./scripts/install-seaweedfs.sh)"
 export HPF_WEED="$weed"
@@ -32,5 +33,5 @@ HPF_COMMIT="$(git rev-parse --short HEAD)"
 # (the package is the venv's install, made above).
 cp python/bench/bench_loader.py "$work/bench_loader.py"
 mkdir -p "$work/tests" && cp python/tests/seaweed.py "$work/tests/"
-BENCH_COMMAND="$0 $*" "$venv/bin/python" "$work/bench_loader.py" suite "$work" "$count" "$runs" |
+BENCH_COMMAND="$0 $*" "$venv/bin/python" "$work/bench_loader.py" suite "$work" "$count" "$runs" "$only" |
   tee -a "$results"

@@ -5,7 +5,8 @@ full shuffle, and from S3 (SeaweedFS, through a byte-counting proxy) with a full
 
     python bench_loader.py images DIR COUNT          JPEGs of 5-40 KB made with Pillow, seeded
     python bench_loader.py write DIR FORMAT          one format of DIR/images, timed
-    python bench_loader.py suite DIR COUNT RUNS      all of it, the formats alternating
+    python bench_loader.py suite DIR COUNT RUNS [ONLY]   all of it (or ONLY: write,local,s3,served),
+                                                     the formats alternating
     python bench_loader.py read DIR FORMAT WHERE MODE [--endpoint URL --count URL]
     python bench_loader.py resume DIR FORMAT [--endpoint URL --count URL]
 
@@ -142,6 +143,9 @@ def _dataset(work, fmt, where, shuffle, endpoint, cache):
                                         storage_options=options or {},
                                         transform=lambda d: (d["name"], d["jpg"]))
     from streaming import StreamingDataset
+    from streaming.base.util import clean_stale_shared_memory
+
+    clean_stale_shared_memory()  # what an earlier run left (it made a later one fail once)
 
     class MDS(StreamingDataset):
         def __getitem__(self, i):
@@ -233,8 +237,9 @@ def _run(*args):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def suite(work, count, runs):
-    """Everything, `runs` times each, the formats alternating; yields the JSON lines."""
+def suite(work, count, runs, only=None):
+    """Everything (or only the measurements named `only`: write, local, s3, served), `runs` times
+    each, the formats alternating; yields the JSON lines."""
     import contextlib
     import subprocess
     from pathlib import Path
@@ -245,13 +250,20 @@ def suite(work, count, runs):
 
     if not os.path.isdir(os.path.join(work, "images")):
         images(os.path.join(work, "images"), count)
-    for run in range(runs):
+    wanted = set((only or "write,local,s3,served").split(","))
+    for _, path in _files(work):  # into the page cache: no writer pays for reading them first
+        _read(path)
+    for run in range(runs if "write" in wanted else 0):
         for fmt in FORMATS:
             yield dict(_run("write", work, fmt), run=run)
     for mode in ("seq", "shuffle"):
-        for run in range(runs):
+        for run in range(runs if "local" in wanted else 0):
             for fmt in FORMATS:
                 yield dict(_run("read", work, fmt, "local", mode), run=run)
+    if "served" in wanted:
+        yield from _served(work, runs)
+    if "s3" not in wanted:
+        return
     weed = seaweed.weed_binary()
     proxy = os.environ.get("HPF_COUNTPROXY")
     with contextlib.ExitStack() as stack:
@@ -277,7 +289,6 @@ def suite(work, count, runs):
         for run in range(runs):
             yield dict(_run("resume", work, "hpf-http", "--endpoint", endpoint, "--count",
                             count_url), run=run)
-    yield from _served(work, runs)
 
 
 def _served(work, runs):
@@ -334,7 +345,8 @@ def main():
 
         model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
                       if line.startswith("model name")), platform.machine())
-        for line in suite(work, int(sys.argv[3]), int(sys.argv[4])):
+        only = sys.argv[5] if len(sys.argv) > 5 else None
+        for line in suite(work, int(sys.argv[3]), int(sys.argv[4]), only):
             line.update(benchmark="loader", torch=torch.__version__,
                         python=platform.python_version(), machine=model, cores=os.cpu_count(),
                         commit=os.environ.get("HPF_COMMIT", "unknown"),
