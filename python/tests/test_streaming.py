@@ -126,3 +126,40 @@ def test_a_damaged_entry_raises_naming_it_or_is_skipped_and_counted(tmp_path):
     ds = hpf.StreamingDataset(path, skip_damaged=True, transform=lambda name, data: name)
     assert list(ds) == [f"x/{i:02d}" for i in range(50) if i != 7]
     assert ds.skipped == 1
+
+
+def test_entries_by_position_are_the_listing_lazily_or_not(tmp_path):
+    from hpf_archive.listing import Entries
+
+    path = tmp_path / "g.hpf"
+    with hpf.create(path) as w:  # groups of tiny files, and entries of their own
+        for i in range(3000):
+            w.add(f"d{i % 7}/{i:05d}", b"x" * (i % 900))
+    with hpf.open(path) as a:
+        lazy = Entries(a)
+        assert lazy._catalog is not None  # one segment, no tombstones: by catalog block
+        assert [lazy[i] for i in range(len(lazy))] == list(a.list())
+    with hpf.append(path) as w:
+        w.delete("d0/00000")
+        w.add("new", b"n")
+    with hpf.open(path) as a:
+        listed = Entries(a)
+        assert listed._catalog is None  # two segments and a tombstone: listed whole
+        assert [listed[i] for i in range(len(listed))] == list(a.list())
+        assert [e.name for e in Entries(a, "d3/")] == [e.name for e in a.list("d3/")]
+
+
+def test_the_perfect_hash_is_the_same_with_numpy_and_without(monkeypatch):
+    import random
+
+    from hpf_archive.write import pthash
+
+    if pthash._np is None:
+        pytest.fail("numpy is expected here (pandas brings it): the two searches must agree")
+    rnd = random.Random(9)
+    for n in (1, 2, 5, 63, 64, 300, 5000):
+        keys = [rnd.getrandbits(64) for _ in range(n)]
+        with_numpy = pthash.build(keys)
+        monkeypatch.setattr(pthash, "_np", None)
+        assert pthash.build(keys) == with_numpy, n
+        monkeypatch.undo()

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .archive import open as open_archive
 from .errors import CorruptArchive
+from .listing import Entries
 from .permutation import Permutation
 
 try:  # a torch IterableDataset where torch is installed; a plain iterable otherwise
@@ -55,9 +56,9 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
         self.skipped = 0
         self._pid = os.getpid()
         self._archives: list = []
-        self._entries: list[list] = []
+        self._entries: list[Entries] = []  # by position, a catalog block decoded when needed
         for i in range(len(self._locations)):
-            self._entries.append(list(self._archive(i).list(prefix)))
+            self._entries.append(Entries(self._archive(i), prefix))
         self._starts = [0]
         for e in self._entries:
             self._starts.append(self._starts[-1] + len(e))
@@ -197,6 +198,8 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
                 self._archives[i] = ServedArchive(location, options)
             else:
                 self._archives[i] = open_archive(location, fs=fs, storage_options=options)
+            if i < len(getattr(self, "_entries", [])):
+                self._entries[i].rebind(self._archives[i])  # blocks read through this process's
         return self._archives[i]
 
     def __getstate__(self) -> dict:
