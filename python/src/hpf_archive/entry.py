@@ -295,23 +295,24 @@ def check_codec(storage, part_name, at, label, codec, raw_length, stored_length)
 
 def decode(storage, part_name, at, key, codec, raw_length, dictionary_id, stored, dictionaries):
     """The raw content of an entry's stored bytes, decoded by its codec and bounded by its raw
-    length; `dictionaries(id)` gives a zstd dictionary or None."""
-    label = f"entry '{_shown(key)}'" if key else "group"
-    check_codec(storage, part_name, at, label, codec, raw_length, len(stored))
-    if codec == CODEC_NONE:
-        return stored
-    path = storage.describe(part_name)
-    if codec == CODEC_LZ4:
+    length; `dictionaries(id)` gives a zstd dictionary or None. Messages are made only on an
+    error: this runs for every entry read."""
+    if codec == CODEC_LZ4 and raw_length <= MAX_LZ4_RAW:
         out = codecs.lz4_decompress(bytes(stored), raw_length)
     else:
+        label = f"entry '{_shown(key)}'" if key else "group"
+        check_codec(storage, part_name, at, label, codec, raw_length, len(stored))
+        if codec == CODEC_NONE:
+            return stored
         d = dictionary_of(storage, part_name, at, key, dictionary_id, dictionaries)
         # Bounded by the raw length the header claims; a frame decoding past it is corrupt.
         try:
             out = codecs.zstd_decompress(bytes(stored), raw_length, d)
         except ValueError as e:
-            raise CorruptArchive(path, at, f"{label}: {e}")
-    if out is None:
-        raise CorruptArchive(path, at, f"{label}: content does not decompress")
-    if len(out) != raw_length:
-        raise CorruptArchive(path, at, f"{label}: decodes to {len(out)} bytes, not {raw_length}")
+            raise CorruptArchive(storage.describe(part_name), at, f"{label}: {e}")
+    if out is None or len(out) != raw_length:
+        label = f"entry '{_shown(key)}'" if key else "group"
+        said = "content does not decompress" if out is None else \
+            f"decodes to {len(out)} bytes, not {raw_length}"
+        raise CorruptArchive(storage.describe(part_name), at, f"{label}: {said}")
     return out
