@@ -49,3 +49,23 @@ def test_hdfs_without_libhdfs_says_to_use_webhdfs(hdfs):
     message = str(e.value)
     assert "webhdfs://127.0.0.1:HTTP_PORT/data/t.hpf" in message, message
     assert "hpf hdfs status --webhdfs" in message, message
+
+
+def test_python_writes_an_archive_into_hdfs_over_webhdfs_and_java_reads_it(hdfs, tmp_path):
+    uri, webhdfs = hdfs
+    expected = {f"w/{i:03d}.bin": b"%d," % i * (i % 500) for i in range(150)}
+    with hpf.create(f"{webhdfs}/data/py.hpf") as w:
+        for name, data in expected.items():
+            w.add(name, data)
+    with hpf.append(f"{webhdfs}/data/py.hpf") as w:
+        w.delete("w/000.bin")
+        w.add("w/001.bin", b"replaced", replace=True)
+    del expected["w/000.bin"]
+    expected["w/001.bin"] = b"replaced"
+    assert "OK: 149 entries" in run("verify", f"{uri}/data/py.hpf")
+    run("extract", f"{uri}/data/py.hpf", tmp_path / "out")
+    for name, data in expected.items():
+        assert (tmp_path / "out" / name).read_bytes() == data, name
+    with hpf.open(f"{webhdfs}/data/py.hpf") as a:
+        assert a.manifest.writer_settings.codec == 2  # zstd where reads are remote, as Java's
+        assert {e.name: a.get(e.name) for e in a.list()} == expected
