@@ -69,3 +69,14 @@ def test_python_writes_an_archive_into_hdfs_over_webhdfs_and_java_reads_it(hdfs,
     with hpf.open(f"{webhdfs}/data/py.hpf") as a:
         assert a.manifest.writer_settings.codec == 2  # zstd where reads are remote, as Java's
         assert {e.name: a.get(e.name) for e in a.list()} == expected
+
+
+def test_a_shuffled_epoch_over_webhdfs_is_every_entry_once(hdfs):
+    _, webhdfs = hdfs
+    expected = {f"s/{i:03d}": b"%d;" % i * (i % 300) for i in range(200)}
+    with hpf.create(f"{webhdfs}/data/shuffled.hpf") as w:
+        for name, data in expected.items():
+            w.add(name, data)
+    ds = hpf.StreamingDataset(f"{webhdfs}/data/shuffled.hpf", batch_size=16, shuffle=True, seed=5)
+    seen = list(ds)
+    assert len(seen) == len(expected) and dict(seen) == expected
