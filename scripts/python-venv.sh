@@ -5,10 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pyvenv="${HPF_PY_VENV:-$HOME/.cache/hpf/venv-python}"
-if ! "$pyvenv/bin/python" -c 'import zstandard, lz4, xxhash, crc32c, fsspec, pytest, pandas, pyarrow, wheel, requests, hypothesis, s3fs' 2>/dev/null; then
+if ! "$pyvenv/bin/python" -c 'import zstandard, lz4, xxhash, crc32c, fsspec, pytest, pandas, pyarrow, wheel, requests, hypothesis, s3fs, mypy' 2>/dev/null; then
   echo "python-venv.sh: installing the Python package's dependencies into $pyvenv (once)" >&2
   python3 -m venv "$pyvenv"
-  "$pyvenv/bin/pip" install -q zstandard lz4 xxhash crc32c fsspec s3fs pytest pandas pyarrow wheel setuptools requests hypothesis >&2
+  "$pyvenv/bin/pip" install -q zstandard lz4 xxhash crc32c fsspec s3fs pytest pandas pyarrow wheel setuptools requests hypothesis mypy >&2
 fi
 . scripts/lib.sh
 install_python_package "$pyvenv"

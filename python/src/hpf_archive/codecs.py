@@ -5,6 +5,8 @@ archive is opened). zstd has no fallback: without `zstandard`, a zstd entry is a
 from . import fallback
 
 MISSING = []  # the packages this process runs without, for the warning at open
+__all__ = ["crc32c", "xxh64_intdigest", "MISSING", "MissingCodec", "lz4_decompress",
+           "zstd_dictionary", "zstd_decompress"]
 
 try:
     from crc32c import crc32c

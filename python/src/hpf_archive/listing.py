@@ -18,7 +18,7 @@ class Entries:
 
     def __init__(self, archive: Any, prefix: str = "") -> None:
         segments = getattr(archive, "manifest", None) and archive.manifest.segments
-        self._blocks: list = []
+        self._blocks: list[Any] = []
         if prefix == "" and segments and len(segments) == 1 and segments[0].tombstone_count == 0:
             catalog = Catalog(archive.storage, files.catalog_section(segments[0]))
             self._starts = [0]
@@ -26,12 +26,12 @@ class Entries:
                 self._starts.append(self._starts[-1] + rows)
             self._length = self._starts[-1]
             self._catalog: Any = catalog
-            self._listed: list = []
+            self._listed: list[Any] = []
         else:  # several segments, tombstones, a prefix, or a server's listing: listed whole
             self._catalog = None
             self._listed = list(archive.list(prefix))
             self._length = len(self._listed)
-        self._decoded: dict[int, list] = {}
+        self._decoded: dict[int, list[Any]] = {}
 
     def __len__(self) -> int:
         return self._length
@@ -52,7 +52,7 @@ class Entries:
         if self._catalog is not None:
             self._catalog.storage = archive.storage
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_decoded"] = {}  # a worker decodes the blocks it needs
         if self._catalog is not None:

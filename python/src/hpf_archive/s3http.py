@@ -31,7 +31,7 @@ class S3Error(OSError):
 class SignedS3:
     """An S3 endpoint read through signed HTTP GETs. Thread-safe; each thread keeps a connection."""
 
-    def __init__(self, options: Optional[dict] = None) -> None:
+    def __init__(self, options: Optional[dict[str, Any]] = None) -> None:
         o = dict(options or {})
         endpoint = (o.get("client_kwargs", {}).get("endpoint_url") or o.get("endpoint_url")
                     or os.environ.get("AWS_ENDPOINT_URL") or "https://s3.amazonaws.com")
@@ -53,7 +53,7 @@ class SignedS3:
     def unstrip_protocol(self, path: str) -> str:
         return "s3://" + path.lstrip("/")
 
-    def ls(self, path: str, detail: bool = True) -> list[dict]:
+    def ls(self, path: str, detail: bool = True) -> list[dict[str, Any]]:
         bucket, prefix = _split(path)
         prefix = prefix.rstrip("/") + "/" if prefix else ""
         out, token = [], None
@@ -91,7 +91,7 @@ class SignedS3:
         wanted = f"bytes={start}-{'' if end is None else end - 1}"
         return self._get(f"/{bucket}/{key}", {}, wanted, path)
 
-    def cat_ranges(self, paths: list, starts: list, ends: list) -> list:
+    def cat_ranges(self, paths: list[Any], starts: list[Any], ends: list[Any]) -> list[Any]:
         """The ranges, fetched at once on the pool's threads; an error in place of a range that
         failed (as fsspec's cat_ranges with on_error="return")."""
         if self._pid != os.getpid():  # a forked child: the parent's threads are not here
@@ -99,7 +99,7 @@ class SignedS3:
         if self._pool is None:
             self._pool = concurrent.futures.ThreadPoolExecutor(THREADS)
 
-        def one(args: tuple) -> Any:
+        def one(args: tuple[Any, ...]) -> Any:
             try:
                 return self.cat_file(*args)
             except OSError as e:
@@ -114,9 +114,9 @@ class SignedS3:
         if c is None:
             kind = http.client.HTTPSConnection if self.secure else http.client.HTTPConnection
             c = self._local.connection = kind(self.host, self.port, timeout=60)
-        return c  # type: ignore[no-any-return]
+        return c
 
-    def _get(self, path: str, query: dict, wanted: Optional[str], shown: str) -> bytes:
+    def _get(self, path: str, query: dict[str, Any], wanted: Optional[str], shown: str) -> bytes:
         for attempt in range(3):  # a kept-alive connection the server closed: once more anew
             c = self._connection()
             try:
@@ -138,7 +138,7 @@ class SignedS3:
             return body
         raise AssertionError("unreachable")
 
-    def _signed(self, path: str, query: dict, wanted: Optional[str]) -> dict:
+    def _signed(self, path: str, query: dict[str, Any], wanted: Optional[str]) -> dict[str, Any]:
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
         day = now[:8]
         if self._signing[0] != day:
@@ -169,12 +169,12 @@ def _split(path: str) -> tuple[str, str]:
     return bucket, key
 
 
-def _canonical(query: dict) -> str:
+def _canonical(query: dict[str, Any]) -> str:
     return "&".join(f"{urllib.parse.quote(k, safe='-_.~')}={urllib.parse.quote(v, safe='-_.~')}"
                     for k, v in sorted(query.items()))
 
 
-def _with_query(path: str, query: dict) -> str:
+def _with_query(path: str, query: dict[str, Any]) -> str:
     return urllib.parse.quote(path, safe="/~") + ("?" + _canonical(query) if query else "")
 
 

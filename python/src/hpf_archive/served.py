@@ -12,7 +12,7 @@ import json
 import os
 import threading
 import urllib.parse
-from typing import Any, Iterator, NamedTuple, Optional
+from typing import Any, Iterator, List, NamedTuple, Optional
 
 from .errors import CorruptArchive, HpfError, NotFound
 
@@ -34,7 +34,7 @@ class ServedEntry(NamedTuple):
 class ServedArchive:
     """The archive ARCHIVE of the server at HOST:PORT. Thread-safe: a connection per thread."""
 
-    def __init__(self, location: str, storage_options: Optional[dict] = None) -> None:
+    def __init__(self, location: str, storage_options: Optional[dict[str, Any]] = None) -> None:
         url = urllib.parse.urlsplit(location)
         if url.scheme not in ("hpf+http", "hpf+https") or not url.hostname:
             raise ValueError(f"{location}: not an hpf+http://HOST:PORT/ARCHIVE location")
@@ -74,15 +74,15 @@ class ServedArchive:
     def get(self, name: str) -> bytes:
         return self._request("GET", f"/{_quote(self.archive)}/{_quote(name)}", None, name)
 
-    def read_many(self, infos: list) -> list:
+    def read_many(self, infos: List[Any]) -> List[bytes]:
         """The contents of the entries, in their order: an `_mget` request per 1,000 names (the
         server's default bound)."""
-        out: list = []
+        out: List[bytes] = []
         for at in range(0, len(infos), MGET_NAMES):
             out += self._mget([i.name for i in infos[at:at + MGET_NAMES]])
         return out
 
-    def _mget(self, names: list) -> list:
+    def _mget(self, names: List[str]) -> List[bytes]:
         body = "".join(n + "\n" for n in names).encode("utf-8")
         answer = self._request("POST", f"/{_quote(self.archive)}/_mget", body, "_mget")
         out, at = [], 0
@@ -111,7 +111,7 @@ class ServedArchive:
         if c is None:
             kind = http.client.HTTPSConnection if self.secure else http.client.HTTPConnection
             c = self._local.c = kind(self.host, self.port, timeout=120)
-        return c  # type: ignore[no-any-return]
+        return c
 
     def _request(self, method: str, path: str, body: Optional[bytes], shown: str) -> bytes:
         for attempt in range(2):  # a kept-alive connection the server closed: once more anew
@@ -140,12 +140,12 @@ class ServedArchive:
             c.close()
             self._local.c = None
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["_local"], state["storage"]
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._local, self.storage = threading.local(), self
 

@@ -41,7 +41,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
                  seed: int = 0, transform: Optional[Callable[[str, bytes], Any]] = None,
                  prefix: str = "", rank: Optional[int] = None, world_size: Optional[int] = None,
                  prefetch: int = 2, skip_damaged: bool = False, fs: Any = None,
-                 storage_options: Optional[dict] = None) -> None:
+                 storage_options: Optional[dict[str, Any]] = None) -> None:
         if batch_size < 1 or prefetch < 0:
             raise ValueError("batch_size is at least 1, prefetch at least 0")
         self._locations = [locations] if isinstance(locations, (str, os.PathLike)) else \
@@ -55,7 +55,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
         self.samples_seen = 0  # handed out by this process's iterator since the epoch began
         self.skipped = 0
         self._pid = os.getpid()
-        self._archives: list = []
+        self._archives: list[Any] = []
         self._entries: list[Entries] = []  # by position, a catalog block decoded when needed
         for i in range(len(self._locations)):
             self._entries.append(Entries(self._archive(i), prefix))
@@ -76,7 +76,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
             self._resume_at = 0
         self.epoch = epoch
 
-    def state_dict(self, samples_seen: Optional[int] = None) -> dict:
+    def state_dict(self, samples_seen: Optional[int] = None) -> dict[str, Any]:
         """Where the loop is: `samples_seen` this epoch, as the loop counts them (steps × batch
         size × world size), or as this process's iterator handed them out (exact without
         data-loader workers)."""
@@ -84,7 +84,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
         return {"version": STATE_VERSION, "epoch": self.epoch, "samples_seen": seen,
                 "seed": self.seed, "shuffle": self.shuffle, "entries": len(self)}
 
-    def load_state_dict(self, state: dict) -> None:
+    def load_state_dict(self, state: dict[str, Any]) -> None:
         """Goes on from a state: the next iteration starts at its next sample, in O(1) time."""
         if state.get("version") != STATE_VERSION:
             raise ValueError(f"a state of version {state.get('version')}, not {STATE_VERSION}")
@@ -119,7 +119,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
             # The next `prefetch` batches are read while this one is used, each on a thread of its
             # own (a batch's requests go out together: at most a batch's runs in flight each).
             with concurrent.futures.ThreadPoolExecutor(max(1, self.prefetch)) as reader:
-                pending: list = []
+                pending: list[Any] = []
                 for batch in batches:
                     pending.append(reader.submit(self._read, batch))
                     if len(pending) > self.prefetch:
@@ -128,7 +128,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
                     yield from self._samples(done.result())
         self._resume_at, self.samples_seen = 0, 0  # the epoch is done: the next one from its start
 
-    def _samples(self, batch: list) -> Iterator[Any]:
+    def _samples(self, batch: list[Any]) -> Iterator[Any]:
         for name, data in batch:
             self.samples_seen += 1
             if data is None:
@@ -140,9 +140,9 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
         a = bisect.bisect_right(self._starts, i) - 1
         return a, self._entries[a][i - self._starts[a]]
 
-    def _read(self, batch: Sequence[tuple[int, Any]]) -> list:
+    def _read(self, batch: Sequence[tuple[int, Any]]) -> list[Any]:
         """(name, bytes) of a batch's entries in its order; each archive's read together."""
-        out: list = [None] * len(batch)
+        out: list[Any] = [None] * len(batch)
         for a in sorted({a for a, _ in batch}):
             at = [i for i, (b, _) in enumerate(batch) if b == a]
             infos = [batch[i][1] for i in at]
@@ -158,7 +158,8 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
 
     def _one(self, a: int, info: Any) -> Optional[bytes]:
         try:
-            return self._archive(a).read(info)
+            data: bytes = self._archive(a).read(info)
+            return data
         except CorruptArchive:
             self.skipped += 1
             return None
@@ -202,7 +203,7 @@ class StreamingDataset(_Base):  # type: ignore[misc,valid-type]
                 self._entries[i].rebind(self._archives[i])  # blocks read through this process's
         return self._archives[i]
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_archives"] = []
         return state

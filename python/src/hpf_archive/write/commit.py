@@ -5,7 +5,7 @@ writer."""
 from __future__ import annotations
 
 import time
-from typing import Optional
+from typing import Any, Optional
 
 from .. import files
 from ..archive import Archive
@@ -16,7 +16,7 @@ from .target import Target
 
 
 def commit_segment(target: Target, base: Optional[Archive], settings: ArchiveSettings,
-            bucket_capacity: int, rows: list[Row], parts: dict, kept: list, at: int,
+            bucket_capacity: int, rows: list[Row], parts: dict[int, int], kept: list[Any], at: int,
             live_entries: int, live_bytes: int, operation: str,
             new_dictionary: Optional[tuple[int, bytes]]) -> Manifest:
     """Commits `rows` (in name order) as a segment at index `at` of the segments `kept`, naming
@@ -26,7 +26,10 @@ def commit_segment(target: Target, base: Optional[Archive], settings: ArchiveSet
     segment_id = marks[1] + 1
     moving = [new_dictionary] if new_dictionary else []
     with target.create(files.segment(segment_id)) as f:
-        written = segment.write(f.write, segment_id, rows, bucket_capacity, moving)
+        def sink(data: bytes) -> None:
+            f.write(data)
+
+        written = segment.write(sink, segment_id, rows, bucket_capacity, moving)
         target.sync(f)
     dictionaries = dict(last.dictionaries) if last else {}
     for dictionary_id, offset in written.dictionaries.items():

@@ -5,7 +5,7 @@ both write the same bytes from the same input."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from ..codecs import crc32c
 from .bytes_out import Out, sorted_attributes
@@ -32,7 +32,8 @@ class Compressor:
         if codec == ZSTD:
             import zstandard
 
-            d = zstandard.ZstdCompressionDict(dictionary) if self.dictionary_id else None
+            d = zstandard.ZstdCompressionDict(dictionary) if self.dictionary_id and dictionary \
+                else None
             self._zstd = zstandard.ZstdCompressor(level=level, dict_data=d, write_checksum=False,
                                                   write_content_size=True)
         elif codec == LZ4:
@@ -43,7 +44,7 @@ class Compressor:
     def always(self, raw: bytes | memoryview) -> bytes:
         """The compressed bytes whether or not they are smaller (a chunk keeps its entry's codec)."""
         if self.codec == LZ4:
-            return self._lz4.compress(raw, store_size=False)
+            return bytes(self._lz4.compress(raw, store_size=False))
         assert self._zstd is not None
         return self._zstd.compress(raw)
 
@@ -96,7 +97,7 @@ class Prepared:
 
     __slots__ = ("codec", "dictionary_id", "head", "pieces", "stored_length", "trailer")
 
-    def __init__(self, codec: int, dictionary_id: int, head: Out, pieces: list, stored_length: int,
+    def __init__(self, codec: int, dictionary_id: int, head: Out, pieces: list[Any], stored_length: int,
                  content_crc: int) -> None:
         self.codec, self.dictionary_id, self.head = codec, dictionary_id, head
         self.pieces, self.stored_length = pieces, stored_length
@@ -146,9 +147,9 @@ def _prepare_chunked(c: Compressor, name: bytes, raw: bytes, mtime: int, mode: i
                 table.u64(end).u32(crc)
             return _chunked(c.codec, c.dictionary_id, shift, name, raw, stored + [bytes(table)],
                             area + len(table), mtime, mode, attributes)
-    table = chunk_table_raw(len(raw), shift, crcs)
-    return _chunked(NONE, 0, shift, name, raw, [raw, table], len(raw) + len(table), mtime, mode,
-                    attributes)
+    raw_table = chunk_table_raw(len(raw), shift, crcs)
+    return _chunked(NONE, 0, shift, name, raw, [raw, raw_table], len(raw) + len(raw_table), mtime,
+                    mode, attributes)
 
 
 def chunk_table_raw(raw_length: int, shift: int, crcs: list[int]) -> bytes:
@@ -159,7 +160,7 @@ def chunk_table_raw(raw_length: int, shift: int, crcs: list[int]) -> bytes:
     return bytes(table)
 
 
-def _chunked(codec: int, dictionary_id: int, shift: int, name: bytes, raw: bytes, pieces: list,
+def _chunked(codec: int, dictionary_id: int, shift: int, name: bytes, raw: bytes, pieces: list[Any],
              stored_length: int, mtime: int, mode: int,
              attributes: list[tuple[bytes, bytes]]) -> Prepared:
     head = header(name, FLAG_CHUNKED, shift, codec, dictionary_id, len(raw), stored_length, mtime,

@@ -3,7 +3,7 @@ last: generation, history, id marks. Internal to the writer."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from ..manifest import ArchiveSettings, Manifest, Segment
 from .bytes_out import Out, file_header, framed
@@ -53,8 +53,8 @@ def _segment(out: Out, seg: Segment) -> None:
 
 def next_manifest(base: Optional[Manifest], base_marks: tuple[int, int], commit_millis: int,
                   operation: str, bucket_capacity: int, settings: ArchiveSettings,
-                  live_entries: int, live_bytes: int, dictionaries: dict, parts: dict,
-                  segments: list) -> Manifest:
+                  live_entries: int, live_bytes: int, dictionaries: dict[int, Any], parts: dict[int, int],
+                  segments: list[Any]) -> Manifest:
     """The manifest after `base` (None for a new archive): the next generation, the history with
     this commit last, marks raised to the ids it names."""
     generation = (base.generation if base else 0) + 1

@@ -21,7 +21,7 @@ def create(location: Any, *, codec: Optional[str] = None, level: Optional[int] =
            group_size: Optional[int] = None, group_max: Optional[int] = None,
            solid: bool = False, dictionary: Optional[bytes] = None,
            bucket_capacity: int = DEFAULT_BUCKET_CAPACITY, fs: Any = None,
-           storage_options: Optional[dict] = None) -> Writer:
+           storage_options: Optional[dict[str, Any]] = None) -> Writer:
     """A writer of a new archive at a local path or an fsspec URL. Raises if an archive (or
     anything else) is there already. Defaults as `hpf create`: lz4 on local disk, zstd elsewhere
     (and with `level` or `solid`); groups of 2 KiB of files up to 512 bytes (`solid`: 256 KiB of
@@ -52,7 +52,7 @@ def create(location: Any, *, codec: Optional[str] = None, level: Optional[int] =
 
 def append(location: Any, *, codec: Optional[str] = None, level: Optional[int] = None,
            group_size: Optional[int] = None, group_max: Optional[int] = None,
-           fs: Any = None, storage_options: Optional[dict] = None) -> Writer:
+           fs: Any = None, storage_options: Optional[dict[str, Any]] = None) -> Writer:
     """A writer of the archive at `location`, which must exist. New entries are stored as the
     archive's writers store them unless told otherwise (and then the next commit records it)."""
     target = target_of(location, fs, storage_options)

@@ -4,7 +4,7 @@ row. Internal to the writer."""
 
 from __future__ import annotations
 
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable
 
 from ..codecs import crc32c
 from . import entries
@@ -23,11 +23,11 @@ class PartWriter:
         self.group_max = group_max
         self.rows: list[Row] = []
         self.group = Out()
-        self.members: list[tuple[bytes, int, int, int, list]] = []
+        self.members: list[tuple[bytes, int, int, int, list[Any]]] = []
         f.write(bytes(file_header(b"PART")))
         self.length = 16  # the end of the last entry written whole
 
-    def add(self, name: bytes, raw: bytes, mtime: int, mode: int, attributes: list,
+    def add(self, name: bytes, raw: bytes, mtime: int, mode: int, attributes: list[Any],
             fits_group: bool) -> None:
         if self.group_bytes and len(raw) <= self.group_max and fits_group:
             entries.member(self.group, name, raw, mtime, mode, attributes)
@@ -41,7 +41,7 @@ class PartWriter:
                              mtime, mode, self.part_id, offset, p.length, 0, 0, attributes))
 
     def add_stream(self, name: bytes, read: Callable[[int], bytes], size: int, mtime: int,
-                   mode: int, attributes: list, source: str) -> None:
+                   mode: int, attributes: list[Any], source: str) -> None:
         """Content too large to hold in memory: stored raw, in chunks, its table after it."""
         shift = entries.chunk_shift(size)
         stored = size + entries.table_length(size, shift)
@@ -93,7 +93,8 @@ class _ChunkCrcs:
     """The CRC32C of each chunk of `size` raw bytes of content that comes in pieces."""
 
     def __init__(self, size: int) -> None:
-        self.size, self.crcs, self.crc, self.filled = size, [], 0, 0
+        self.crcs: list[int] = []
+        self.size, self.crc, self.filled = size, 0, 0
 
     def update(self, piece: bytes) -> None:
         view = memoryview(piece)

@@ -6,6 +6,7 @@ for the same keys. Internal to the writer."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .bytes_out import MASK64, Out
 
@@ -15,6 +16,7 @@ MAX_PILOT = 1 << 26
 ENCODING_COMPACT, ENCODING_DICTIONARY = 1, 2
 PILOT_CACHE = 4096
 
+_np: Any
 try:  # an optional speed-up of the pilot search; the result is the same without it
     import numpy as _np
 except ImportError:  # pragma: no cover - exercised where numpy is absent
@@ -70,8 +72,8 @@ def build(keys: list[int]) -> tuple[bytes, list[int]]:
     members: list[list[int]] = [[] for _ in range(m)]
     for k in keys:
         members[_bucket_of(k, m, dense)].append(k)
-    for b in members:
-        if len(b) > 1 and len(set(b)) != len(b):
+    for group in members:
+        if len(group) > 1 and len(set(group)) != len(group):
             raise Unbuildable("two equal keys")
     order = sorted(range(m), key=lambda b: -len(members[b]))
     pilots = [0] * m

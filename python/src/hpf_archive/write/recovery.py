@@ -27,7 +27,7 @@ def marks_of(archive: Archive) -> tuple[int, int]:
     versions 1 to 6, the highest ids of it and of every older manifest still present."""
     m = archive.manifest
     if m.id_marks is not None:
-        return m.id_marks
+        return int(m.id_marks[0]), int(m.id_marks[1])
     parts = max(m.parts, default=0)
     segments = max((s.segment_id for s in m.segments), default=0)
     storage = archive.storage
@@ -121,7 +121,7 @@ def _entry(archive: Archive, name: str, part_id: int, p: int, length: int,
     return p + size
 
 
-def _pairs(attributes: Optional[dict]) -> list:
+def _pairs(attributes: Optional[dict[str, Any]]) -> list[Any]:
     pairs = [(k.encode("utf-8", "surrogateescape"), v.encode("utf-8", "surrogateescape"))
              for k, v in (attributes or {}).items()]
     pairs.sort(key=lambda kv: kv[0])

@@ -29,7 +29,7 @@ class Row:
     def __init__(self, name: bytes, deleted: bool = False, raw: int = 0, stored: int = 0,
                  codec: int = 0, dictionary_id: int = 0, mtime: int = 0, mode: int = 0,
                  part_id: int = 0, offset: int = 0, length: int = 0, member: int = 0,
-                 members: int = 0, attributes: Optional[list] = None) -> None:
+                 members: int = 0, attributes: Optional[list[Any]] = None) -> None:
         self.name, self.deleted, self.raw, self.stored = name, deleted, raw, stored
         self.codec, self.dictionary_id, self.mtime, self.mode = codec, dictionary_id, mtime, mode
         self.part_id, self.offset, self.length = part_id, offset, length
@@ -71,9 +71,9 @@ class Written(NamedTuple):
     catalog_length: int
     file_length: int
     global_depth: int
-    buckets: list
-    leaves: list
-    dictionaries: dict
+    buckets: list[Any]
+    leaves: list[Any]
+    dictionaries: dict[int, int]
 
 
 def write(sink: Callable[[bytes], None], segment_id: int, rows: list[Row], bucket_capacity: int,
@@ -180,20 +180,21 @@ def _row(block: Out, r: Row, shared: int) -> None:
         block += v
 
 
-def _index(out: _Counted, rows: list[Row], capacity: int) -> tuple[int, list, list]:
+def _index(out: _Counted, rows: list[Row], capacity: int) -> tuple[int, list[Any], list[Any]]:
     """Splits the names by extendible hashing into buckets of at most `capacity`, writes each
     bucket, and returns the global depth, the bucket descriptors and the directory's leaves."""
     region_depth = 0
     while (len(rows) >> region_depth) > REGION_RECORDS:
         region_depth += 1
     keyed = [(xxh64_intdigest(r.name), r) for r in rows]
-    regions: list[list] = [[] for _ in range(1 << region_depth)]
+    regions: list[list[Any]] = [[] for _ in range(1 << region_depth)]
     for item in keyed:
         regions[item[0] >> (64 - region_depth) if region_depth else 0].append(item)
-    placed, buckets = [], []
+    placed: list[tuple[int, int, int]] = []
+    buckets: list[Bucket] = []
     for prefix, region in enumerate(regions):
         region.sort(key=lambda item: item[0])
-        leaves: list = []
+        leaves: list[Any] = []
         _split(region, 0, len(region), region_depth, prefix, capacity, leaves)
         for depth, leaf_prefix, lo, hi in leaves:
             number = -1
@@ -210,8 +211,8 @@ def _index(out: _Counted, rows: list[Row], capacity: int) -> tuple[int, list, li
     return g, buckets, _leaves(pointers, g, buckets)
 
 
-def _split(items: list, lo: int, hi: int, depth: int, prefix: int, capacity: int,
-           out: list) -> None:
+def _split(items: list[Any], lo: int, hi: int, depth: int, prefix: int, capacity: int,
+           out: list[Any]) -> None:
     count = hi - lo
     same = count > 0 and items[lo][0] == items[hi - 1][0]
     if count <= capacity or depth == MAX_GLOBAL_DEPTH or same:
@@ -225,7 +226,7 @@ def _split(items: list, lo: int, hi: int, depth: int, prefix: int, capacity: int
     _split(items, mid, hi, depth + 1, (prefix << 1) | 1, capacity, out)
 
 
-def _bucket(out: _Counted, items: list, depth: int, number: int) -> Bucket:
+def _bucket(out: _Counted, items: list[Any], depth: int, number: int) -> Bucket:
     names = [r.name for _, r in items]
     for seed in range(1, SEED_ATTEMPTS + 2):
         keys = [xxh64_intdigest(n, seed) for n in names]
@@ -237,7 +238,7 @@ def _bucket(out: _Counted, items: list, depth: int, number: int) -> Bucket:
                 raise ValueError("duplicate entry name in one segment") from None
     else:
         raise ValueError(f"no perfect hash after {SEED_ATTEMPTS} seeds")
-    by_slot: list = [None] * len(items)
+    by_slot: list[Any] = [None] * len(items)
     for slot, item in zip(slots, items):
         by_slot[slot] = item
     meta = file_header(b"BUCK").u32(len(items)).u32(32).u64(seed).u32(len(encoded))
@@ -258,9 +259,9 @@ def _bucket(out: _Counted, items: list, depth: int, number: int) -> Bucket:
     return Bucket(number, depth, len(items), len(meta), len(data), offset)
 
 
-def _leaves(pointers: list[int], g: int, buckets: list) -> list[tuple[int, int]]:
+def _leaves(pointers: list[int], g: int, buckets: list[Any]) -> list[tuple[int, int]]:
     """The directory's leaves in pointer order, as FORMAT.md "Directory" reads them."""
-    leaves = []
+    leaves: list[tuple[int, int]] = []
     i = 0
     while i < len(pointers):
         number = pointers[i]

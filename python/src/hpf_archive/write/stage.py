@@ -30,7 +30,7 @@ class Stage:
     (multiprocessing, Ray, Dask), each calling `writer(task_id)`; then `commit` once."""
 
     def __init__(self, location: Any, job: Optional[str] = None, replace: bool = False,
-                 storage_options: Optional[dict] = None, **settings: Any) -> None:
+                 storage_options: Optional[dict[str, Any]] = None, **settings: Any) -> None:
         self.location = str(location)
         self.job = job or uuid.uuid4().hex[:12]
         self.replace = replace
@@ -133,7 +133,7 @@ def _import(w: Writer, jobs: Target, tasks: dict[str, str], job: str, replace: b
         live_entries += old is None
         live_bytes += r.accounted() - (accounted(old) if old is not None else 0)
     if not rows and base is not None:
-        return base.manifest.generation
+        return int(base.manifest.generation)
     with target.create(IMPORT_MARKER) as f:  # a death between the moves and the manifest:
         f.write("\n".join(new for _, _, new in moves).encode("utf-8"))  # these are deleted
         target.sync(f)
@@ -205,7 +205,7 @@ def _remove_tree(jobs: Target) -> None:
 
 
 def stage(location: Any, *, job: Optional[str] = None, replace: bool = False,
-          storage_options: Optional[dict] = None, **settings: Any) -> Stage:
+          storage_options: Optional[dict[str, Any]] = None, **settings: Any) -> Stage:
     """A staging area for parallel writers into the archive at `location` (made at commit if
     missing); `settings` (codec, level, group_size, group_max) for a new archive."""
     return Stage(location, job, replace, storage_options, **settings)

@@ -151,7 +151,7 @@ class FsspecTarget(Target):
 
 
 def target_of(location: Any, fs: Optional[Any] = None,
-              storage_options: Optional[dict] = None) -> Target:
+              storage_options: Optional[dict[str, Any]] = None) -> Target:
     """The target of a local path or an fsspec URL (s3://, webhdfs://, memory://)."""
     if fs is None and isinstance(location, str) and "://" in location:
         import fsspec.core

@@ -75,7 +75,7 @@ class Writer:
         else:
             self._append(key, data.read(), millis, mode & 0o7777, attributes)
 
-    def add_file(self, name: str, path: Union[str, os.PathLike], *, replace: bool = False,
+    def add_file(self, name: str, path: Union[str, os.PathLike[str]], *, replace: bool = False,
                  attributes: Optional[dict[str, str]] = None) -> None:
         """Adds the file at `path` under `name`, keeping its mode bits and modification time."""
         with open(path, "rb") as f:
@@ -106,7 +106,7 @@ class Writer:
         self._check_open()
         rows = self._finish_part()
         if not rows and not self._deleted and self._base is not None:
-            return self._base.manifest.generation
+            return int(self._base.manifest.generation)
         generation = self._commit_rows(rows)
         if self._part is not None:
             self._part_committed = self._part.length
@@ -250,13 +250,15 @@ class Writer:
         live_bytes = base.live_bytes if base else 0
         for r in rows:
             live_bytes += r.accounted()
-            old = self._base.stat(r.name.decode("utf-8")) if self._added[r.name.decode()] else None
+            name = r.name.decode("utf-8")
+            old = self._base.stat(name) if self._base is not None and self._added[name] else None
             if old is None:
                 live_entries += 1
             else:
                 live_bytes -= accounted(old)
         for name in self._deleted:
-            old = self._base.stat(name)  # type: ignore[union-attr]
+            assert self._base is not None  # only a name of the base can be deleted
+            old = self._base.stat(name)
             live_entries -= 1
             live_bytes -= accounted(old)
         added = len(rows)
@@ -269,7 +271,7 @@ class Writer:
                      else _describe(self._replacing, added, len(self._deleted)))
         return self._write_commit(base, rows, parts, live_entries, live_bytes, operation)
 
-    def _write_commit(self, base: Optional[Manifest], rows: list[Row], parts: dict,
+    def _write_commit(self, base: Optional[Manifest], rows: list[Row], parts: dict[int, int],
                       live_entries: int, live_bytes: int, operation: str) -> int:
         assert self._base is not None or base is None
         kept = list(base.segments) if base else []
