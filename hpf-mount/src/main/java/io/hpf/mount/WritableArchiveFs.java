@@ -77,6 +77,11 @@ final class WritableArchiveFs extends WritableFiles {
         going.add(pending.taken(List.of()));
       } else {
         List<Pending.File> files = f.together != null ? f.together : List.of(f);
+        if (files.size() > 1 && anyOpenForWriting(files)) {
+          // A directory renamed lands in one commit: it waits for its files being written to
+          // close (or be synced), whose close queues it again.
+          return null;
+        }
         for (Pending.File m : files) {
           m.together = null;
           Pending.Taken taken = take(m, m == f);
@@ -112,6 +117,17 @@ final class WritableArchiveFs extends WritableFiles {
           }
         });
     return sent;
+  }
+
+  /** Whether a file of {@code files} that still goes under its name is open for writing. */
+  private boolean anyOpenForWriting(List<Pending.File> files) {
+    for (Pending.File m : files) {
+      if (overlay.at(m.name) == m && m.writers > 0 && !m.syncing && m.content.broken() == null) {
+        m.dirty = true; // its close queues it, and the group with it
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -268,7 +268,12 @@ class MountWritableTest {
                 }
               });
       reader.start();
-      sh(mount.dir, "mv big moved && echo 3 > moved/f3 && sync moved/f3 && test ! -e big");
+      // One of the moved files is written to while the rename would go (open past the 200 ms a
+      // change settles): the rename waits for its close, and still lands in one commit.
+      sh(
+          mount.dir,
+          "mv big moved && (exec 3>moved/f3; sleep 0.6; echo 3 >&3) && sync moved/f3"
+              + " && test ! -e big");
       Thread.sleep(200);
       done.set(true);
       reader.join();
