@@ -184,3 +184,37 @@ def test_python_appends_to_a_java_zstd_archive_with_its_dictionary(tmp_path, jav
         assert a.manifest.writer_settings.group_bytes == 0
         assert a.get("650.json").startswith(b'{"id": 650')
     assert java_cli("cat", tmp_path / "a.hpf", "650.json").stdout.startswith('{"id": 650')
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A file system of 2 MiB (a tmpfs: mounting one needs root, which the suite runs as)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    where = tmp_path / "small"
+    where.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where)], check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_is_an_error_and_leaves_the_last_commit(small_disk, java_cli):
+    archive = small_disk / "a.hpf"
+    with hpf.create(archive, codec="none") as w:
+        w.add("kept", b"kept")
+    rnd = random.Random(3)
+    with pytest.raises(OSError) as raised:
+        with hpf.append(archive) as w:
+            for i in range(40):
+                w.add(f"big/{i}", rnd.randbytes(100_000))  # 4 MB into 2 MiB
+    assert "No space left" in str(raised.value) or raised.value.errno == 28
+    assert not (archive / "hpf.lock").exists()  # the failed writer let the lock go
+    java_cli("verify", archive)
+    with hpf.open(archive) as a:
+        assert [e.name for e in a.list()] == ["kept"]
+    with hpf.append(archive) as w:  # room again (the failed part went): the next writer writes
+        w.add("after", b"after")
+    with hpf.open(archive) as a:
+        assert [e.name for e in a.list()] == ["after", "kept"]

@@ -131,11 +131,14 @@ class Writer:
         try:
             if self._part_file is not None:
                 assert self._part is not None
-                if self._part_committed:  # what follows the commit is no entry of the archive
-                    self._part_file.truncate(self._part_committed)
-                    self._part_file.close()
-                else:
-                    self._part_file.close()
+                f, self._part_file = self._part_file, None
+                try:  # a close that cannot write its buffer (a full disk) fails: let it
+                    if self._part_committed:  # what follows the commit is no entry of it
+                        f.truncate(self._part_committed)
+                    f.close()
+                except OSError:
+                    pass
+                if not self._part_committed:
                     self.target.delete(files.part(self._part.part_id))
         finally:
             self._end()
