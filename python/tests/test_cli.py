@@ -63,3 +63,34 @@ def test_verify_finds_damage_anywhere(tmp_path):
     bucket.write_bytes(bytes(data))
     r = cli("verify", tmp_path / "b.hpf")
     assert r.returncode == 1 and ".hpfx" in r.stderr.decode()
+
+
+def test_create_add_rm_as_the_java_cli_names_them(tmp_path, java_cli):
+    src = tmp_path / "src"
+    (src / "d").mkdir(parents=True)
+    (src / "a.txt").write_bytes(b"a")
+    (src / "d" / "b.txt").write_bytes(b"b")
+    os.symlink(src / "a.txt", src / "link")
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "c.txt").write_bytes(b"c")
+    (tmp_path / "one.txt").write_bytes(b"1")
+    archive = tmp_path / "a.hpf"
+    r = cli("create", archive, src)
+    assert r.returncode == 0 and b"skipped" in r.stderr and b"link" in r.stderr, r.stderr
+    assert cli("add", archive, tmp_path / "more", tmp_path / "one.txt", "--prefix", "x/"
+               ).returncode == 0
+    refused = cli("add", archive, tmp_path / "one.txt", "--prefix", "x/")
+    assert refused.returncode == 1 and len(refused.stderr.decode().strip().splitlines()) == 1
+    assert b"already exists" in refused.stderr
+    assert cli("add", archive, tmp_path / "one.txt", "--prefix", "x/", "--replace"
+               ).returncode == 0
+    assert cli("rm", archive, "d/b.txt").returncode == 0
+    missing = cli("rm", archive, "no/such")
+    assert missing.returncode == 1 and b"no entry 'no/such'" in missing.stderr
+    java_cli("verify", archive)
+    listed = java_cli("ls", archive).stdout.split()
+    assert listed == ["a.txt", "x/c.txt", "x/one.txt"]
+    with hpf.append(archive):  # held: the CLI says who holds it, in one line
+        locked = cli("rm", archive, "a.txt")
+    assert locked.returncode == 1 and b"locked by another writer" in locked.stderr
+    assert len(locked.stderr.decode().strip().splitlines()) == 1

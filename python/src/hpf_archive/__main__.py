@@ -1,7 +1,7 @@
-"""python -m hpf_archive ls|cat|get|info|verify ARCHIVE ...: a small CLI for scripts.
+"""python -m hpf_archive ls|cat|get|info|verify|create|add|rm ARCHIVE ...: a small CLI for scripts.
 
-Exit codes: 0 done, 1 not found or damaged (one line on stderr naming file, entry or offset),
-2 usage."""
+Exit codes: 0 done, 1 not found, damaged, refused or locked (one line on stderr naming file, entry
+or offset), 2 usage."""
 
 import argparse
 import json
@@ -12,6 +12,7 @@ import sys
 from . import open as open_archive
 from .errors import HpfError, NotFound
 from .names import normalize
+from .write import cli as write_cli
 
 
 def main(argv=None):
@@ -32,14 +33,17 @@ def main(argv=None):
     info.add_argument("archive")
     verify = sub.add_parser("verify", help="read every byte, check every checksum")
     verify.add_argument("archive")
+    write_cli.add_parsers(sub)
     args = p.parse_args(argv)
     try:
+        if args.command in write_cli.COMMANDS:
+            return write_cli.run(args)
         with open_archive(args.archive) as a:
             return run(a, args)
     except NotFound as e:
         print(f"hpf_archive: {e}", file=sys.stderr)
         return 1
-    except (HpfError, OSError) as e:
+    except (HpfError, OSError, ValueError) as e:  # ValueError: a name the format refuses
         print(f"hpf_archive: {e}", file=sys.stderr)
         return 1
 
