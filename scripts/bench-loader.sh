@@ -32,6 +32,6 @@ HPF_COMMIT="$(git rev-parse --short HEAD)"
 # The benchmark's own code copied first: editing the checkout meanwhile changes nothing that runs
 # (the package is the venv's install, made above).
 cp python/bench/bench_loader.py "$work/bench_loader.py"
-mkdir -p "$work/tests" && cp python/tests/seaweed.py "$work/tests/"
+mkdir -p "$work/tests" && cp python/tests/seaweed.py python/tests/hpf_serve.py "$work/tests/"
 BENCH_COMMAND="$0 $*" "$venv/bin/python" "$work/bench_loader.py" suite "$work" "$count" "$runs" "$only" |
   tee -a "$results"

@@ -99,3 +99,14 @@ install_python_package() { # VENV
   "$1/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall "$copy/python" >&2
   rm -rf "$copy"
 }
+
+# Makes the venv VENV with PACKAGES from PyPI, once: unless its Python imports IMPORTS already.
+ensure_venv() { # VENV "a, b" PACKAGE...
+  local venv=$1 imports=$2
+  shift 2
+  if ! "$venv/bin/python" -c "import $imports" 2>/dev/null; then
+    echo "$(basename "$0"): installing $* into $venv (once)" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "$@" >&2
+  fi
+}

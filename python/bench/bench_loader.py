@@ -299,28 +299,20 @@ def _served(work, runs):
     launcher = os.environ.get("HPF_LAUNCHER")
     if not launcher:
         return
+    import hpf_serve
     import seaweed  # for its free ports
 
     serve, listen, control = seaweed.free_ports(3)
-    server = subprocess.Popen([launcher, "serve", os.path.join(work, "hpf"), "--port", str(serve)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     counter = subprocess.Popen([os.environ["HPF_COUNTPROXY"], f"127.0.0.1:{listen}",
                                 f"127.0.0.1:{serve}", f"127.0.0.1:{control}"])
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{serve}/_health", timeout=5)
-                break
-            except OSError:
-                time.sleep(0.2)
-        for run in range(runs):
-            yield dict(_run("read", work, "hpf-serve", "served", "shuffle", "--endpoint",
-                            f"http://127.0.0.1:{listen}", "--count",
-                            f"http://127.0.0.1:{control}/bytes"), run=run)
+        with hpf_serve.running(launcher, os.path.join(work, "hpf"), serve):
+            for run in range(runs):
+                yield dict(_run("read", work, "hpf-serve", "served", "shuffle", "--endpoint",
+                                f"http://127.0.0.1:{listen}", "--count",
+                                f"http://127.0.0.1:{control}/bytes"), run=run)
     finally:
         counter.kill()
-        server.terminate()
-        server.wait(60)
 
 
 def _upload(work, endpoint):

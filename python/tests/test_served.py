@@ -1,15 +1,12 @@
 """StreamingDataset reading through `hpf serve` (hpf+http://): a shuffled batch is one `_mget`
 request; every sample once, a damaged entry named (or skipped and counted), resume exact."""
 
-import signal
 import socket
-import subprocess
-import time
-import urllib.request
 
 import pytest
 
 import hpf_archive as hpf
+import hpf_serve
 from conftest import ROOT
 
 N = 700
@@ -28,21 +25,8 @@ def served(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([str(ROOT / "hpf"), "serve", str(root), "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_health", timeout=5)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("hpf serve did not answer")
-        yield root, f"hpf+http://127.0.0.1:{port}/train"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=60)
+    with hpf_serve.running(ROOT / "hpf", root, port) as url:
+        yield root, url.replace("http://", "hpf+http://") + "/train"
 
 
 def test_a_shuffled_epoch_through_the_server_is_every_sample_once(served):
