@@ -12,12 +12,12 @@ import concurrent.futures
 import datetime
 import hashlib
 import hmac
-import http.client
 import os
-import threading
 import urllib.parse
 import xml.etree.ElementTree as ET
 from typing import Any, Optional
+
+from .http_pool import KeptAlive
 
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 MAX_BODY = 1 << 30  # a range or a listing page larger than this is no reader's
@@ -43,7 +43,7 @@ class SignedS3:
         self.secret = o.get("secret") or os.environ.get("AWS_SECRET_ACCESS_KEY", "")
         self.region = (o.get("client_kwargs", {}).get("region_name") or o.get("region")
                        or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
-        self._local = threading.local()
+        self._http = KeptAlive(self.host, self.port, self.secure, 60)
         self._signing: tuple[str, bytes] = ("", b"")
         self._pool: Optional[concurrent.futures.ThreadPoolExecutor] = None
         self._pid = os.getpid()
@@ -95,7 +95,7 @@ class SignedS3:
         """The ranges, fetched at once on the pool's threads; an error in place of a range that
         failed (as fsspec's cat_ranges with on_error="return")."""
         if self._pid != os.getpid():  # a forked child: the parent's threads are not here
-            self._pool, self._local, self._pid = None, threading.local(), os.getpid()
+            self._pool, self._pid = None, os.getpid()
         if self._pool is None:
             self._pool = concurrent.futures.ThreadPoolExecutor(THREADS)
 
@@ -109,34 +109,19 @@ class SignedS3:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def _connection(self) -> http.client.HTTPConnection:
-        c = getattr(self._local, "connection", None)
-        if c is None:
-            kind = http.client.HTTPSConnection if self.secure else http.client.HTTPConnection
-            c = self._local.connection = kind(self.host, self.port, timeout=60)
-        return c
-
     def _get(self, path: str, query: dict[str, Any], wanted: Optional[str], shown: str) -> bytes:
-        for attempt in range(3):  # a kept-alive connection the server closed: once more anew
-            c = self._connection()
-            try:
-                c.request("GET", _with_query(path, query), headers=self._signed(path, query,
-                                                                                 wanted))
-                r = c.getresponse()
-                body = r.read(MAX_BODY + 1)
-            except (http.client.HTTPException, ConnectionError, TimeoutError) as e:
-                c.close()
-                self._local.connection = None
-                if attempt == 2:
-                    raise S3Error(f"{self.unstrip_protocol(shown)}: {e or type(e).__name__}")
-                continue
-            if r.status == 404:
-                raise FileNotFoundError(self.unstrip_protocol(shown))
-            if r.status not in (200, 206) or len(body) > MAX_BODY:
-                raise S3Error(f"{self.unstrip_protocol(shown)}: the server answered {r.status} "
-                              f"({_code(body)})")
-            return body
-        raise AssertionError("unreachable")
+        try:
+            status, body = self._http.request("GET", _with_query(path, query),
+                                              headers=self._signed(path, query, wanted),
+                                              limit=MAX_BODY + 1)
+        except OSError as e:
+            raise S3Error(f"{self.unstrip_protocol(shown)}: {e}") from None
+        if status == 404:
+            raise FileNotFoundError(self.unstrip_protocol(shown))
+        if status not in (200, 206) or len(body) > MAX_BODY:
+            raise S3Error(f"{self.unstrip_protocol(shown)}: the server answered {status} "
+                          f"({_code(body)})")
+        return body
 
     def _signed(self, path: str, query: dict[str, Any], wanted: Optional[str]) -> dict[str, Any]:
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")

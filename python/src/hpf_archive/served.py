@@ -7,14 +7,12 @@ sample. Locations `hpf+http://HOST:PORT/ARCHIVE` (or `hpf+https://`); `storage_o
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
-import threading
 import urllib.parse
 from typing import Any, Iterator, List, NamedTuple, Optional
 
 from .errors import CorruptArchive, HpfError, NotFound
+from .http_pool import KeptAlive
 
 MAX_LINE = 70_000  # a status line: status, length and a name of at most 65,535 bytes
 MAX_ENTRY = 16 << 20  # the most an _mget answer carries for one name (SERVER.md)
@@ -46,9 +44,12 @@ class ServedArchive:
             raise ValueError(f"{location}: the path names one archive of the server")
         token = (storage_options or {}).get("token")
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._local = threading.local()
-        self._pid = os.getpid()
-        self.storage = self  # a remote storage to the dataset: batches read ahead on threads
+        self._http = KeptAlive(self.host, self.port, self.secure, 120)
+
+    @property
+    def storage(self) -> ServedArchive:
+        """Itself: a remote storage to the dataset (it reads batches ahead on threads)."""
+        return self
 
     def read_ranges(self, ranges: Any) -> Any:  # the mark of remote storage; never called
         raise NotImplementedError
@@ -104,50 +105,20 @@ class ServedArchive:
             at = end + 1 + size + 1
         return out
 
-    def _connection(self) -> http.client.HTTPConnection:
-        if self._pid != os.getpid():  # a forked worker: the parent's connections are not ours
-            self._local, self._pid = threading.local(), os.getpid()
-        c = getattr(self._local, "c", None)
-        if c is None:
-            kind = http.client.HTTPSConnection if self.secure else http.client.HTTPConnection
-            c = self._local.c = kind(self.host, self.port, timeout=120)
-        return c
-
     def _request(self, method: str, path: str, body: Optional[bytes], shown: str) -> bytes:
-        for attempt in range(2):  # a kept-alive connection the server closed: once more anew
-            c = self._connection()
-            try:
-                c.request(method, path, body=body, headers=self._headers)
-                r = c.getresponse()
-                data = r.read()
-            except (http.client.HTTPException, ConnectionError) as e:
-                c.close()
-                self._local.c = None
-                if attempt:
-                    raise HpfError(f"{self.location}: {e or type(e).__name__}") from None
-                continue
-            if r.status == 404:
-                raise NotFound(self.location, shown)
-            if r.status != 200:
-                raise HpfError(f"{self.location}: {shown}: the server answered {r.status} "
-                               f"({data[:200].decode('utf-8', 'replace').strip()})")
-            return data
-        raise AssertionError("unreachable")
+        try:
+            status, data = self._http.request(method, path, body, self._headers)
+        except OSError as e:
+            raise HpfError(f"{self.location}: {e}") from None
+        if status == 404:
+            raise NotFound(self.location, shown)
+        if status != 200:
+            raise HpfError(f"{self.location}: {shown}: the server answered {status} "
+                           f"({data[:200].decode('utf-8', 'replace').strip()})")
+        return data
 
     def close(self) -> None:
-        c = getattr(self._local, "c", None)
-        if c is not None:
-            c.close()
-            self._local.c = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        del state["_local"], state["storage"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._local, self.storage = threading.local(), self
+        self._http.close()
 
 
 def _quote(text: str) -> str:

@@ -74,10 +74,13 @@ def framed(body: Out) -> bytes:
     return bytes(body) + footer(crc32c(bytes(body)))
 
 
-def sorted_attributes(attributes: dict[str, str] | None) -> list[tuple[bytes, bytes]]:
-    """Attributes as UTF-8, in unsigned byte order of their keys (FORMAT.md "Entry")."""
+def sorted_attributes(attributes: dict[str, str] | None,
+                      escaped: bool = False) -> list[tuple[bytes, bytes]]:
+    """Attributes as UTF-8, in unsigned byte order of their keys (FORMAT.md "Entry"); `escaped`:
+    read from an archive, bytes that are not UTF-8 given back as they were (names.ESCAPES)."""
     if not attributes:
         return []
-    pairs = [(k.encode("utf-8"), v.encode("utf-8")) for k, v in attributes.items()]
+    errors = "surrogateescape" if escaped else "strict"
+    pairs = [(k.encode("utf-8", errors), v.encode("utf-8", errors)) for k, v in attributes.items()]
     pairs.sort(key=lambda kv: kv[0])
     return pairs

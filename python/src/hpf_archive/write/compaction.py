@@ -14,7 +14,6 @@ from .. import files
 from ..archive import Archive
 from ..catalog import Catalog
 from ..manifest import Segment
-from .recovery import _pairs
 from .segment import Row
 
 MERGE_FACTOR = 4
@@ -68,8 +67,5 @@ def merged_rows(archive: Archive, start: int, end: int) -> list[Row]:
             if start > 0:
                 out.append(Row(bytes(name), deleted=True))
             continue
-        out.append(Row(bytes(name), False, info.raw_length, info.stored_length, info.codec,
-                       info.dictionary_id, info.mtime_millis, info.mode, info.part_id,
-                       info.offset, info.entry_length, info.member, info.members,
-                       _pairs(info.attributes)))
+        out.append(Row.of(info))
     return out

@@ -113,21 +113,23 @@ def prepare(c: Compressor, name: bytes, raw: bytes, mtime: int, mode: int,
     """An entry of content held in memory: in one piece, or in chunks over 1 MiB."""
     if chunks(len(raw)):
         return _prepare_chunked(c, name, raw, mtime, mode, attributes)
-    stored = c.compress(raw)
-    codec = c.codec if stored is not None else NONE
-    body = stored if stored is not None else raw
-    dictionary_id = c.dictionary_id if stored is not None else 0
+    codec, dictionary_id, body = _one_piece(c, raw)
     head = header(name, 0, 0, codec, dictionary_id, len(raw), len(body), mtime, mode, attributes)
     return Prepared(codec, dictionary_id, head, [body], len(body), crc32c(raw))
 
 
 def prepare_group(c: Compressor, raw: bytes) -> Prepared:
-    stored = c.compress(raw)
-    codec = c.codec if stored is not None else NONE
-    body = stored if stored is not None else raw
-    dictionary_id = c.dictionary_id if stored is not None else 0
+    codec, dictionary_id, body = _one_piece(c, raw)
     head = group_header(codec, dictionary_id, len(raw), len(body))
     return Prepared(codec, dictionary_id, head, [body], len(body), crc32c(raw))
+
+
+def _one_piece(c: Compressor, raw: bytes) -> tuple[int, int, bytes]:
+    """Codec, dictionary id and stored bytes of content in one piece: raw unless that shrinks."""
+    stored = c.compress(raw)
+    if stored is None:
+        return NONE, 0, raw
+    return c.codec, c.dictionary_id, stored
 
 
 def _prepare_chunked(c: Compressor, name: bytes, raw: bytes, mtime: int, mode: int,

@@ -3,14 +3,12 @@ its writers use (FORMAT.md "Manifest": writer settings) and what recovery leaves
 
 from __future__ import annotations
 
-import time
 from typing import Any, Optional
 
 from ..archive import Archive
-from ..errors import HpfError
 from ..manifest import ArchiveSettings, newest_manifest_name
 from . import lock, recovery
-from .entries import CODECS, NONE, ZSTD
+from .entries import CODECS, LZ4, ZSTD
 from .segment import Row
 from .target import Target, target_of
 from .writer import (DEFAULT_BUCKET_CAPACITY, GROUP_BYTES, GROUP_MAX, SOLID_GROUP_BYTES,
@@ -31,7 +29,7 @@ def create(location: Any, *, codec: Optional[str] = None, level: Optional[int] =
     if set(present) - {lock.FILE_NAME}:
         raise FileExistsError(f"{target.describe('')}: already exists and is not empty (append to "
                               "an archive with hpf_archive.append)")
-    chosen = _codec(codec, ZSTD if level is not None or solid or not target.local else 1)
+    chosen = _codec(codec, ZSTD if level is not None or solid or not target.local else LZ4)
     if dictionary is not None and chosen != ZSTD:
         raise ValueError("a dictionary is for the zstd codec")
     if solid and group_size is None:
@@ -150,4 +148,4 @@ class _NotHeld(lock.Lock):
         super().__init__(None, None, None)  # type: ignore[arg-type]
 
 
-__all__ = ["create", "append", "HpfError", "NONE", "time"]
+__all__ = ["create", "append"]

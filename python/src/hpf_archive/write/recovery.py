@@ -14,12 +14,25 @@ from ..entry import info_at, read_group
 from ..errors import CorruptArchive, HpfError
 from ..manifest import MANIFEST_NAME, parse
 from ..wire import HEADER_BYTES, check_header
+from .bytes_out import sorted_attributes
 from .segment import Row
 
 PART = re.compile(r"^part-(\d{8,})\.hpfp$")
 SEGMENT = re.compile(r"^seg-(\d{8,})(-b\d+\.hpfx|\.hpfs|\.hpfc)$")
 IMPORT_MARKER = "hpf.import"
 MIN_HEADER = 52
+
+
+def part_id_of(name: str) -> int:
+    """The id in a part file's name; 0 for any other name."""
+    m = PART.match(name)
+    return int(m.group(1)) if m else 0
+
+
+def next_part_id(names: Any, archive: Optional[Archive]) -> int:
+    """A part id above every part file in `names` and the archive's part id mark."""
+    mark = marks_of(archive)[0] if archive is not None else 0
+    return max([mark, *(part_id_of(n) for n in names)]) + 1
 
 
 def marks_of(archive: Archive) -> tuple[int, int]:
@@ -111,18 +124,9 @@ def _entry(archive: Archive, name: str, part_id: int, p: int, length: int,
         for i, m in enumerate(group.members):
             rows.append(Row(bytes(m.name), False, m.raw_length, m.raw_length, head[8],
                             int.from_bytes(head[12:16], "little"), m.mtime_millis, m.mode,
-                            part_id, p, size, i, k, _pairs(m.attributes)))
+                            part_id, p, size, i, k, sorted_attributes(m.attributes, True)))
         return p + size
     info = info_at(storage, name, length, part_id, p, size, None, archive._dictionary)
     archive.read(info)  # every byte checked against its CRC32C
-    rows.append(Row(info.name.encode("utf-8", "surrogateescape"), False, info.raw_length,
-                    info.stored_length, info.codec, info.dictionary_id, info.mtime_millis,
-                    info.mode, part_id, p, size, 0, 0, _pairs(info.attributes)))
+    rows.append(Row.of(info))
     return p + size
-
-
-def _pairs(attributes: Optional[dict[str, Any]]) -> list[Any]:
-    pairs = [(k.encode("utf-8", "surrogateescape"), v.encode("utf-8", "surrogateescape"))
-             for k, v in (attributes or {}).items()]
-    pairs.sort(key=lambda kv: kv[0])
-    return pairs

@@ -9,7 +9,7 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ..codecs import crc32c, xxh64_intdigest
 from . import pthash
-from .bytes_out import Out, file_header, footer
+from .bytes_out import Out, file_header, footer, sorted_attributes
 from .entries import Compressor, LZ4
 
 BLOCK_TARGET = 32 * 1024
@@ -34,6 +34,15 @@ class Row:
         self.codec, self.dictionary_id, self.mtime, self.mode = codec, dictionary_id, mtime, mode
         self.part_id, self.offset, self.length = part_id, offset, length
         self.member, self.members, self.attributes = member, members, attributes or []
+
+    @classmethod
+    def of(cls, info: Any, part_id: Optional[int] = None) -> Row:
+        """The row of a reader's EntryInfo, in part `part_id` if given (a part moved in)."""
+        return cls(info.name.encode("utf-8", "surrogateescape"), False, info.raw_length,
+                   info.stored_length, info.codec, info.dictionary_id, info.mtime_millis,
+                   info.mode, info.part_id if part_id is None else part_id, info.offset,
+                   info.entry_length, info.member, info.members,
+                   sorted_attributes(info.attributes, escaped=True))
 
     def accounted(self) -> int:
         """Bytes of part files this row's entry takes (a member: its share of its group)."""

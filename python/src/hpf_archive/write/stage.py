@@ -16,8 +16,8 @@ from ..manifest import ArchiveSettings, newest_manifest_name
 from . import commit, lock
 from .entries import CODECS
 from .opening import append, create
-from .recovery import PART, _pairs
-from .segment import Row, accounted
+from .recovery import next_part_id
+from .segment import Row
 from .target import Target, target_of
 from .writer import DEFAULT_BUCKET_CAPACITY, NameConflict, Writer
 
@@ -96,12 +96,7 @@ class Stage:
 def _import(w: Writer, jobs: Target, tasks: dict[str, str], job: str, replace: bool) -> int:
     target = w.target
     base = w._base
-    next_part = max([0, *(int(m.group(1)) for n in target.list() if (m := PART.match(n)))],
-                    default=0)
-    if base is not None:
-        from .recovery import marks_of
-
-        next_part = max(next_part, marks_of(base)[0])
+    next_part = next_part_id(target.list(), base) - 1  # the last id taken so far
     rows: list[Row] = []
     parts: dict[int, int] = {}
     moves: list[tuple[Target, str, str]] = []
@@ -114,24 +109,14 @@ def _import(w: Writer, jobs: Target, tasks: dict[str, str], job: str, replace: b
                 renumber[part_id] = next_part
                 parts[next_part] = committed
                 moves.append((t, files.part(part_id), files.part(next_part)))
-            for info in a.list():
-                rows.append(Row(info.name.encode("utf-8", "surrogateescape"), False,
-                                info.raw_length, info.stored_length, info.codec,
-                                info.dictionary_id, info.mtime_millis, info.mode,
-                                renumber[info.part_id], info.offset, info.entry_length,
-                                info.member, info.members, _pairs(info.attributes)))
+            rows += [Row.of(info, renumber[info.part_id]) for info in a.list()]
     rows.sort(key=lambda r: r.name)
     for a, b in zip(rows, rows[1:]):
         if a.name == b.name:
             raise NameConflict(f"{target.describe('')}: '{a.name.decode()}' is added by two tasks")
-    live_entries = base.manifest.live_entries if base else 0
-    live_bytes = base.manifest.live_bytes if base else 0
-    for r in rows:
-        name = r.name.decode("utf-8", "surrogateescape")
-        w._claim(name, replace, None)  # as an add: no name twice, none both file and directory
-        old = base.stat(name) if base else None
-        live_entries += old is None
-        live_bytes += r.accounted() - (accounted(old) if old is not None else 0)
+    for r in rows:  # as adds: no name twice, none both file and directory, replaced if asked
+        w._claim(r.name.decode("utf-8", "surrogateescape"), replace, None)
+    live_entries, live_bytes = w.live_after(rows)
     if not rows and base is not None:
         return int(base.manifest.generation)
     with target.create(IMPORT_MARKER) as f:  # a death between the moves and the manifest:

@@ -12,10 +12,10 @@ from typing import Any, BinaryIO, Optional, Union
 from .. import files
 from ..archive import Archive
 from ..errors import HpfError, NotFound
-from ..manifest import ArchiveSettings, Manifest, newest_manifest_name
-from . import cleanup, commit, compaction, lock, recovery, segment
+from ..manifest import ArchiveSettings
+from . import cleanup, commit, compaction, lock, recovery
 from .bytes_out import sorted_attributes
-from .entries import CODECS, NONE, ZSTD, Compressor, fits_group
+from .entries import Compressor, fits_group
 from .names import normal, parents
 from .part import PartWriter
 from .segment import Row, accounted
@@ -43,7 +43,6 @@ class Writer:
                  held: lock.Lock) -> None:
         self.target, self.settings, self.bucket_capacity = target, settings, bucket_capacity
         self._base, self._lock = base, held
-        self._dictionary = dictionary  # (id, bytes): new entries are compressed with it
         self._new_dictionary = dictionary if base is None else None
         self._compressor = Compressor(settings.codec, settings.zstd_level,
                                       dictionary[1] if dictionary else None,
@@ -51,9 +50,9 @@ class Writer:
         self._part: Optional[PartWriter] = None
         self._part_file: Optional[BinaryIO] = None
         self._part_committed = 0  # the part's length a manifest names; 0 while none does
-        self._added: dict[str, bool] = {}  # name -> replaces an entry of the base
+        self._added: dict[str, Any] = {}  # name -> the base's entry it replaces, or None
         self._directories: set[str] = set()  # of the added names
-        self._deleted: set[str] = set()
+        self._deleted: dict[str, Any] = {}  # name -> the base's entry
         self._replacing = False
         self.closed = False
 
@@ -96,9 +95,10 @@ class Writer:
                                "in one commit")
         if key in self._deleted:
             return
-        if self._base is None or self._base.stat(key) is None:
+        old = self._base.stat(key) if self._base is not None else None
+        if old is None:
             raise NotFound(self.target.describe(""), key)
-        self._deleted.add(key)
+        self._deleted[key] = old
 
     def commit(self) -> int:
         """Makes everything added and deleted since the last commit visible at once; returns the
@@ -110,7 +110,7 @@ class Writer:
         generation = self._commit_rows(rows)
         if self._part is not None:
             self._part_committed = self._part.length
-        self._added, self._deleted, self._directories = {}, set(), set()
+        self._added, self._deleted, self._directories = {}, {}, set()
         self._replacing = False
         return generation
 
@@ -119,7 +119,7 @@ class Writer:
         assert self._base is not None
         base = self._base.manifest
         rows.sort(key=lambda r: r.name)
-        return self._write_commit(base, rows, {**base.parts, **parts},
+        return self._write_commit(rows, {**base.parts, **parts},
                                   base.live_entries + len(rows),
                                   base.live_bytes + sum(r.accounted() for r in rows),
                                   f"recover {len(rows)} entries")
@@ -176,12 +176,12 @@ class Writer:
             raise NameConflict(f"{where}: '{key}' would be a file and a directory (of names "
                                "added in this commit)")
         for parent in parents(key):
-            if parent in self._added or self._in_base(parent):
+            if parent in self._added or self._in_base(parent) is not None:
                 raise NameConflict(f"{where}: '{key}' is under '{parent}', which is a file")
         old = self._in_base(key)
-        if old and not replace:
+        if old is not None and not replace:
             raise NameConflict(f"{where}: '{key}' already exists (add it with replace=True)")
-        if not old and self._base_has_under(key):
+        if old is None and self._base_has_under(key):
             raise NameConflict(f"{where}: '{key}' is a directory of the archive")
         for k, v in (attributes or {}).items():
             if not isinstance(k, str) or not isinstance(v, str):
@@ -191,9 +191,11 @@ class Writer:
         self._directories.update(parents(key))
         return key
 
-    def _in_base(self, name: str) -> bool:
-        return (self._base is not None and name not in self._deleted
-                and self._base.stat(name) is not None)
+    def _in_base(self, name: str) -> Any:
+        """The base's entry of a name it keeps (not deleted in this commit), or None."""
+        if self._base is None or name in self._deleted:
+            return None
+        return self._base.stat(name)
 
     def _base_has_under(self, name: str) -> bool:
         if self._base is None or self._base.manifest.live_entries == 0:
@@ -212,9 +214,7 @@ class Writer:
         return self._part
 
     def _next_part_id(self) -> int:
-        mark = recovery.marks_of(self._base)[0] if self._base else 0
-        present = [files_part_id(n) for n in self.target.list()]
-        return max([mark, *present]) + 1
+        return recovery.next_part_id(self.target.list(), self._base)
 
     def _append(self, key: str, raw: bytes, millis: int, mode: int,
                 attributes: Optional[dict[str, str]]) -> None:
@@ -247,23 +247,24 @@ class Writer:
 
     # -- the commit -------------------------------------------------------------------------
 
-    def _commit_rows(self, rows: list[Row]) -> int:
+    def live_after(self, rows: list[Row]) -> tuple[int, int]:
+        """The live entries and entry bytes once `rows` (added or replacing, claimed) and the
+        names this writer deletes are committed (FORMAT.md "Manifest")."""
         base = self._base.manifest if self._base else None
         live_entries = base.live_entries if base else 0
         live_bytes = base.live_bytes if base else 0
         for r in rows:
-            live_bytes += r.accounted()
-            name = r.name.decode("utf-8")
-            old = self._base.stat(name) if self._base is not None and self._added[name] else None
-            if old is None:
-                live_entries += 1
-            else:
-                live_bytes -= accounted(old)
-        for name in self._deleted:
-            assert self._base is not None  # only a name of the base can be deleted
-            old = self._base.stat(name)
+            old = self._added[r.name.decode("utf-8", "surrogateescape")]
+            live_entries += old is None
+            live_bytes += r.accounted() - (accounted(old) if old is not None else 0)
+        for old in self._deleted.values():
             live_entries -= 1
             live_bytes -= accounted(old)
+        return live_entries, live_bytes
+
+    def _commit_rows(self, rows: list[Row]) -> int:
+        base = self._base.manifest if self._base else None
+        live_entries, live_bytes = self.live_after(rows)
         added = len(rows)
         rows = rows + [Row(n.encode("utf-8"), deleted=True) for n in self._deleted]
         rows.sort(key=lambda r: r.name)
@@ -272,12 +273,11 @@ class Writer:
             parts[self._parts_written[0]] = self._parts_written[1]
         operation = ("create " + _entries(len(rows)) if base is None
                      else _describe(self._replacing, added, len(self._deleted)))
-        return self._write_commit(base, rows, parts, live_entries, live_bytes, operation)
+        return self._write_commit(rows, parts, live_entries, live_bytes, operation)
 
-    def _write_commit(self, base: Optional[Manifest], rows: list[Row], parts: dict[int, int],
-                      live_entries: int, live_bytes: int, operation: str) -> int:
-        assert self._base is not None or base is None
-        kept = list(base.segments) if base else []
+    def _write_commit(self, rows: list[Row], parts: dict[int, int], live_entries: int,
+                      live_bytes: int, operation: str) -> int:
+        kept = list(self._base.manifest.segments) if self._base else []
         m = commit.commit_segment(self.target, self._base, self.settings, self.bucket_capacity,
                                   rows, parts, kept, len(kept), live_entries, live_bytes,
                                   operation, self._new_dictionary)
@@ -317,12 +317,6 @@ class Writer:
         self._lock.release()
 
 
-def files_part_id(name: str) -> int:
-    if name.startswith("part-") and name.endswith(".hpfp") and name[5:-5].isdigit():
-        return int(name[5:-5])
-    return 0
-
-
 def _size_of(f: Any) -> Optional[int]:
     try:
         at = f.tell()
@@ -344,4 +338,4 @@ def _describe(replace: bool, added: int, deleted: int) -> str:
     return f"rm {_entries(deleted)}" if added == 0 else f"{verb} {_entries(added)}, rm {deleted}"
 
 
-__all__ = ["Writer", "NameConflict", "CODECS", "NONE", "ZSTD", "newest_manifest_name"]
+__all__ = ["Writer", "NameConflict"]
