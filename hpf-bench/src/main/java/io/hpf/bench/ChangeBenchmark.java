@@ -2,9 +2,9 @@ package io.hpf.bench;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;

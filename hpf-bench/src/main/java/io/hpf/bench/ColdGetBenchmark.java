@@ -1,9 +1,9 @@
 package io.hpf.bench;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.Codec;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceTree.SourceFile;

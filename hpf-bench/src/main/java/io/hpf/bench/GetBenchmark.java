@@ -4,9 +4,9 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictDecompress;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.Codec;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.pack.DictionaryTrainer;
 import io.hpf.pack.Packer;
 import io.hpf.store.LocalStorage;
@@ -217,7 +217,7 @@ public final class GetBenchmark {
     Map<String, Integer> lengths = new HashMap<>();
     try (var compressor = new ZstdCompressCtx()) {
       compressor
-          .setLevel(io.hpf.archive.ArchiveSettings.DEFAULT_ZSTD_LEVEL)
+          .setLevel(io.hpf.archive.model.ArchiveSettings.DEFAULT_ZSTD_LEVEL)
           .setChecksum(false)
           .loadDict(dictionary);
       for (int i = 0; i < names.size(); i++) {

@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
 import io.hpf.pack.LocalSourceTree;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceTree;

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.CompactionResult;
+import io.hpf.archive.model.CompactionResult;
 import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

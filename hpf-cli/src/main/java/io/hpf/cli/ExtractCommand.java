@@ -2,8 +2,8 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveFormat;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

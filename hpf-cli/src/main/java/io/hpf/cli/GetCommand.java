@@ -1,9 +1,9 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryNotFoundException;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryNotFoundException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveInfo;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.Codec;
 import io.hpf.archive.EntryJson;
+import io.hpf.archive.model.Codec;
 import io.hpf.hadoop.ArchiveCosts;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.NameNodeCost;

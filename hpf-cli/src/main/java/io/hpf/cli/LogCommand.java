@@ -2,7 +2,7 @@ package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.EntryJson;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.Generation;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;

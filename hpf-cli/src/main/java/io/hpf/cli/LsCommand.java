@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryJson;
+import io.hpf.archive.model.EntryInfo;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package io.hpf.cli;
 
-import io.hpf.archive.ArchiveSettings;
-import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.pack.Packer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

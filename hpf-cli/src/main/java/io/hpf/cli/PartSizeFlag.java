@@ -1,6 +1,6 @@
 package io.hpf.cli;
 
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import picocli.CommandLine.Option;
 
 /**

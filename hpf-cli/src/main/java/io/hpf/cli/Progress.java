@@ -1,6 +1,6 @@
 package io.hpf.cli;
 
-import io.hpf.archive.ProgressListener;
+import io.hpf.archive.model.ProgressListener;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,8 +1,8 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Generation;
-import io.hpf.archive.RecoveryResult;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.RecoveryResult;
 import io.hpf.store.Storage;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -83,7 +83,7 @@ final class RecoverCommand implements Callable<Integer> {
    */
   private static String lastRecovery(Generation manifest) {
     String found = "";
-    for (io.hpf.archive.Generation.Change h : manifest.history()) {
+    for (io.hpf.archive.model.Generation.Change h : manifest.history()) {
       if (h.operation().startsWith("recover ")) {
         found =
             "; generation "

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.Generation;
 import io.hpf.store.Storage;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.hpf.cli;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.Storage;
 import java.io.IOException;
 import picocli.CommandLine.Mixin;

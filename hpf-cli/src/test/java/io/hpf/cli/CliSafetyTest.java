@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
 import io.hpf.archive.CraftedArchive;
+import io.hpf.archive.model.Codec;
 import io.hpf.testing.ArchiveModel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -88,7 +88,7 @@ class CliSafetyTest {
     try (io.hpf.archive.ArchiveWriter writer =
         io.hpf.archive.ArchiveWriter.create(
             io.hpf.store.LocalStorage.createDirectories(big),
-            io.hpf.archive.WriterOptions.builder().codec(Codec.NONE).build())) {
+            io.hpf.archive.model.WriterOptions.builder().codec(Codec.NONE).build())) {
       java.io.InputStream zeros =
           new java.io.InputStream() {
             long left = size;
@@ -109,7 +109,7 @@ class CliSafetyTest {
               return n;
             }
           };
-      writer.addStream("big", zeros, size, io.hpf.archive.EntryMetadata.of(0), "zeros");
+      writer.addStream("big", zeros, size, io.hpf.archive.model.EntryMetadata.of(0), "zeros");
       writer.commit();
     }
     Process cat = hpfProcess("-Xmx64m", "cat", big.toString(), "big").start();
@@ -384,7 +384,7 @@ class CliSafetyTest {
   void damageAndLiesAreOneLineErrors() throws Exception {
     Path dir = temp.resolve("plain.hpf");
     io.hpf.testing.TestArchives.write(
-        dir, ArchiveModel.random(40, 3), io.hpf.archive.WriterOptions.builder().build(), 1);
+        dir, ArchiveModel.random(40, 3), io.hpf.archive.model.WriterOptions.builder().build(), 1);
     try (FileChannel ch =
         FileChannel.open(dir.resolve("seg-00000001.hpfs"), StandardOpenOption.WRITE)) {
       // The catalog's first block header at 16 of the catalog, itself at 16 of the segment file.

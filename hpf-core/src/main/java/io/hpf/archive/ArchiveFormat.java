@@ -1,11 +1,14 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.ArchiveSettings;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.FormatConstants;
 import io.hpf.internal.format.NameHash;
 import io.hpf.internal.manifest.ManifestStore;
+import io.hpf.store.Storage;
 import io.hpf.store.Storage.StoredFile;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -35,6 +38,18 @@ public final class ArchiveFormat {
   /** The newest committed generation among an archive's files, or -1 when none is committed. */
   public static long newestGeneration(List<StoredFile> files) {
     return ManifestStore.newestGeneration(files);
+  }
+
+  /**
+   * What the writers of the archive in {@code storage} store new entries with ({@link
+   * ArchiveSettings#recordedIn} its newest manifest), or null when it has no committed manifest
+   * yet.
+   */
+  public static ArchiveSettings settingsOf(Storage storage) throws IOException {
+    List<StoredFile> files = storage.list();
+    return ManifestStore.newestGeneration(files) < 0
+        ? null
+        : ArchiveSettings.recordedIn(ManifestStore.readNewest(storage, files));
   }
 
   /**

@@ -1,5 +1,8 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.read.SegmentReader;

@@ -1,5 +1,9 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.CheckedEntry;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.DictionarySource;
@@ -284,7 +288,7 @@ public final class ArchiveReader implements Closeable {
    * rest of the part not at all, so that a pass over entries far apart reads them alone and one
    * over neighbours reads them together.
    *
-   * @throws io.hpf.archive.CorruptArchiveException if the manifest lists no such part
+   * @throws io.hpf.archive.model.CorruptArchiveException if the manifest lists no such part
    */
   public PartCursor openPart(int partId, long[] offsets, long[] entryLengths) throws IOException {
     long[] ends = new long[offsets.length];

@@ -1,6 +1,10 @@
 package io.hpf.archive;
 
 import io.hpf.archive.VerifyReport.Problem;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.ProgressListener;
 import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.format.EntryHeader;
 import io.hpf.internal.format.EntryNames;

@@ -1,5 +1,14 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.ArchiveLockedException;
+import io.hpf.archive.model.CompactionResult;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.NameConflictException;
+import io.hpf.archive.model.RecoveryResult;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.format.FileNames;

@@ -1,6 +1,8 @@
 package io.hpf.archive;
 
 import io.hpf.archive.GroupCommitWriter.Change;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.NameConflictException;
 import io.hpf.internal.format.EntryNames;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -76,7 +78,8 @@ final class ChangeGroup {
    * The changes with their names normalized, the deleted ones into {@code deleting}; refuses a name
    * given twice and a put under another put.
    */
-  static List<Change> normalized(List<Change> asked, Set<String> deleting, String archive) {
+  static List<Change> normalized(List<Change> asked, Set<String> deleting, String archive)
+      throws NameConflictException {
     List<Change> changes = new ArrayList<>(asked.size());
     TreeSet<String> puts = new TreeSet<>();
     Set<String> names = new HashSet<>();

@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.format.NameHash;
 import io.hpf.internal.index.IndexRecord;

@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.EntryInfo;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;

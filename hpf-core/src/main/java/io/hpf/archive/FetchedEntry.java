@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.FormatConstants;
 
 /**

@@ -1,5 +1,9 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.NameConflictException;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.Storage;
 import java.io.Closeable;
 import java.io.IOException;
@@ -245,7 +249,7 @@ public final class GroupCommitWriter implements Closeable {
     Set<String> deleting = new HashSet<>();
     try {
       changes = ChangeGroup.normalized(asked, deleting, storage.toString());
-    } catch (IllegalArgumentException e) {
+    } catch (NameConflictException | IllegalArgumentException e) { // a name not in normal form
       return CompletableFuture.failedFuture(e);
     }
     while (true) {

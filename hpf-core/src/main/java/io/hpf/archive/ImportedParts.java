@@ -1,5 +1,7 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;

@@ -1,5 +1,8 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.WriterOptions;
+
 /**
  * How a user asks new entries to be packed, one rule for every front end: the CLI's flags ({@code
  * --codec}, {@code --level}, {@code --solid}, {@code --group-size}, {@code --group-max}),
@@ -44,7 +47,7 @@ public record PackingRequest(
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(levelName + " must be a number, not '" + level + "'");
       }
-      io.hpf.archive.ArchiveSettings.checkZstdLevel(zstdLevel);
+      io.hpf.archive.model.ArchiveSettings.checkZstdLevel(zstdLevel);
     }
     if (solid != null && !solid.equals("true") && !solid.equals("false")) {
       throw new IllegalArgumentException(solidName + " must be true or false, not '" + solid + "'");

@@ -1,5 +1,7 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.EntryGroup;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.PartEntry;

@@ -1,5 +1,7 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.EntryNames;

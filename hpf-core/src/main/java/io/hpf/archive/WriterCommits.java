@@ -1,5 +1,8 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.format.FileNames;

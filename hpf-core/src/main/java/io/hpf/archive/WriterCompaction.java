@@ -1,5 +1,8 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.CompactionResult;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.maintenance.Compactor;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.write.PartWriter;

@@ -1,5 +1,10 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.RecoveryResult;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.maintenance.CommittedIds;
 import io.hpf.internal.maintenance.FileCleaner;
@@ -37,7 +42,7 @@ final class WriterOpening {
       List<StoredFile> listing = storage.list();
       Manifest base = ManifestStore.readNewest(storage, listing);
       List<String> changes = new ArrayList<>();
-      WriterOptions options = requested.resolve(base, storage, changes);
+      WriterOptions options = requested.resolve(base, base.bucketCapacity(), storage, changes);
       CommittedIds committed = CommittedIds.of(storage, listing, base);
       if (base.idMarks() == null) {
         base = base.withIdMarks(committed.marks(listing)); // the next manifest records them

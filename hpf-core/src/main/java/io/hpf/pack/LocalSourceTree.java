@@ -2,7 +2,7 @@ package io.hpf.pack;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
-import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.model.EntryMetadata;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystemLoopException;

@@ -1,11 +1,11 @@
 package io.hpf.pack;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.Generation;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.pack.SourceTree.SourceFile;
 import io.hpf.store.Storage;
 import java.io.IOException;

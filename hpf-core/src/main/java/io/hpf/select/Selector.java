@@ -1,6 +1,6 @@
 package io.hpf.select;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 
 /**
  * Decides from an entry's catalog row (never its content) whether a job reads it. A user class

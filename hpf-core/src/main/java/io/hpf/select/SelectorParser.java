@@ -1,6 +1,6 @@
 package io.hpf.select;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

@@ -4,5 +4,7 @@
  * adapts any Hadoop file system. An implementation is all a new store needs.
  *
  * <p>Dependencies: none in hpf; everything else builds on this package.
+ *
+ * <p>May import (checked by ArchitectureTest): nothing of hpf.
  */
 package io.hpf.store;

@@ -3,6 +3,9 @@ package io.hpf.archive;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;

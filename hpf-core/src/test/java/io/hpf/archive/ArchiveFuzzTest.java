@@ -3,6 +3,9 @@ package io.hpf.archive;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.ProgressListener;
 import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.PartEntry;

@@ -4,6 +4,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;

@@ -4,6 +4,10 @@ import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;

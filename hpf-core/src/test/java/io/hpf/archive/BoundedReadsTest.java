@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.TestArchives;

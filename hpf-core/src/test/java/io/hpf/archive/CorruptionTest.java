@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage.StoredFile;
 import io.hpf.testing.ArchiveModel;

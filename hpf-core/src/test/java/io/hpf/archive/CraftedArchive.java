@@ -1,5 +1,8 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.EntryCodec;
 import io.hpf.internal.format.FileFraming;
@@ -181,7 +184,7 @@ public final class CraftedArchive {
             1_700_000_000_000L,
             "crafted",
             1000,
-            new io.hpf.archive.ArchiveSettings(io.hpf.archive.Codec.NONE, 0, 0),
+            new io.hpf.archive.model.ArchiveSettings(io.hpf.archive.model.Codec.NONE, 0, 0),
             rows.size(),
             liveBytes,
             List.of(),

@@ -45,13 +45,13 @@ public final class CraftedCorpus {
     byte[] plain = bytes("plain content");
     int crc = io.hpf.internal.format.EntryCodec.crc32c(plain, 0, plain.length);
     new CraftedArchive(dir.resolve("entry-reserved.hpf"))
-        .add("x", io.hpf.archive.Codec.NONE, plain.length, plain, crc, h -> h[46] = 1)
+        .add("x", io.hpf.archive.model.Codec.NONE, plain.length, plain, crc, h -> h[46] = 1)
         .commit();
     cases.add(
         new Case(
             "entry-reserved.hpf", "problem\treserved field at entry header offset 46 is 1, not 0"));
     new CraftedArchive(dir.resolve("dictionary-on-raw.hpf"))
-        .add("x", io.hpf.archive.Codec.NONE, plain.length, plain, crc, h -> h[12] = 1)
+        .add("x", io.hpf.archive.model.Codec.NONE, plain.length, plain, crc, h -> h[12] = 1)
         .commit();
     cases.add(
         new Case(
@@ -67,7 +67,7 @@ public final class CraftedCorpus {
       noSize = zstd.compress(text);
     }
     new CraftedArchive(dir.resolve("zstd-no-content-size.hpf"))
-        .add("z", io.hpf.archive.Codec.ZSTD, text.length, noSize, textCrc)
+        .add("z", io.hpf.archive.model.Codec.ZSTD, text.length, noSize, textCrc)
         .commit();
     cases.add(
         new Case(
@@ -79,7 +79,7 @@ public final class CraftedCorpus {
     byte[] twoFrames = java.util.Arrays.copyOf(frame, frame.length * 2);
     System.arraycopy(frame, 0, twoFrames, frame.length, frame.length);
     new CraftedArchive(dir.resolve("zstd-two-frames.hpf"))
-        .add("z", io.hpf.archive.Codec.ZSTD, text.length, twoFrames, textCrc)
+        .add("z", io.hpf.archive.model.Codec.ZSTD, text.length, twoFrames, textCrc)
         .commit();
     cases.add(
         new Case(
@@ -90,14 +90,14 @@ public final class CraftedCorpus {
     byte[] bomb = zeros(4L << 30);
     int kibCrc = io.hpf.internal.format.EntryCodec.crc32c(new byte[1024], 0, 1024);
     new CraftedArchive(dir.resolve("zstd-bomb-entry.hpf"))
-        .add("bomb", io.hpf.archive.Codec.ZSTD, 1024, bomb, kibCrc)
+        .add("bomb", io.hpf.archive.model.Codec.ZSTD, 1024, bomb, kibCrc)
         .commit();
     cases.add(
         new Case(
             "zstd-bomb-entry.hpf",
             "problem\tzstd frame declares " + (4L << 30) + " bytes, the header 1024"));
     new CraftedArchive(dir.resolve("zstd-bomb-group.hpf"))
-        .addGroup(io.hpf.archive.Codec.ZSTD, 1024, bomb, kibCrc, "a", "b")
+        .addGroup(io.hpf.archive.model.Codec.ZSTD, 1024, bomb, kibCrc, "a", "b")
         .commit();
     cases.add(
         new Case(

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.VerifyReport.Problem;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;

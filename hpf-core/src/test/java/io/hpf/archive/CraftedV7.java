@@ -1,5 +1,6 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
 import io.hpf.internal.format.ChunkedEncoder;
 import io.hpf.internal.format.ContentCompressor;
 import io.hpf.internal.format.EntryCodec;

@@ -3,6 +3,7 @@ package io.hpf.archive;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.EntryInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

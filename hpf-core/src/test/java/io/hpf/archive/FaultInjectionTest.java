@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
 import io.hpf.testing.FaultyStorage;
@@ -125,7 +130,8 @@ class FaultInjectionTest {
       }
       TreeMap<String, byte[]> actual = new TreeMap<>(ArchiveModel::compareUtf8);
       try (ArchiveReader reader = ArchiveReader.open(local)) {
-        for (java.util.Iterator<io.hpf.archive.EntryInfo> it = reader.list(""); it.hasNext(); ) {
+        for (java.util.Iterator<io.hpf.archive.model.EntryInfo> it = reader.list("");
+            it.hasNext(); ) {
           String name = it.next().name();
           actual.put(name, reader.get(name));
         }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.ReadableFile;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.ProgressListener;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.internal.manifest.ManifestStore;
@@ -203,8 +206,8 @@ class GoldenArchiveTest {
       return;
     }
     assertEquals(
-        new io.hpf.archive.ArchiveSettings(
-            io.hpf.archive.Codec.parse(a[1]),
+        new io.hpf.archive.model.ArchiveSettings(
+            io.hpf.archive.model.Codec.parse(a[1]),
             Integer.parseInt(a[2]),
             Integer.parseInt(a[3]),
             Integer.parseInt(a[4])),
@@ -228,7 +231,9 @@ class GoldenArchiveTest {
       for (Map.Entry<String, byte[]> e : GoldenArchives.chunkedModel().entrySet()) {
         EntryInfo row = reader.stat(e.getKey());
         assertEquals(
-            e.getKey().contains("streamed") ? io.hpf.archive.Codec.NONE : io.hpf.archive.Codec.ZSTD,
+            e.getKey().contains("streamed")
+                ? io.hpf.archive.model.Codec.NONE
+                : io.hpf.archive.model.Codec.ZSTD,
             row.codec());
         int n = e.getValue().length;
         for (long from : new long[] {65_535, 65_536 * 7 + 3, n - 100}) {

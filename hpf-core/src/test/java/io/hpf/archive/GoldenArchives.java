@@ -1,5 +1,8 @@
 package io.hpf.archive;
 
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

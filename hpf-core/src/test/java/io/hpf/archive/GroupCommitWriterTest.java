@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.NameConflictException;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.RecoveryResult;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;

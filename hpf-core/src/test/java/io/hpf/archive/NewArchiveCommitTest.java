@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.NameConflictException;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.nio.charset.StandardCharsets;

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +22,7 @@ class PackingRequestTest {
     return request
         .applyTo(WriterOptions.builder())
         .build()
-        .resolve(null, LocalStorage.createDirectories(temp.resolve("new.hpf")), new ArrayList<>())
+        .resolveForNew(LocalStorage.createDirectories(temp.resolve("new.hpf")))
         .settings();
   }
 

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.ArchiveReplacedException;
+import io.hpf.archive.model.CompactionResult;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;

@@ -4,6 +4,9 @@ import static io.hpf.testing.ArchiveAssertions.assertMatchesModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.ForwardingStorage;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
@@ -55,7 +58,7 @@ class SharedPartTest {
       Path at = dir.resolveSibling(codec + ".hpf");
       WriterOptions.Builder options = WriterOptions.builder().maxPartBytes(max);
       if (codec.equals("none")) {
-        options.codec(io.hpf.archive.Codec.NONE);
+        options.codec(io.hpf.archive.model.Codec.NONE);
       }
       TestArchives.write(fewFiles(at), model, options.build(), 4);
       try (ArchiveReader reader = ArchiveReader.open(LocalStorage.open(at))) {

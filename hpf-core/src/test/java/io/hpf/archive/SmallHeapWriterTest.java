@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveVerifier;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.ProgressListener;
 import io.hpf.archive.VerifyReport;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.ProgressListener;
 import io.hpf.store.Storage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -103,7 +103,10 @@ public final class CrashTrials {
     try (ArchiveWriter writer =
         ArchiveWriter.open(
             storage,
-            io.hpf.archive.WriterOptions.builder().breakLock(true).gracePeriodMillis(0).build())) {
+            io.hpf.archive.model.WriterOptions.builder()
+                .breakLock(true)
+                .gracePeriodMillis(0)
+                .build())) {
       assertTrue(writer.recovery().notes().stream().noneMatch(String::isEmpty));
     }
     try (ArchiveReader reader = ArchiveReader.open(storage)) {

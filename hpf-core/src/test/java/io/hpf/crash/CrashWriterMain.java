@@ -1,9 +1,9 @@
 package io.hpf.crash;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.hpf.crash;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryNotFoundException;
+import io.hpf.archive.model.EntryNotFoundException;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryNotFoundException;
 import io.hpf.archive.FetchedEntry;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryNotFoundException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.hpf.testing;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.FileNames;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,8 +1,8 @@
 package io.hpf.testing;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.Storage;
 import java.nio.file.Path;

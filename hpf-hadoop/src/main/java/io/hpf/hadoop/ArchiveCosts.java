@@ -1,7 +1,7 @@
 package io.hpf.hadoop;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.store.Storage;
 import io.hpf.store.Storage.StoredFile;
 import java.io.IOException;

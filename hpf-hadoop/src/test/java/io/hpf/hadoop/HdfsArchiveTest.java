@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveVerifier;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.pack.Packer;
@@ -49,7 +49,7 @@ class HdfsArchiveTest {
     HadoopStorage storage = storage("group.hpf", HadoopStorageOptions.DEFAULTS);
     try (io.hpf.archive.ArchiveWriter w =
         io.hpf.archive.ArchiveWriter.create(storage, WriterOptions.builder().build())) {
-      w.add("seed", new byte[] {1}, io.hpf.archive.EntryMetadata.of(0));
+      w.add("seed", new byte[] {1}, io.hpf.archive.model.EntryMetadata.of(0));
       w.commit();
     }
     TreeMap<String, byte[]> model = new TreeMap<>(ArchiveModel::compareUtf8);
@@ -61,7 +61,7 @@ class HdfsArchiveTest {
             io.hpf.archive.GroupCommitWriter.Settings.DEFAULTS)) {
       for (int i = 0; i < 12; i++) {
         byte[] content = ArchiveModel.content(random, 100 + random.nextInt(5000));
-        w.put("g/" + i, content, io.hpf.archive.EntryMetadata.of(0))
+        w.put("g/" + i, content, io.hpf.archive.model.EntryMetadata.of(0))
             .get(60, java.util.concurrent.TimeUnit.SECONDS);
         model.put("g/" + i, content);
         // A reader opened now lists the part still being written: HDFS must give it the length
@@ -241,7 +241,7 @@ class HdfsArchiveTest {
       assertMatchesModel(reader, model);
       // A new archive where reads are remote is zstd with a dictionary trained on its files.
       assertTrue(target.readsAreRemote());
-      assertEquals(io.hpf.archive.Codec.ZSTD, reader.manifest().writerSettings().codec());
+      assertEquals(io.hpf.archive.model.Codec.ZSTD, reader.manifest().writerSettings().codec());
       assertEquals(1, ((Manifest) reader.manifest()).dictionaries().size());
     }
     assertThrows(

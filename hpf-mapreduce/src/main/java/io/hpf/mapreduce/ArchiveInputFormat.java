@@ -1,7 +1,7 @@
 package io.hpf.mapreduce;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.ArchiveScope;

@@ -1,6 +1,6 @@
 package io.hpf.mapreduce;
 
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.stage.StagedImport;
 import java.io.IOException;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package io.hpf.mapreduce;
 
-import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.PackingRequest;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.EntryMetadata;
 import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;

@@ -1,6 +1,6 @@
 package io.hpf.mapreduce;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

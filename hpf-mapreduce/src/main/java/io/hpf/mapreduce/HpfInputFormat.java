@@ -1,7 +1,7 @@
 package io.hpf.mapreduce;
 
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PartCursor;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.EngineKeys;
 import java.io.IOException;
 import org.apache.hadoop.io.BytesWritable;

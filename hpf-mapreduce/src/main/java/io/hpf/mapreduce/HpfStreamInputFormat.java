@@ -1,7 +1,7 @@
 package io.hpf.mapreduce;
 
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PartCursor;
+import io.hpf.archive.model.EntryInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.mapreduce.InputSplit;

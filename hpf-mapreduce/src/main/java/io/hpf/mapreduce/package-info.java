@@ -4,5 +4,8 @@
  * grouped by part-file block and chosen by a selector on metadata; {@link
  * io.hpf.mapreduce.HpfOutputFormat} writes a job's output as entries of an archive, visible in one
  * commit.
+ *
+ * <p>May import (checked by ArchitectureTest): io.hpf.archive, io.hpf.archive.model, io.hpf.hadoop,
+ * io.hpf.hadoop.plan, io.hpf.hadoop.stage, io.hpf.select, io.hpf.store.
  */
 package io.hpf.mapreduce;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.MiniHdfs;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.ArchiveLockedException;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.ArchiveLockedException;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.MiniHdfs;
@@ -147,7 +147,7 @@ class ArchiveOutputCommitterTest {
     Path archive =
         existingArchive(
             Map.of("old", "kept"),
-            WriterOptions.builder().codec(io.hpf.archive.Codec.NONE).build());
+            WriterOptions.builder().codec(io.hpf.archive.model.Codec.NONE).build());
     String text = "a line that compresses, a line that compresses\n".repeat(50);
     for (String asked : new String[] {null, "lz4"}) {
       Configuration conf = conf(archive);
@@ -160,12 +160,12 @@ class ArchiveOutputCommitterTest {
               HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
           var r = io.hpf.archive.ArchiveReader.open(s)) {
         assertEquals(
-            asked == null ? io.hpf.archive.Codec.NONE : io.hpf.archive.Codec.LZ4,
+            asked == null ? io.hpf.archive.model.Codec.NONE : io.hpf.archive.model.Codec.LZ4,
             r.stat(name).codec(),
             name);
         // A codec the job names becomes the archive's, as `hpf add --codec` makes it.
         assertEquals(
-            asked == null ? io.hpf.archive.Codec.NONE : io.hpf.archive.Codec.LZ4,
+            asked == null ? io.hpf.archive.model.Codec.NONE : io.hpf.archive.model.Codec.LZ4,
             r.manifest().writerSettings().codec());
       }
     }
@@ -202,7 +202,8 @@ class ArchiveOutputCommitterTest {
             HadoopStorage.open(hdfs.fs(), archive, HadoopStorageOptions.DEFAULTS, false);
         var r = io.hpf.archive.ArchiveReader.open(s)) {
       assertEquals(
-          new io.hpf.archive.ArchiveSettings(io.hpf.archive.Codec.ZSTD, 262144, 65536, 7),
+          new io.hpf.archive.model.ArchiveSettings(
+              io.hpf.archive.model.Codec.ZSTD, 262144, 65536, 7),
           r.manifest().writerSettings());
       assertTrue(r.stat("small-2").inGroup(), "solid groups in the task's archive");
     }
@@ -274,7 +275,7 @@ class ArchiveOutputCommitterTest {
     write(a, "old", "new content");
     committer.commitTask(a);
     assertThrows(
-        io.hpf.archive.NameConflictException.class,
+        io.hpf.archive.model.NameConflictException.class,
         () -> committer.commitJob(new JobContextImpl(conf, again)));
     assertEquals(Map.of("old", "kept"), ArchiveJobsTest.entries(archive));
     // A name that would make a file of the archive a directory, or the other way round.
@@ -289,7 +290,7 @@ class ArchiveOutputCommitterTest {
       committer.commitTask(t1);
       var nameClash =
           assertThrows(
-              io.hpf.archive.NameConflictException.class,
+              io.hpf.archive.model.NameConflictException.class,
               () -> committer.commitJob(new JobContextImpl(conf, job3)));
       assertTrue(nameClash.getMessage().contains("'" + clash + "'"), nameClash.getMessage());
       assertEquals(Map.of("old", "kept"), ArchiveJobsTest.entries(archive));

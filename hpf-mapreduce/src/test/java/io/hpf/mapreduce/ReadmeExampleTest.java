@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.LocalStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopStorage;
 import io.hpf.hadoop.HadoopStorageOptions;
 import io.hpf.hadoop.HdfsSettings;

@@ -1,7 +1,7 @@
 package io.hpf.mount;
 
-import io.hpf.archive.Generation;
 import io.hpf.archive.GroupCommitWriter;
+import io.hpf.archive.model.Generation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.hpf.mount;
 
-import io.hpf.archive.EntryMetadata;
 import io.hpf.archive.GroupCommitWriter;
+import io.hpf.archive.model.EntryMetadata;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

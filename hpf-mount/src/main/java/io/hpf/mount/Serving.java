@@ -1,5 +1,6 @@
 package io.hpf.mount;
 
+import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.FuseSession;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,7 +100,17 @@ final class Serving {
             options(location, writable != null, userOptions),
             fs,
             KERNEL_TIMEOUT_SECONDS,
-            log::warn);
+            new FuseSession.Log() {
+              @Override
+              public void warn(String message) {
+                log.warn(message);
+              }
+
+              @Override
+              public void failed(String what, RuntimeException e) {
+                log.warn(what + " failed: " + ProgramMessages.describe(e));
+              }
+            });
     notices.attach(session);
     refresher =
         Executors.newSingleThreadScheduledExecutor(

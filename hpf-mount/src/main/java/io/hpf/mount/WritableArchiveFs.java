@@ -1,8 +1,8 @@
 package io.hpf.mount;
 
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.archive.Generation;
 import io.hpf.archive.GroupCommitWriter;
+import io.hpf.archive.model.Generation;
 import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.FuseError;
 import java.io.IOException;

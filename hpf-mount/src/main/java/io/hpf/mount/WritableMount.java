@@ -3,7 +3,7 @@ package io.hpf.mount;
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.GroupCommitWriter;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.store.Storage;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.hpf.mount;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.mount.fuse.FuseError;
 import java.io.IOException;
 import java.nio.file.Path;

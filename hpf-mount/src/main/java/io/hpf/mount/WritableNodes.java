@@ -37,7 +37,9 @@ final class WritableNodes {
 
   /** A detached file: staged (one of its handles counted for it), or committed on a snapshot. */
   record Orphan(
-      Pending.File file, io.hpf.archive.ArchiveSnapshot snapshot, io.hpf.archive.EntryInfo row) {}
+      Pending.File file,
+      io.hpf.archive.ArchiveSnapshot snapshot,
+      io.hpf.archive.model.EntryInfo row) {}
 
   private final Map<Long, Node> byId = new HashMap<>();
   private final Map<String, Node> byPath = new HashMap<>();

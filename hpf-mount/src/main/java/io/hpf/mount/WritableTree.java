@@ -3,7 +3,7 @@ package io.hpf.mount;
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.Attributes;
 import io.hpf.mount.fuse.FuseError;

@@ -6,7 +6,9 @@
  * io.hpf.mount.MountMain} and {@link io.hpf.mount.UnmountMain} are the programs the CLI runs; the
  * rest is internal. Directories come from the entry names (as {@code hpf://} derives them); lookups
  * go through the archive's index, listings through its catalogs by prefix, content through the one
- * entry reader; {@code io.hpf.mount.fuse} speaks to the kernel. May import the archive API, {@code
- * io.hpf.store} and {@code io.hpf.hadoop}; never the core's internals.
+ * entry reader; {@code io.hpf.mount.fuse} speaks to the kernel.
+ *
+ * <p>May import (checked by ArchitectureTest): io.hpf.archive, io.hpf.archive.model, io.hpf.hadoop,
+ * io.hpf.hadoop.roots, io.hpf.mount.fuse, io.hpf.store.
  */
 package io.hpf.mount;

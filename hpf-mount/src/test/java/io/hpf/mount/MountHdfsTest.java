@@ -66,9 +66,9 @@ class MountHdfsTest {
     try (io.hpf.archive.ArchiveWriter w =
         io.hpf.archive.ArchiveWriter.create(
             HadoopStorage.createDirectories(fs, made, HadoopStorageOptions.DEFAULTS, false),
-            io.hpf.archive.WriterOptions.builder().build())) {
+            io.hpf.archive.model.WriterOptions.builder().build())) {
       for (Map.Entry<String, byte[]> e : tree.entrySet()) {
-        w.add("cp/" + e.getKey(), e.getValue(), io.hpf.archive.EntryMetadata.of(0));
+        w.add("cp/" + e.getKey(), e.getValue(), io.hpf.archive.model.EntryMetadata.of(0));
       }
       w.commit(); // as hpf create makes it: one commit
     }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.testing.TestArchives;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +73,7 @@ class MountReplacedArchiveTest {
     String name = "d/f1.bin"; // 40,000 bytes: the kernel asks for it in one request
     try (Mounted mount = Mounted.mount(archive.toString(), temp.resolve("mnt"))) {
       assertArrayEquals(a.get(name), Files.readAllBytes(mount.dir.resolve(name)));
-      io.hpf.archive.EntryInfo row;
+      io.hpf.archive.model.EntryInfo row;
       try (io.hpf.archive.ArchiveReader r =
           io.hpf.archive.ArchiveReader.open(io.hpf.store.LocalStorage.open(archive))) {
         row = r.stat(name);

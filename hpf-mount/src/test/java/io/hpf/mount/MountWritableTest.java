@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveVerifier;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.ProgressListener;
 import io.hpf.archive.VerifyReport;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.ProgressListener;
 import io.hpf.store.LocalStorage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -390,7 +390,8 @@ class MountWritableTest {
   @Test
   void anArchiveAnotherWriterHoldsIsRefusedInOneLineNamingTheHolder() throws Exception {
     Path archive = temp.resolve("l.hpf");
-    io.hpf.archive.WriterOptions options = io.hpf.archive.WriterOptions.builder().build();
+    io.hpf.archive.model.WriterOptions options =
+        io.hpf.archive.model.WriterOptions.builder().build();
     try (io.hpf.archive.ArchiveWriter made =
         io.hpf.archive.ArchiveWriter.create(LocalStorage.createDirectories(archive), options)) {
       made.commit();

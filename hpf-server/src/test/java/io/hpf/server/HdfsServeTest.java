@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.hpf.archive.Codec;
+import io.hpf.archive.model.Codec;
 import io.hpf.hadoop.HdfsSettings;
 import io.hpf.hadoop.LocalHdfs;
 import io.hpf.server.client.HpfHttpClient;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.server.client.HpfHttpClient;
 import io.hpf.server.testing.TestServer;
 import io.hpf.testing.ArchiveModel;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
+import io.hpf.archive.model.Codec;
 import io.hpf.server.s3.S3Keys;
 import io.hpf.server.testing.RawHttp;
 import io.hpf.server.testing.TestServer;

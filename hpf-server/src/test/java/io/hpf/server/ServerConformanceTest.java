@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
+import io.hpf.archive.model.Codec;
 import io.hpf.server.client.EntryStat;
 import io.hpf.server.client.HpfHttpClient;
 import io.hpf.server.client.ListPage;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.server.testing.RawHttp;
 import io.hpf.server.testing.TestServer;
 import io.hpf.store.LocalStorage;

@@ -2,8 +2,8 @@ package io.hpf.bench.mapreduce;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.bench.BenchArgs;
 import io.hpf.bench.BenchOutput;
 import io.hpf.bench.paper.Dataset;

@@ -1,14 +1,13 @@
 package io.hpf.bench.paper;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.bench.BenchOutput;
-import io.hpf.internal.catalog.CatalogReader;
-import io.hpf.internal.catalog.CatalogWriter;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.ReadableFile;
 import io.hpf.store.Storage;
 import io.hpf.store.Storage.FileUse;
+import io.hpf.testing.BenchmarkDoor;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -30,6 +29,29 @@ final class CatalogBenchmark {
     return String.format(Locale.ROOT, "row-%010d", i);
   }
 
+  /** The rows written: entries of 1,000 bytes, 700 apart in one part. */
+  private static Iterator<EntryInfo> rows(int rows) {
+    return java.util.stream.LongStream.range(0, rows)
+        .mapToObj(
+            i ->
+                new EntryInfo(
+                    rowName(i),
+                    false,
+                    1000,
+                    600,
+                    Codec.LZ4,
+                    0,
+                    0,
+                    0644,
+                    Map.of(),
+                    1,
+                    i * 700,
+                    700,
+                    0,
+                    0))
+        .iterator();
+  }
+
   static void run(BenchOutput out, Storage storage, String fs, int rows, int probes)
       throws IOException {
     String file = "catalog-bench.hpfc";
@@ -37,30 +59,11 @@ final class CatalogBenchmark {
     long start = System.nanoTime();
     long length;
     try (AppendableFile output = storage.create(file, FileUse.INDEX)) {
-      CatalogWriter writer = new CatalogWriter(output);
-      for (long i = 0; i < rows; i++) {
-        writer.add(
-            new EntryInfo(
-                rowName(i),
-                false,
-                1000,
-                600,
-                Codec.LZ4,
-                0,
-                0,
-                0644,
-                Map.of(),
-                1,
-                i * 700,
-                700,
-                0,
-                0));
-      }
-      length = writer.finish();
+      length = BenchmarkDoor.writeCatalog(output, rows(rows));
     }
     record(out, fs, rows, "write", rows, System.nanoTime() - start);
     try (ReadableFile input = storage.openRead(file, io.hpf.store.Storage.FileUse.INDEX)) {
-      CatalogReader reader = CatalogReader.open(file, input, length, rows);
+      BenchmarkDoor.Catalog reader = BenchmarkDoor.openCatalog(file, input, length, rows);
       start = System.nanoTime();
       long seen = 0;
       for (Iterator<EntryInfo> it = reader.list(""); it.hasNext(); it.next()) {

@@ -1,9 +1,9 @@
 package io.hpf.bench.paper;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryNotFoundException;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.pack.Packer;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -31,7 +31,7 @@ final class HpfSystem implements BenchSystem {
     WriterOptions options() {
       switch (this) {
         case LZ4:
-          return WriterOptions.builder().codec(io.hpf.archive.Codec.LZ4).build();
+          return WriterOptions.builder().codec(io.hpf.archive.model.Codec.LZ4).build();
         case SOLID:
           return WriterOptions.builder().solid().build();
         default:

@@ -1,8 +1,8 @@
 package io.hpf.internal.catalog;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.ByteReader;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,7 +1,7 @@
 package io.hpf.internal.catalog;
 
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.ByteWriter;
 import java.util.Arrays;
 

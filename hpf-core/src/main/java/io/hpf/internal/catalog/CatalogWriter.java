@@ -1,7 +1,7 @@
 package io.hpf.internal.catalog;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.ChecksummedOutput;
 import io.hpf.internal.format.ContentCompressor;

@@ -1,7 +1,7 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;

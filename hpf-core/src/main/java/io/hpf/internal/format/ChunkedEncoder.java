@@ -1,6 +1,6 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.Codec;
+import io.hpf.archive.model.Codec;
 import java.io.ByteArrayOutputStream;
 import java.util.zip.CRC32C;
 

@@ -1,6 +1,6 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import java.io.IOException;
 
 /**

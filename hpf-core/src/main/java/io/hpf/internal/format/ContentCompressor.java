@@ -1,7 +1,7 @@
 package io.hpf.internal.format;
 
 import com.github.luben.zstd.ZstdCompressCtx;
-import io.hpf.archive.Codec;
+import io.hpf.archive.model.Codec;
 import java.util.Arrays;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;

@@ -1,7 +1,7 @@
 package io.hpf.internal.format;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
-import io.hpf.archive.Codec;
+import io.hpf.archive.model.Codec;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.WeakHashMap;

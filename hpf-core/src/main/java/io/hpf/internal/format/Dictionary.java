@@ -2,7 +2,7 @@ package io.hpf.internal.format;
 
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

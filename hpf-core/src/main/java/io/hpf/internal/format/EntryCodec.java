@@ -1,7 +1,8 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.Attributes;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.hpf.internal.format;
 
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;

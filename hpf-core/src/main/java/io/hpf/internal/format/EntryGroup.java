@@ -1,6 +1,7 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.Attributes;
+import io.hpf.archive.model.CorruptArchiveException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,7 +1,8 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.store.ReadableFile;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -30,7 +31,7 @@ public final class EntryReader {
   private static final int ONE_READ_MAX_BYTES = 16 << 20;
 
   /** Entries up to this size are read and checked whole even when asked for as a stream. */
-  public static final int STREAM_WHOLE_MAX_BYTES = 1 << 20;
+  public static final int STREAM_WHOLE_MAX_BYTES = EntryInfo.READ_WHOLE_MAX_BYTES;
 
   /** Enough for the header of almost every entry, so finding one is usually one read. */
   private static final int HEADER_PROBE_BYTES = 4096;

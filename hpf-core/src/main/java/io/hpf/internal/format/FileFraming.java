@@ -1,6 +1,7 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.UnsupportedVersionException;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,8 @@ public final class FileFraming {
     int version = ByteReader.getU32(bytes, offset + 8);
     if (version < FormatConstants.VERSION_MIN_READABLE
         || version > FormatConstants.VERSION_CURRENT) {
-      throw new UnsupportedVersionException(file, version);
+      throw new UnsupportedVersionException(
+          file, version, FormatConstants.VERSION_MIN_READABLE, FormatConstants.VERSION_CURRENT);
     }
     int reserved = ByteReader.getU32(bytes, offset + 12);
     if (reserved != 0) {

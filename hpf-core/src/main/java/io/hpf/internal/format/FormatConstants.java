@@ -1,5 +1,7 @@
 package io.hpf.internal.format;
 
+import io.hpf.archive.model.EntryInfo;
+
 /**
  * The numbers of the on-disk format. Every constant here is described in {@code docs/FORMAT.md}
  * under the section named in its comment; change both together. All multi-byte integers on disk are
@@ -90,7 +92,7 @@ public final class FormatConstants {
   public static final int RECORD_BYTES = 32;
 
   /** Part id of a record that is a tombstone: the name is deleted in this segment. */
-  public static final int TOMBSTONE_PART_ID = -1;
+  public static final int TOMBSTONE_PART_ID = EntryInfo.TOMBSTONE_PART_ID;
 
   // FORMAT.md "Name hash": XXH64 of the name's UTF-8 bytes with seed 0.
   public static final long NAME_HASH_SEED = 0L;

@@ -1,6 +1,6 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 
 /**
  * Where an index may place an entry in a part: after the file header, whole before the part's

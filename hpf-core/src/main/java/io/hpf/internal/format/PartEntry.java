@@ -1,6 +1,6 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 
 /**
  * An entry found in a part file: where it starts and its checked header. Its content is read

@@ -1,6 +1,6 @@
 package io.hpf.internal.format;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.internal.io.ReadAheadFile;
 import io.hpf.store.ReadableFile;
 import java.io.IOException;

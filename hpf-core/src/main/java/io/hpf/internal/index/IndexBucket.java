@@ -1,6 +1,6 @@
 package io.hpf.internal.index;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.EntryCodec;
 import io.hpf.internal.format.FileFraming;

@@ -1,7 +1,7 @@
 package io.hpf.internal.maintenance;
 
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
 import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.format.EntryHeader;
 import io.hpf.internal.format.EntryNames;

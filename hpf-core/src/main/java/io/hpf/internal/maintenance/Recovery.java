@@ -1,8 +1,8 @@
 package io.hpf.internal.maintenance;
 
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.RecoveryResult;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.RecoveryResult;
 import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.format.FormatConstants;

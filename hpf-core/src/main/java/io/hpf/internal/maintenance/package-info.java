@@ -4,7 +4,8 @@
  * generation needs. Not API: {@link io.hpf.archive.ArchiveWriter} runs them ({@code compact}, on
  * open, after each commit), {@link io.hpf.archive.ArchiveVerifier} checks what they leave.
  *
- * <p>May import the read, write, manifest and format internals, {@link io.hpf.store} and the API's
- * value types.
+ * <p>May import (checked by ArchitectureTest): io.hpf.archive.model, io.hpf.internal.catalog,
+ * io.hpf.internal.format, io.hpf.internal.manifest, io.hpf.internal.read, io.hpf.internal.write,
+ * io.hpf.store.
  */
 package io.hpf.internal.maintenance;

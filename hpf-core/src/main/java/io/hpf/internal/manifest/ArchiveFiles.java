@@ -1,7 +1,7 @@
 package io.hpf.internal.manifest;
 
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.FileNames;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.store.Storage;

@@ -1,7 +1,7 @@
 package io.hpf.internal.manifest;
 
-import io.hpf.archive.ArchiveSettings;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.index.SegmentDirectory;
 import java.util.List;
 

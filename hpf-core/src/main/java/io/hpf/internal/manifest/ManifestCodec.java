@@ -1,9 +1,9 @@
 package io.hpf.internal.manifest;
 
-import io.hpf.archive.ArchiveSettings;
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.FileFraming;

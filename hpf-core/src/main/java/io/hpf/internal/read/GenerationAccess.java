@@ -1,6 +1,6 @@
 package io.hpf.internal.read;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.PartEntry;

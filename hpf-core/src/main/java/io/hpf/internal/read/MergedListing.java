@@ -1,6 +1,6 @@
 package io.hpf.internal.read;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.sort.Merge;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.hpf.internal.read;
 
-import io.hpf.archive.ArchiveReplacedException;
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.ArchiveReplacedException;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.FileNames;

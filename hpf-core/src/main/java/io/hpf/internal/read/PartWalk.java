@@ -1,7 +1,7 @@
 package io.hpf.internal.read;
 
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.PartEntry;
 import io.hpf.internal.io.ReadAheadFile;

@@ -1,6 +1,6 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.ArchiveLockedException;
+import io.hpf.archive.model.ArchiveLockedException;
 import io.hpf.store.AppendableFile;
 import io.hpf.store.LocalStorage;
 import io.hpf.store.ReadableFile;

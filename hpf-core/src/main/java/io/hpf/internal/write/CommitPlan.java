@@ -1,8 +1,8 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryNotFoundException;
-import io.hpf.archive.NameConflictException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.NameConflictException;
 import io.hpf.internal.format.EntryNames;
 import io.hpf.internal.manifest.Manifest;
 import java.io.IOException;
@@ -235,7 +235,7 @@ public record CommitPlan(SortedRows rows, long liveEntries, long liveBytes, Stri
       }
     }
 
-    void refuseIfWrong() {
+    void refuseIfWrong() throws NameConflictException {
       if (duplicateCount > 0) {
         throw NameConflictException.duplicate(duplicates, duplicateCount);
       }

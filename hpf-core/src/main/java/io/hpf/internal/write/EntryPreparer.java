@@ -1,7 +1,7 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryMetadata;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.ChunkedEncoder;
 import io.hpf.internal.format.ContentCompressor;

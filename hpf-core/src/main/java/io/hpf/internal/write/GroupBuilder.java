@@ -1,8 +1,8 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.EntryGroup;
 import java.util.ArrayList;

@@ -53,7 +53,7 @@ public final class ImportMarker {
       return listing;
     }
     if (marker.lengthBytes() > MAX_BYTES) {
-      throw new io.hpf.archive.CorruptArchiveException(
+      throw new io.hpf.archive.model.CorruptArchiveException(
           storage.describe(FILE_NAME),
           0,
           marker.lengthBytes() + " bytes, more than an import lists");

@@ -1,7 +1,7 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.ArchiveSettings;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.DictionarySource;
 import io.hpf.internal.manifest.Manifest;

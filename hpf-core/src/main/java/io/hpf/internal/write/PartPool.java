@@ -1,6 +1,6 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.ContentCompressor;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.FileNames;

@@ -1,9 +1,9 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.internal.format.ByteWriter;
 import io.hpf.internal.format.ChunkedEncoder;
 import io.hpf.internal.format.ContentCompressor;

@@ -1,6 +1,6 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.catalog.CatalogReader;
 import io.hpf.internal.catalog.CatalogRow;
 import io.hpf.internal.catalog.CatalogWriter;

@@ -1,6 +1,6 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.catalog.CatalogWriter;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.format.EntryNames;

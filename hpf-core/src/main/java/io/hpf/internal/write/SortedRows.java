@@ -1,6 +1,6 @@
 package io.hpf.internal.write;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.sort.Merge;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +18,7 @@ public interface SortedRows extends Closeable {
   /** How many rows. */
   long size();
 
-  /** Bytes the rows' entries take in part files ({@link io.hpf.archive.EntryInfo}). */
+  /** Bytes the rows' entries take in part files ({@link io.hpf.archive.model.EntryInfo}). */
   long accountedBytes();
 
   /** Reads the rows from the first. */

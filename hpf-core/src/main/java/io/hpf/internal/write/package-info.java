@@ -3,7 +3,8 @@
  * writer lock, the plan of a commit and the segment it writes. Not API: {@link
  * io.hpf.archive.ArchiveWriter} is.
  *
- * <p>May import the format, index, catalog, sort and manifest internals, {@link io.hpf.store} and
- * the API's value types, options and exceptions.
+ * <p>May import (checked by ArchitectureTest): io.hpf.archive.model, io.hpf.internal.catalog,
+ * io.hpf.internal.format, io.hpf.internal.index, io.hpf.internal.manifest, io.hpf.internal.sort,
+ * io.hpf.store.
  */
 package io.hpf.internal.write;

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.UnsupportedVersionException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

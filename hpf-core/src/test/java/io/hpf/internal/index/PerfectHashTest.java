@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.internal.format.ByteReader;
 import io.hpf.internal.format.ByteWriter;
 import java.util.BitSet;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.ArchiveSettings;
-import io.hpf.archive.Codec;
-import io.hpf.archive.CorruptArchiveException;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.CorruptArchiveException;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.index.SegmentDirectory;
 import java.util.List;

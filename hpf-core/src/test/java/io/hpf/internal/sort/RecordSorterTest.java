@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.CorruptArchiveException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

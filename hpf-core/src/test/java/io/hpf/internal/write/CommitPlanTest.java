@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryNotFoundException;
-import io.hpf.archive.NameConflictException;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryNotFoundException;
+import io.hpf.archive.model.NameConflictException;
 import io.hpf.internal.manifest.Manifest;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ class CommitPlanTest {
           0,
           "add",
           100,
-          new io.hpf.archive.ArchiveSettings(io.hpf.archive.Codec.ZSTD, 2048, 512),
+          new io.hpf.archive.model.ArchiveSettings(io.hpf.archive.model.Codec.ZSTD, 2048, 512),
           2,
           300,
           List.of(),

@@ -3,9 +3,9 @@ package io.hpf.internal.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.ArchiveSettings;
-import io.hpf.archive.Codec;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.Generation;
 import io.hpf.internal.format.Dictionary;
 import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.LocalStorage;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.NameConflictException;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.NameConflictException;
 import io.hpf.internal.format.EntryNames;
 import java.io.IOException;
 import java.nio.file.Files;

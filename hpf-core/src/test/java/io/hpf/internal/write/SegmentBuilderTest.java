@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.FileNames;
 import io.hpf.store.LocalStorage;
 import java.nio.file.Files;

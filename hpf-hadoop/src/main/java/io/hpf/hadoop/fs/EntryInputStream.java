@@ -1,7 +1,7 @@
 package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

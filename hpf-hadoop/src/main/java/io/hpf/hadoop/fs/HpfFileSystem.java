@@ -2,7 +2,7 @@ package io.hpf.hadoop.fs;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.hpf.hadoop.plan;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.hpf.hadoop.plan;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.Generation;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.store.Storage;
 import java.io.IOException;

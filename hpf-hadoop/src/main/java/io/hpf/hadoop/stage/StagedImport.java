@@ -2,11 +2,11 @@ package io.hpf.hadoop.stage;
 
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.Generation;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.store.Storage;
 import java.io.IOException;
@@ -63,7 +63,7 @@ public final class StagedImport {
    */
   public ArchiveSettings archiveSettings() throws IOException {
     try (Storage storage = HadoopArchives.open(archive, conf)) {
-      return ArchiveSettings.recordedIn(storage);
+      return ArchiveFormat.settingsOf(storage);
     } catch (java.io.FileNotFoundException e) {
       return null; // not made yet: a new archive
     }

@@ -3,8 +3,8 @@ package io.hpf.hadoop.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package io.hpf.mount.fuse;
 
-import io.hpf.hadoop.ProgramMessages;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import jnr.ffi.Pointer;
 
 /**
@@ -45,12 +43,19 @@ public final class FuseSession implements Closeable {
   private final Native.Mount mount;
   private final ReadOnlyFileSystem fs;
   private final long validSeconds;
-  private final Consumer<String> warn;
+  private final Log warn;
   private final ByteBuffer notice = direct(4096 + 64);
   private final Pointer noticeAddress = Pointer.wrap(Native.RUNTIME, notice);
 
-  private FuseSession(
-      Native.Mount mount, ReadOnlyFileSystem fs, long validSeconds, Consumer<String> warn) {
+  /** Where a session tells what goes wrong, in the program's words. */
+  public interface Log {
+    void warn(String message);
+
+    /** A request failed by a bug: it costs that request, not the mount. */
+    void failed(String what, RuntimeException e);
+  }
+
+  private FuseSession(Native.Mount mount, ReadOnlyFileSystem fs, long validSeconds, Log warn) {
     this.mount = mount;
     this.fs = fs;
     this.validSeconds = validSeconds;
@@ -62,11 +67,7 @@ public final class FuseSession implements Closeable {
    * may trust names and attributes for {@code validSeconds}; {@code warn} takes what goes wrong.
    */
   public static FuseSession mount(
-      Path dir,
-      List<String> options,
-      ReadOnlyFileSystem fs,
-      long validSeconds,
-      Consumer<String> warn)
+      Path dir, List<String> options, ReadOnlyFileSystem fs, long validSeconds, Log warn)
       throws IOException {
     return new FuseSession(Native.Mount.at(dir, options), fs, validSeconds, warn);
   }
@@ -151,7 +152,7 @@ public final class FuseSession implements Closeable {
           continue; // interrupted, or a request withdrawn before it was read
         }
         if (error != Native.ENODEV) { // ENODEV: unmounted, the normal end
-          warn.accept("reading from the FUSE device failed (error " + error + "): stopping");
+          warn.warn("reading from the FUSE device failed (error " + error + "): stopping");
         }
         return;
       }
@@ -178,7 +179,7 @@ public final class FuseSession implements Closeable {
       long written = Native.LIBC.write(mount.fd, b.outAddress, b.out.getInt(0));
       int error = written < 0 ? Native.lastError() : 0;
       if (error != 0 && error != Native.ENOENT) { // ENOENT: the request was interrupted
-        warn.accept("a reply to the kernel was refused (error " + error + ")");
+        warn.warn("a reply to the kernel was refused (error " + error + ")");
       }
     }
   }
@@ -198,7 +199,7 @@ public final class FuseSession implements Closeable {
     } catch (FuseError e) {
       error = e.errno();
     } catch (RuntimeException e) { // a bug must cost one request, not the mount
-      warn.accept("request " + opcode + " failed: " + ProgramMessages.describe(e));
+      warn.failed("request " + opcode, e);
       error = FuseError.EIO;
     }
     if (error != 0) {
@@ -413,7 +414,7 @@ public final class FuseSession implements Closeable {
     long written = Native.LIBC.write(mount.fd, noticeAddress, notice.position());
     int error = written < 0 ? Native.lastError() : 0;
     if (error != 0 && error != Native.ENOENT) { // ENOENT: the kernel had nothing of it
-      warn.accept("the kernel did not forget " + what + " (error " + error + ")");
+      warn.warn("the kernel did not forget " + what + " (error " + error + ")");
     }
   }
 

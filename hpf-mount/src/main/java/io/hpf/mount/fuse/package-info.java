@@ -5,5 +5,7 @@
  * io.hpf.mount.fuse.WritableFileSystem}, whose changes come through handles. Knows nothing of
  * archives. The public API is those three types, {@link io.hpf.mount.fuse.Attributes} and {@link
  * io.hpf.mount.fuse.FuseError}; the rest is internal.
+ *
+ * <p>May import (checked by ArchitectureTest): nothing of hpf.
  */
 package io.hpf.mount.fuse;

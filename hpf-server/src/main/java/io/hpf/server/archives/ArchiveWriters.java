@@ -1,10 +1,10 @@
 package io.hpf.server.archives;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.Generation;
 import io.hpf.archive.GroupCommitWriter;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.server.ServerLog;
 import io.hpf.store.Storage;
 import java.io.Closeable;

@@ -2,7 +2,7 @@ package io.hpf.server.archives;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
-import io.hpf.archive.Generation;
+import io.hpf.archive.model.Generation;
 import io.hpf.server.ServerLog;
 import io.hpf.server.hot.SlidingTopK;
 import io.hpf.server.metrics.ServerMetrics;

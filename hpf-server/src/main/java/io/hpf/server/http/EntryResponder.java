@@ -2,8 +2,8 @@ package io.hpf.server.http;
 
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.server.s3.UserMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

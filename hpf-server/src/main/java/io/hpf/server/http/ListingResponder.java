@@ -1,7 +1,7 @@
 package io.hpf.server.http;
 
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.EntryJson;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.server.archives.PrefixWalk;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;

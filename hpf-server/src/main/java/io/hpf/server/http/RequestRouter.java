@@ -1,7 +1,7 @@
 package io.hpf.server.http;
 
-import io.hpf.archive.ArchiveReplacedException;
-import io.hpf.archive.CorruptArchiveException;
+import io.hpf.archive.model.ArchiveReplacedException;
+import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.hadoop.ProgramMessages;
 import io.hpf.server.ServerLog;
 import io.hpf.server.ServerOptions;

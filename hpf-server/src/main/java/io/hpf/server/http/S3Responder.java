@@ -1,6 +1,6 @@
 package io.hpf.server.http;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.server.ServerOptions;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.archives.PrefixWalk;

@@ -1,11 +1,11 @@
 package io.hpf.server.http;
 
-import io.hpf.archive.ArchiveLockedException;
-import io.hpf.archive.EntryInfo;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.Generation;
 import io.hpf.archive.GroupCommitWriter;
-import io.hpf.archive.NameConflictException;
+import io.hpf.archive.model.ArchiveLockedException;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.NameConflictException;
 import io.hpf.server.archives.ArchiveDirectory;
 import io.hpf.server.archives.ArchiveWriters;
 import io.hpf.server.archives.ReaderPool;

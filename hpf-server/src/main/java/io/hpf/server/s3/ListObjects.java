@@ -1,6 +1,6 @@
 package io.hpf.server.s3;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.server.archives.PrefixWalk;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.roots.HadoopArchiveRoot;
 import io.hpf.hadoop.roots.LocalArchiveRoot;
 import io.hpf.testing.TestArchives;

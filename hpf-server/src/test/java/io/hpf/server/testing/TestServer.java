@@ -42,8 +42,8 @@ public final class TestServer {
         io.hpf.archive.ArchiveWriter.open(
             io.hpf.hadoop.HadoopStorage.open(
                 fs, dir, io.hpf.hadoop.HadoopStorageOptions.DEFAULTS, false),
-            io.hpf.archive.WriterOptions.builder().build())) {
-      w.add(name, content, io.hpf.archive.EntryMetadata.of(0));
+            io.hpf.archive.model.WriterOptions.builder().build())) {
+      w.add(name, content, io.hpf.archive.model.EntryMetadata.of(0));
       w.commit();
     }
     long committed = System.nanoTime();

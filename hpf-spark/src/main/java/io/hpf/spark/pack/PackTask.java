@@ -2,8 +2,8 @@ package io.hpf.spark.pack;
 
 import io.hpf.archive.ArchiveWriter;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.pack.Packer;
 import io.hpf.pack.SourceTree;

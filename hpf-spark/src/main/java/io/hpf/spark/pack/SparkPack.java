@@ -1,9 +1,9 @@
 package io.hpf.spark.pack;
 
-import io.hpf.archive.Codec;
-import io.hpf.archive.Generation;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.Generation;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.stage.StagedImport;
 import io.hpf.pack.DictionaryTrainer;

@@ -1,8 +1,8 @@
 package io.hpf.spark.pack;
 
 import io.hpf.archive.ArchiveFormat;
-import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
+import io.hpf.archive.model.Codec;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

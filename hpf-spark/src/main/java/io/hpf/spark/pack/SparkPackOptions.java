@@ -1,8 +1,8 @@
 package io.hpf.spark.pack;
 
-import io.hpf.archive.Codec;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.store.Storage;
 
 /**

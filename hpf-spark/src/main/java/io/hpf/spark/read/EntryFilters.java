@@ -1,6 +1,6 @@
 package io.hpf.spark.read;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.spark.EntrySchema;
 import java.sql.Timestamp;
 import java.time.Instant;

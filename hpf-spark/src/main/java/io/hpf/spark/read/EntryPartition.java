@@ -1,6 +1,6 @@
 package io.hpf.spark.read;
 
-import io.hpf.archive.EntryInfo;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.plan.EntryRun;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.hpf.spark.read;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PartCursor;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.plan.PartRuns;
 import io.hpf.store.Storage;

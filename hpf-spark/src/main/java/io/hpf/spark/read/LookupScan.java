@@ -1,7 +1,7 @@
 package io.hpf.spark.read;
 
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.spark.EntrySchema;
 import io.hpf.spark.HadoopConf;
 import java.io.IOException;

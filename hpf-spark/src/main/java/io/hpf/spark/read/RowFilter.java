@@ -1,8 +1,8 @@
 package io.hpf.spark.read;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.FetchedEntry;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.plan.ArchiveScope;
 import io.hpf.select.Selector;
 import java.io.IOException;

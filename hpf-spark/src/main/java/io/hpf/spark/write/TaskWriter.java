@@ -1,7 +1,7 @@
 package io.hpf.spark.write;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
+import io.hpf.archive.model.EntryMetadata;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.spark.HadoopConf;
 import io.hpf.store.Storage;

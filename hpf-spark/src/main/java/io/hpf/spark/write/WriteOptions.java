@@ -1,8 +1,8 @@
 package io.hpf.spark.write;
 
-import io.hpf.archive.ArchiveSettings;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.ArchiveSettings;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.stage.StagedImport;
 import java.io.Serializable;

@@ -1,9 +1,9 @@
 package io.hpf.spark.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hpf.archive.Codec;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopSourceTree;
 import io.hpf.hadoop.HdfsSettings;

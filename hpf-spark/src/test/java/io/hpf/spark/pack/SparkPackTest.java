@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
-import io.hpf.archive.Codec;
-import io.hpf.archive.EntryInfo;
 import io.hpf.archive.PackingRequest;
-import io.hpf.archive.ProgressListener;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
+import io.hpf.archive.model.ProgressListener;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.HadoopSourceTree;
 import io.hpf.pack.Packer;
@@ -152,7 +152,7 @@ class SparkPackTest {
       // Nothing asked, on HDFS: a new archive's defaults there, zstd (too few files here to
       // train a dictionary on).
       assertEquals(
-          new io.hpf.archive.ArchiveSettings(Codec.ZSTD, 2048, 512, 3),
+          new io.hpf.archive.model.ArchiveSettings(Codec.ZSTD, 2048, 512, 3),
           reader.manifest().writerSettings());
     }
     try (Storage local =
@@ -175,7 +175,7 @@ class SparkPackTest {
     try (Storage storage = HadoopArchives.open(solid.toUri(), conf);
         ArchiveReader reader = ArchiveReader.open(storage)) {
       assertEquals(
-          new io.hpf.archive.ArchiveSettings(Codec.ZSTD, 262144, 65536, 10),
+          new io.hpf.archive.model.ArchiveSettings(Codec.ZSTD, 262144, 65536, 10),
           reader.manifest().writerSettings());
     }
     TreeMap<String, Object[]> expected = entries(plain);

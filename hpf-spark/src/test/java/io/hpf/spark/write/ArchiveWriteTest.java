@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.spark.SharedSpark;
 import io.hpf.store.LocalStorage;
 import io.hpf.testing.ArchiveModel;
@@ -285,9 +285,9 @@ class ArchiveWriteTest {
     frame(more, 2).write().format("hpf").mode("append").save(archive.toString());
     try (LocalStorage storage = LocalStorage.open(archive);
         ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertEquals(io.hpf.archive.Codec.NONE, reader.manifest().writerSettings().codec());
+      assertEquals(io.hpf.archive.model.Codec.NONE, reader.manifest().writerSettings().codec());
       for (String name : List.of("t/0", "u/0", "u/29")) {
-        assertEquals(io.hpf.archive.Codec.NONE, reader.stat(name).codec(), name);
+        assertEquals(io.hpf.archive.model.Codec.NONE, reader.stat(name).codec(), name);
       }
     }
     TreeMap<String, byte[]> lz4 = new TreeMap<>();
@@ -300,8 +300,8 @@ class ArchiveWriteTest {
         .save(archive.toString());
     try (LocalStorage storage = LocalStorage.open(archive);
         ArchiveReader reader = ArchiveReader.open(storage)) {
-      assertEquals(io.hpf.archive.Codec.LZ4, reader.stat("v/0").codec());
-      assertEquals(io.hpf.archive.Codec.LZ4, reader.manifest().writerSettings().codec());
+      assertEquals(io.hpf.archive.model.Codec.LZ4, reader.stat("v/0").codec());
+      assertEquals(io.hpf.archive.model.Codec.LZ4, reader.manifest().writerSettings().codec());
     }
     text.putAll(more);
     text.putAll(lz4);

@@ -1,8 +1,8 @@
 package io.hpf.hadoop.fs.contract;
 
 import io.hpf.archive.ArchiveWriter;
-import io.hpf.archive.EntryMetadata;
-import io.hpf.archive.WriterOptions;
+import io.hpf.archive.model.EntryMetadata;
+import io.hpf.archive.model.WriterOptions;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.hadoop.fs.ArchivePath;
 import io.hpf.hadoop.fs.HpfFileSystem;

@@ -1,12 +1,10 @@
-package io.hpf.archive;
-
-import java.io.IOException;
+package io.hpf.archive.model;
 
 /**
  * An archive file does not hold what the format says it must: a bad magic number, a checksum
  * mismatch, a length that does not add up. The message names the file and the offset.
  */
-public class CorruptArchiveException extends IOException {
+public class CorruptArchiveException extends ArchiveException {
   private static final long serialVersionUID = 1L;
   private final String file;
   private final long offset;

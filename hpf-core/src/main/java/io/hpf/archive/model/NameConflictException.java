@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
 import java.util.List;
 
@@ -9,7 +9,7 @@ import java.util.List;
  * d/x/y}, which no archive may hold since it could not be extracted or shown as a tree). The
  * message names them.
  */
-public final class NameConflictException extends IllegalArgumentException {
+public final class NameConflictException extends ArchiveException {
   private static final long serialVersionUID = 1L;
 
   /** What conflicts. */

@@ -1,16 +1,15 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
-import io.hpf.internal.manifest.Manifest;
 import io.hpf.store.Storage;
 import java.util.List;
 
 /**
- * How an {@link ArchiveWriter} writes, validated once, in three parts, each with its defaults
- * beside its fields: {@link Asked} — what this writer asks of the settings the archive records in
- * its manifest (codec, groups, zstd level, bucket capacity; null keeps the archive's own); {@link
- * Session} — this writing session's (part size, streaming threshold, replacing, the lock, block
- * alignment); {@link Maintenance} — what the writer does after each commit (compaction policy,
- * grace period). Immutable; build with {@link #builder()}. A writer's {@link
+ * How an {@link io.hpf.archive.ArchiveWriter} writes, validated once, in three parts, each with its
+ * defaults beside its fields: {@link Asked} — what this writer asks of the settings the archive
+ * records in its manifest (codec, groups, zstd level, bucket capacity; null keeps the archive's
+ * own); {@link Session} — this writing session's (part size, streaming threshold, replacing, the
+ * lock, block alignment); {@link Maintenance} — what the writer does after each commit (compaction
+ * policy, grace period). Immutable; build with {@link #builder()}. A writer's {@link
  * ArchiveWriter#options()} are resolved against its archive ({@link #resolve}): no setting is left
  * to the archive in them.
  */
@@ -287,9 +286,10 @@ public final class WriterOptions {
    * These options with the archive's settings where they leave them to the archive: those of {@code
    * base}'s manifest ({@link ArchiveSettings#recordedIn}), or for a new archive ({@code base} null)
    * the defaults of its {@code storage}. Each setting these options change from the archive's is
-   * added to {@code changes}, one line for the user.
+   * added to {@code changes}, one line for the user. {@code baseBucketCapacity}: {@code base}'s.
    */
-  WriterOptions resolve(Manifest base, Storage storage, List<String> changes) {
+  public WriterOptions resolve(
+      Generation base, int baseBucketCapacity, Storage storage, List<String> changes) {
     ArchiveSettings archive = base == null ? null : base.writerSettings();
     ArchiveSettings from =
         base != null ? ArchiveSettings.recordedIn(base) : newArchiveSettings(storage);
@@ -312,7 +312,7 @@ public final class WriterOptions {
     if (archive != null && !archive.describe().equals(resolved.describe())) {
       changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");
     }
-    int archiveCapacity = base == null ? DEFAULT_BUCKET_CAPACITY : base.bucketCapacity();
+    int archiveCapacity = base == null ? DEFAULT_BUCKET_CAPACITY : baseBucketCapacity;
     int capacity = asked.bucketCapacity() == null ? archiveCapacity : asked.bucketCapacity();
     if (base != null && capacity != archiveCapacity) {
       changes.add("bucket capacity " + archiveCapacity + " -> " + capacity + " for new segments");
@@ -329,7 +329,7 @@ public final class WriterOptions {
 
   /** These options as a writer of a new archive on {@code storage} resolves them. */
   public WriterOptions resolveForNew(Storage storage) {
-    return resolve(null, storage, new java.util.ArrayList<>());
+    return resolve(null, DEFAULT_BUCKET_CAPACITY, storage, new java.util.ArrayList<>());
   }
 
   /**

@@ -1,10 +1,4 @@
-package io.hpf.archive;
-
-import io.hpf.internal.manifest.ManifestStore;
-import io.hpf.store.Storage;
-import io.hpf.store.Storage.StoredFile;
-import java.io.IOException;
-import java.util.List;
+package io.hpf.archive.model;
 
 /**
  * How an archive's writers store new entries, kept in its manifest (FORMAT.md "Manifest", version
@@ -100,16 +94,5 @@ public record ArchiveSettings(Codec codec, int groupBytes, int groupEntryMaxByte
   public static ArchiveSettings recordedIn(Generation manifest) {
     ArchiveSettings recorded = manifest.writerSettings();
     return recorded != null ? recorded : defaultsWith(Codec.ZSTD);
-  }
-
-  /**
-   * What the writers of the archive in {@code storage} store new entries with ({@link #recordedIn}
-   * its newest manifest), or null when it has no committed manifest yet.
-   */
-  public static ArchiveSettings recordedIn(Storage storage) throws IOException {
-    List<StoredFile> files = storage.list();
-    return ManifestStore.newestGeneration(files) < 0
-        ? null
-        : recordedIn(ManifestStore.readNewest(storage, files));
   }
 }

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
 import java.util.Locale;
 

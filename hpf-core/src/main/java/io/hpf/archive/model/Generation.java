@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
 import java.util.List;
 
@@ -64,7 +64,7 @@ public interface Generation {
   /**
    * A part file of the generation.
    *
-   * @param partId its id (its file is named by {@link ArchiveFormat#partFileName})
+   * @param partId its id (its file is named by {@link io.hpf.archive.ArchiveFormat#partFileName})
    * @param committedLength the length up to which its entries are committed
    */
   record Part(int partId, long committedLength) {}

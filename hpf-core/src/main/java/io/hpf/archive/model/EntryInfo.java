@@ -1,8 +1,5 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
-import io.hpf.internal.format.Attributes;
-import io.hpf.internal.format.EntryReader;
-import io.hpf.internal.format.FormatConstants;
 import java.util.Map;
 
 /**
@@ -40,6 +37,15 @@ public record EntryInfo(
     int member,
     int members) {
 
+  /** The largest content readers take whole ({@link #readWhole()}): 1 MiB. */
+  public static final int READ_WHOLE_MAX_BYTES = 1 << 20;
+
+  /** The part id of a tombstone's row, which names no part (FORMAT.md "Catalog"). */
+  public static final int TOMBSTONE_PART_ID = -1;
+
+  /** An entry header's fixed part and its CRC32C (FORMAT.md "Entry"); a test holds it to it. */
+  private static final int ENTRY_FIXED_HEADER_BYTES = 48;
+
   public EntryInfo {
     attributes = Attributes.sorted(attributes);
   }
@@ -49,11 +55,11 @@ public record EntryInfo(
    * than as a stream: content up to 1 MiB, which is stored in one piece and read at little cost.
    * Larger content is streamed: chunked content (FORMAT.md "Chunked content") decodes and checks
    * only the chunks a read touches, whatever its codec, so damage in one chunk fails only the reads
-   * of that chunk. The one rule hpf://, Spark and the mount follow to choose between {@link
-   * ArchiveReader#get(EntryInfo)} and {@link ArchiveReader#openStream(EntryInfo, long)}.
+   * of that chunk. The one rule hpf://, Spark and the mount follow to choose between {@code
+   * ArchiveReader.get} and {@code ArchiveReader.openStream}.
    */
   public boolean readWhole() {
-    return rawLength <= EntryReader.STREAM_WHOLE_MAX_BYTES;
+    return rawLength <= READ_WHOLE_MAX_BYTES;
   }
 
   /** Whether the entry is a member of a group (FORMAT.md "Group"). */
@@ -71,7 +77,7 @@ public record EntryInfo(
   public long storedShare() {
     return members == 0
         ? storedLength
-        : share(Math.max(0, entryLength - FormatConstants.ENTRY_FIXED_HEADER_BYTES - 8));
+        : share(Math.max(0, entryLength - ENTRY_FIXED_HEADER_BYTES - 8));
   }
 
   /**
@@ -117,19 +123,6 @@ public record EntryInfo(
   /** A tombstone row for a deleted name. */
   public static EntryInfo tombstone(String name) {
     return new EntryInfo(
-        name,
-        true,
-        0,
-        0,
-        Codec.NONE,
-        0,
-        0,
-        0,
-        Map.of(),
-        FormatConstants.TOMBSTONE_PART_ID,
-        0,
-        0,
-        0,
-        0);
+        name, true, 0, 0, Codec.NONE, 0, 0, 0, Map.of(), TOMBSTONE_PART_ID, 0, 0, 0, 0);
   }
 }

@@ -1,4 +1,4 @@
-package io.hpf.internal.format;
+package io.hpf.archive.model;
 
 import java.util.Collections;
 import java.util.Comparator;

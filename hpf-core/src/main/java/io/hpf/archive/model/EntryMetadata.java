@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
 import java.util.Map;
 
@@ -13,7 +13,7 @@ public record EntryMetadata(long mtimeMillis, int mode, Map<String, String> attr
   public static final int DEFAULT_MODE = 0644;
 
   public EntryMetadata {
-    attributes = io.hpf.internal.format.Attributes.sorted(attributes);
+    attributes = io.hpf.archive.model.Attributes.sorted(attributes);
   }
 
   /** Metadata with the given modification time, mode 0644 and no attributes. */

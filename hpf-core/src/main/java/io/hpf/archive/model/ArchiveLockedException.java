@@ -1,9 +1,7 @@
-package io.hpf.archive;
-
-import java.io.IOException;
+package io.hpf.archive.model;
 
 /** Another writer holds the archive's lock. The message says who, where and since when. */
-public final class ArchiveLockedException extends IOException {
+public final class ArchiveLockedException extends ArchiveException {
   private static final long serialVersionUID = 1L;
 
   public ArchiveLockedException(String lockFile, String holder) {

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
 import java.util.List;
 
@@ -29,7 +29,7 @@ public record RecoveryResult(
   }
 
   /** The same, telling also that the lock of a writer that died was taken over. */
-  RecoveryResult withLockTakenFrom(String holder) {
+  public RecoveryResult withLockTakenFrom(String holder) {
     return new RecoveryResult(
         entriesRecovered, entriesDropped, bytesDropped, filesRemoved, damagedParts, notes, holder);
   }

@@ -1,4 +1,4 @@
-package io.hpf.archive;
+package io.hpf.archive.model;
 
 /** Told of progress by long operations; called from worker threads, so must be thread-safe. */
 @FunctionalInterface
