@@ -262,7 +262,7 @@ class ArchiveOutputCommitterTest {
     long before = manifestGeneration(archive);
     var e =
         assertThrows(
-            IllegalArgumentException.class,
+            io.hpf.archive.model.NameConflictException.class,
             () -> committer.commitJob(new JobContextImpl(conf, job)));
     assertTrue(e.getMessage().contains("'same'"), e.getMessage());
     assertEquals(before, manifestGeneration(archive));
