@@ -2,6 +2,7 @@ package io.hpf.mount;
 
 import io.hpf.archive.ArchiveFormat;
 import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.LiveArchive;
 import io.hpf.archive.model.EntryInfo;
 import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.Attributes;

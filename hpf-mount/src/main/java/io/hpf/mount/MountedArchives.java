@@ -1,6 +1,7 @@
 package io.hpf.mount;
 
 import io.hpf.archive.ArchiveFormat;
+import io.hpf.archive.LiveArchive;
 import io.hpf.hadoop.StorageLocator;
 import io.hpf.hadoop.roots.ArchiveRoot;
 import io.hpf.hadoop.roots.HadoopArchiveRoot;
@@ -47,7 +48,7 @@ final class MountedArchives implements Closeable {
     Storage storage = locator.openArchiveToRead(location);
     try {
       if (ArchiveFormat.newestGeneration(storage.list()) >= 0) {
-        return new MountedArchives(location, new LiveArchive(location, storage), null);
+        return new MountedArchives(location, LiveArchive.open(location, storage), null);
       }
     } catch (IOException | RuntimeException e) {
       storage.close();
@@ -164,7 +165,7 @@ final class MountedArchives implements Closeable {
           id,
           key -> {
             try {
-              return new LiveArchive(archiveLocation, root.open(archiveLocation));
+              return LiveArchive.open(archiveLocation, root.open(archiveLocation));
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }

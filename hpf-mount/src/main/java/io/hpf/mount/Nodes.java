@@ -1,6 +1,7 @@
 package io.hpf.mount;
 
 import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.LiveArchive;
 import io.hpf.archive.model.EntryInfo;
 import io.hpf.mount.fuse.ReadOnlyFileSystem;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.hpf.mount;
 
+import io.hpf.archive.LiveArchive;
 import io.hpf.hadoop.ProgramMessages;
 import io.hpf.mount.fuse.FuseSession;
 import java.nio.file.Path;

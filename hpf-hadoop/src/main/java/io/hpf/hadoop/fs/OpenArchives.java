@@ -1,7 +1,7 @@
 package io.hpf.hadoop.fs;
 
-import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.LiveArchive;
 import io.hpf.hadoop.EngineKeys;
 import io.hpf.hadoop.HadoopArchives;
 import io.hpf.store.Storage;
@@ -30,17 +30,17 @@ final class OpenArchives implements Closeable {
   private final long localBlockSize;
   private final Map<URI, Open> open = new HashMap<>();
 
-  /** An archive's storage and its current snapshot. */
+  /** An archive's storage and its generations as served. */
   private static final class Open {
     final Storage storage;
     final PartFiles partFiles;
-    ArchiveSnapshot current;
+    final LiveArchive live;
     long checkedNanos;
 
-    Open(Storage storage, PartFiles partFiles, ArchiveSnapshot current, long checkedNanos) {
+    Open(Storage storage, PartFiles partFiles, LiveArchive live, long checkedNanos) {
       this.storage = storage;
       this.partFiles = partFiles;
-      this.current = current;
+      this.live = live;
       this.checkedNanos = checkedNanos;
     }
   }
@@ -61,26 +61,18 @@ final class OpenArchives implements Closeable {
     if (o == null) {
       Storage storage = HadoopArchives.open(archive, conf);
       try {
-        ArchiveSnapshot first = new ArchiveSnapshot(ArchiveReader.open(storage));
-        o = new Open(storage, new PartFiles(storage, localBlockSize), first, now);
+        LiveArchive live = LiveArchive.open(archive.toString(), storage);
+        o = new Open(storage, new PartFiles(storage, localBlockSize), live, now);
       } catch (IOException | RuntimeException e) {
         storage.close();
         throw e;
       }
       open.put(archive, o);
     } else if (now - o.checkedNanos >= refreshNanos) {
-      ArchiveReader newer = o.current.reader().refresh();
+      o.live.refresh((before, newer) -> {});
       o.checkedNanos = now;
-      if (newer != o.current.reader()) {
-        ArchiveSnapshot old = o.current;
-        o.current = new ArchiveSnapshot(newer);
-        old.release();
-      }
     }
-    if (!o.current.acquire()) {
-      throw new IllegalStateException("a current snapshot is never closed");
-    }
-    return o.current;
+    return o.live.acquire();
   }
 
   /** The part files of an archive opened by {@link #acquire}. */
@@ -93,7 +85,7 @@ final class OpenArchives implements Closeable {
     List<IOException> failures = new ArrayList<>();
     for (Open o : open.values()) {
       try {
-        o.current.release();
+        o.live.close();
         o.storage.close();
       } catch (IOException e) {
         failures.add(e);

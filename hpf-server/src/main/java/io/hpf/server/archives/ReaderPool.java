@@ -2,6 +2,7 @@ package io.hpf.server.archives;
 
 import io.hpf.archive.ArchiveReader;
 import io.hpf.archive.ArchiveSnapshot;
+import io.hpf.archive.LiveArchive;
 import io.hpf.archive.model.Generation;
 import io.hpf.server.ServerLog;
 import io.hpf.server.hot.SlidingTopK;
@@ -28,9 +29,9 @@ import java.util.function.LongSupplier;
  * archives outside the top that sit idle are closed too; any closed archive is opened again on its
  * next request (a miss).
  *
- * <p>Each open archive is served from a counted {@link ArchiveSnapshot}: {@link #refreshAll} swaps
- * in a newer generation and the old one closes when its last request ends, so a request never sees
- * its snapshot change and no request after a refresh sees a deleted entry.
+ * <p>Each open archive is a {@link LiveArchive}: {@link #refreshAll} swaps in a newer generation
+ * and the old one closes when its last request ends, so a request never sees its snapshot change
+ * and no request after a refresh sees a deleted entry.
  *
  * <p>Thread-safe.
  */
@@ -57,15 +58,15 @@ public final class ReaderPool implements Closeable {
   /** An open archive. */
   private static final class Slot {
     final String id;
-    volatile ArchiveSnapshot current;
+    final LiveArchive live;
     volatile long lastUsed;
     volatile long memory;
 
-    Slot(String id, ArchiveSnapshot current, long now) {
+    Slot(String id, LiveArchive live, long now) {
       this.id = id;
-      this.current = current;
+      this.live = live;
       this.lastUsed = now;
-      this.memory = memoryOf(current.reader());
+      this.memory = memoryOf(live.peek());
     }
   }
 
@@ -127,9 +128,9 @@ public final class ReaderPool implements Closeable {
     if (slot == null) {
       return null;
     }
-    ArchiveSnapshot snapshot = slot.current;
-    if (!snapshot.acquire()) {
-      return null; // retired this instant: the slow path looks again
+    ArchiveSnapshot snapshot = slot.live.tryAcquire();
+    if (snapshot == null) {
+      return null; // evicted this instant: the slow path looks again
     }
     slot.lastUsed = clock.getAsLong();
     metrics.readerHits.increment();
@@ -154,9 +155,9 @@ public final class ReaderPool implements Closeable {
       }
       Storage storage = directory.root().open(location);
       // Alone: this pool decides which readers stay open within its memory budget.
-      ArchiveSnapshot snapshot = new ArchiveSnapshot(ArchiveReader.openAlone(storage));
-      snapshot.acquire();
-      slots.put(id, new Slot(id, snapshot, clock.getAsLong()));
+      LiveArchive live = new LiveArchive(id, ArchiveReader.openAlone(storage));
+      ArchiveSnapshot snapshot = live.tryAcquire();
+      slots.put(id, new Slot(id, live, clock.getAsLong()));
       metrics.readerMisses.increment();
       lease = new Lease(id, snapshot);
     }
@@ -226,15 +227,14 @@ public final class ReaderPool implements Closeable {
       if (slots.get(slot.id) != slot) {
         return;
       }
-      ArchiveSnapshot old = slot.current;
       try {
-        ArchiveReader newer =
-            committed == null ? old.reader().refresh() : old.reader().followedBy(committed);
-        if (newer != old.reader()) {
-          slot.current = new ArchiveSnapshot(newer);
-          slot.memory = memoryOf(newer);
+        boolean newer =
+            committed == null
+                ? slot.live.refresh((before, now) -> {})
+                : slot.live.advanceTo(committed);
+        if (newer) {
+          slot.memory = memoryOf(slot.live.peek());
           metrics.refreshes.increment();
-          old.release();
         }
       } catch (FileNotFoundException e) {
         ServerLog.warn("archive '" + slot.id + "' is gone: " + e.getMessage());
@@ -250,7 +250,7 @@ public final class ReaderPool implements Closeable {
     long now = clock.getAsLong();
     Set<String> hot = hotSet();
     for (Slot slot : new ArrayList<>(slots.values())) {
-      slot.memory = memoryOf(slot.current.reader());
+      slot.memory = memoryOf(slot.live.peek());
       if (!hot.contains(slot.id) && now - slot.lastUsed > idleNanos) {
         evictLocked(slot);
       }
@@ -323,7 +323,7 @@ public final class ReaderPool implements Closeable {
     if (slots.remove(slot.id, slot)) {
       metrics.readerEvictions.increment();
       try {
-        slot.current.release(); // closes now, or when the last request on it ends
+        slot.live.close(); // the reader closes now, or when the last request on it ends
       } catch (IOException e) {
         ServerLog.warn("closing '" + slot.id + "': " + e.getMessage());
       }
