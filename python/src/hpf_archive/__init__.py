@@ -9,6 +9,8 @@
 The fsspec file system (protocol "hpf") is in hpf_archive.filesystem.
 """
 
+from __future__ import annotations
+
 from .archive import Archive, open  # noqa: A004
 from .catalog import EntryInfo
 from .dataset import Dataset
@@ -21,7 +23,7 @@ __all__ = ["Archive", "open", "create", "append", "stage", "Stage", "Writer", "D
            "NameConflict", "NotFound", "ReadOnly", "UnsupportedVersion"]
 
 
-def __getattr__(name):  # StreamingDataset is a torch IterableDataset: torch loads when it is asked
+def __getattr__(name: str) -> type:  # StreamingDataset is a torch IterableDataset: torch loads when it is asked
     if name == "StreamingDataset":
         from .streaming import StreamingDataset
 

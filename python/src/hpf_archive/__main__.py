@@ -3,6 +3,8 @@
 Exit codes: 0 done, 1 not found, damaged, refused or locked (one line on stderr naming file, entry
 or offset), 2 usage."""
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
@@ -10,13 +12,15 @@ import shutil
 import sys
 
 from . import open as open_archive
+from .archive import Archive
 from .errors import HpfError, NotFound
 from .names import normalize
 from .write import cli as write_cli
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m hpf_archive", description=__doc__.split("\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m hpf_archive",
+                                description=(__doc__ or "").split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     ls = sub.add_parser("ls", help="names under a prefix, in order")
     ls.add_argument("archive")
@@ -48,7 +52,7 @@ def main(argv=None):
         return 1
 
 
-def run(a, args):
+def run(a: Archive, args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.command == "ls":
         for e in a.list(args.prefix):
@@ -59,11 +63,13 @@ def run(a, args):
     elif args.command == "get":
         # Every name is checked before anything is written (FORMAT.md "Entry names"): a name
         # that does not normalize ('..', absolute, a drive letter, NUL) could write outside.
-        normal = [normalize(name) for name in args.names]
-        for name, n in zip(args.names, normal):
+        normal: list[str] = []
+        for name in args.names:
+            n = normalize(name)
             if n is None:
                 print(f"hpf_archive: refusing unsafe name '{name}'", file=sys.stderr)
                 return 1
+            normal.append(n)
         for name in normal:
             target = os.path.join(args.output, *name.split("/"))
             os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
@@ -71,7 +77,7 @@ def run(a, args):
                 shutil.copyfileobj(f, w, 1 << 20)
     elif args.command == "info":
         m = a.manifest
-        info = {"generation": m.generation, "entries": m.live_entries,
+        info: dict[str, object] = {"generation": m.generation, "entries": m.live_entries,
                 "liveBytes": m.live_bytes, "parts": len(m.parts),
                 "segments": len(m.segments), "dictionaries": len(m.dictionaries),
                 "operation": m.operation, "bucketCapacity": m.bucket_capacity}
@@ -82,8 +88,8 @@ def run(a, args):
         json.dump(info, out)
         out.write("\n")
     elif args.command == "verify":
-        n = a.verify()
-        out.write(f"ok: {n} entries checked\n")
+        checked = a.verify()
+        out.write(f"ok: {checked} entries checked\n")
     return 0
 
 

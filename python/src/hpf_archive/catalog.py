@@ -2,13 +2,21 @@
 (FORMAT.md "Catalog"). Opened with two reads (trailer, index); a listing reads only the blocks it
 returns rows from."""
 
+from __future__ import annotations
+
 import bisect
 import heapq
-from typing import Dict, NamedTuple, Optional
+from typing import Dict, Iterator, NamedTuple, Optional, Sequence
 
 from . import codecs
+from ._types import Reads
+from .codecs import crc32c
 from .errors import CorruptArchive
-from .wire import Cursor, crc32c, check_header, FOOTER_BYTES, HEADER_BYTES
+from .files import Section
+from .wire import Cursor, check_header, FOOTER_BYTES, HEADER_BYTES
+
+Row = tuple[bytes, "EntryInfo"]
+"""A catalog row: the name's UTF-8 bytes and what the row says of it."""
 
 TRAILER_BYTES = 32
 MAX_BLOCK_RAW = 4 << 20
@@ -37,7 +45,7 @@ class EntryInfo(NamedTuple):
 
 
 class Catalog:
-    def __init__(self, storage, section):
+    def __init__(self, storage: Reads, section: Section) -> None:
         """Opens the catalog at a files.Section (its own file, or a range of a segment file)."""
         self.storage = storage
         self.path = section.describe(storage)
@@ -62,8 +70,8 @@ class Catalog:
         c = Cursor(index, self.path, base=index_offset)
         if c.u32("block count") != block_count:
             raise CorruptArchive(self.path, index_offset, "block counts disagree")
-        self.blocks = []  # (offset, length, rows)
-        self.first_names = []  # UTF-8 bytes, for byte-order search
+        self.blocks: list[tuple[int, int, int]] = []  # (offset, length, rows)
+        self.first_names: list[bytes] = []  # UTF-8 bytes, for byte-order search
         for _ in range(block_count):
             offset, size, rows = c.u64(), c.u32(), c.u32()
             self.first_names.append(c.raw(c.u16(), "first name"))
@@ -71,7 +79,7 @@ class Catalog:
                 raise CorruptArchive(self.path, offset, "a block outside the blocks' area")
             self.blocks.append((offset, size, rows))
 
-    def rows_from(self, start_utf8):
+    def rows_from(self, start_utf8: bytes) -> Iterator[Row]:
         """Rows in name order from the first name ≥ start (UTF-8 bytes), a block at a time."""
         b = max(0, bisect.bisect_right(self.first_names, start_utf8) - 1)
         for i in range(b, len(self.blocks)):
@@ -80,7 +88,7 @@ class Catalog:
             else:
                 yield from self.block_rows(i)
 
-    def block_rows(self, i):
+    def block_rows(self, i: int) -> Iterator[Row]:
         offset, size, rows = self.blocks[i]
         data = self.section.read(self.storage, offset, size)
         c = Cursor(data, self.path, base=offset)
@@ -91,9 +99,10 @@ class Catalog:
         if codec == 0:
             raw = stored
         elif codec == 1:
-            raw = codecs.lz4_decompress(stored, raw_length)
-            if raw is None:
+            decoded = codecs.lz4_decompress(stored, raw_length)
+            if decoded is None:
                 raise CorruptArchive(self.path, offset, "catalog block does not decompress")
+            raw = decoded
         else:
             raise CorruptArchive(self.path, offset, f"unknown catalog block codec {codec}")
         if len(raw) != raw_length or crc32c(raw) != crc:
@@ -108,10 +117,10 @@ class _RowError(Exception):
     pass
 
 
-def _varints(raw, pos, count):
+def _varints(raw: bytes, pos: int, count: int) -> tuple[list[int], int]:
     """The `count` LEB128 varints from pos, and the position after them; IndexError past the
     end. Most are one byte: that case costs one comparison."""
-    out = []
+    out: list[int] = []
     for _ in range(count):
         b = raw[pos]
         pos += 1
@@ -132,14 +141,14 @@ def _varints(raw, pos, count):
     return out, pos
 
 
-def _take(raw, pos, n):
+def _take(raw: bytes, pos: int, n: int) -> tuple[bytes, int]:
     end = pos + n
     if end > len(raw):
         raise _RowError("a field runs past the block")
     return raw[pos:end], end
 
 
-def _rows(raw, rows):
+def _rows(raw: bytes, rows: int) -> Iterator[Row]:
     """(name bytes, EntryInfo) of each row of a decoded block (FORMAT.md "Catalog"). Written
     out, not through Cursor: a listing decodes every row, and calls are what cost in CPython.
     Any read past the end raises IndexError or _RowError, which the caller names."""
@@ -170,7 +179,7 @@ def _rows(raw, rows):
                 raise _RowError("a member index past its group")
         else:
             (dictionary, mtime, mode, part, off, entry_len, count), pos = _varints(raw, pos + 1, 7)
-        attributes = {}
+        attributes: dict[str, str] = {}
         for _ in range(count):
             (n,), pos = _varints(raw, pos, 1)
             key, pos = _take(raw, pos, n)
@@ -183,7 +192,8 @@ def _rows(raw, rows):
                               member, members)
 
 
-def merged(catalogs_newest_first, prefix_utf8, start_utf8):
+def merged(catalogs_newest_first: Sequence[Catalog], prefix_utf8: bytes,
+           start_utf8: bytes) -> Iterator[EntryInfo]:
     """Live entries under a prefix in byte order: the newest row of a name wins; a tombstone
     hides it (FORMAT.md "Listing")."""
     if len(catalogs_newest_first) == 1:  # one segment: its rows are the listing
@@ -199,12 +209,14 @@ def merged(catalogs_newest_first, prefix_utf8, start_utf8):
         yield info
 
 
-def merged_ranked(catalogs_newest_first, prefix_utf8, start_utf8):
+def merged_ranked(catalogs_newest_first: Sequence[Catalog], prefix_utf8: bytes,
+                  start_utf8: bytes) -> Iterator[tuple[int, bytes, EntryInfo]]:
     """As merged, each live row as (index of its catalog, name as UTF-8, row)."""
-    def ranked(rank, catalog):  # binds rank now: a generator expression would read it late
+    def ranked(rank: int, catalog: Catalog) -> Iterator[tuple[bytes, int, EntryInfo]]:
+        # binds rank now: a generator expression would read it late
         return ((name, rank, info) for name, info in catalog.rows_from(start_utf8))
     streams = [ranked(rank, cat) for rank, cat in enumerate(catalogs_newest_first)]
-    last = None
+    last: bytes | None = None
     for name, rank, info in heapq.merge(*streams, key=lambda t: (t[0], t[1])):
         if not name.startswith(prefix_utf8):
             if name > prefix_utf8:

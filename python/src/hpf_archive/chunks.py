@@ -4,9 +4,14 @@ bytes, u32 CRC32C of its raw bytes). Each chunk is decoded alone and checked aga
 CRC32C before any byte of it is handed out, so a read from an offset decodes and checks only the
 chunks it touches."""
 
+from __future__ import annotations
+
 import struct
 
+from typing import Any
+
 from . import codecs
+from ._types import ReadAt
 from .errors import CorruptArchive
 
 CHUNKED_FLAG = 2
@@ -16,11 +21,11 @@ _SLOT = struct.Struct("<QI")
 CODEC_NONE, CODEC_LZ4 = 0, 1
 
 
-def chunk_count(raw_length, shift):
+def chunk_count(raw_length: int, shift: int) -> int:
     return ((raw_length - 1) >> shift) + 1
 
 
-def lengths_possible(codec, raw_length, stored_length, shift):
+def lengths_possible(codec: int, raw_length: int, stored_length: int, shift: int) -> bool:
     """The rules a reader checks from the header alone: at least one chunk, a slot for each,
     at least one stored byte per chunk, and raw chunks stored as they are."""
     if raw_length == 0:
@@ -35,24 +40,29 @@ class Chunks:
     offset `at` (a part file, or the stored bytes in memory); `at` names the content's place in
     the part for messages."""
 
-    def __init__(self, read, path, at, label, codec, raw_length, stored_length, shift, dictionary):
+    def __init__(self, read: ReadAt, path: str, at: int, label: str, codec: int, raw_length: int,
+                 stored_length: int, shift: int, dictionary: Any) -> None:
         self._read = read
         self.path, self.at, self.label = path, at, label
         self.codec, self.raw_length, self.shift, self.dictionary = codec, raw_length, shift, dictionary
         self.size = 1 << shift
         self.count = chunk_count(raw_length, shift)
         self.area = stored_length - self.count * SLOT
-        self._window_first, self._window = -1, b""
+        self._window_first: int = -1
+        self._window = b""
 
-    def _slot(self, i):
+    def _slot(self, i: int) -> tuple[int, int]:
         """(end, crc) of slot i, read a window of slots at a time."""
         if not self._window_first <= i < self._window_first + len(self._window) // SLOT:
             n = min(4096, self.count - i)
             self._window_first = i
             self._window = self._read(self.area + i * SLOT, n * SLOT)
-        return _SLOT.unpack_from(self._window, (i - self._window_first) * SLOT)
+        end: int
+        crc: int
+        end, crc = _SLOT.unpack_from(self._window, (i - self._window_first) * SLOT)
+        return end, crc
 
-    def chunk(self, i):
+    def chunk(self, i: int) -> bytes:
         """The raw bytes of chunk i, decoded and checked against its CRC32C."""
         start = 0 if i == 0 else self._slot(i - 1)[0]
         end, crc = self._slot(i)
@@ -73,7 +83,7 @@ class Chunks:
                                  "checksum mismatch")
         return out
 
-    def _decode(self, i, stored, raw):
+    def _decode(self, i: int, stored: bytes, raw: int) -> bytes:
         if self.codec == CODEC_NONE:
             return stored
         problem = None
@@ -90,6 +100,6 @@ class Chunks:
                                  + (f": {problem}" if problem else ""))
         return out
 
-    def whole(self):
+    def whole(self) -> bytes:
         """All the raw content, every chunk checked (the caller checks the entry's CRC32C)."""
         return b"".join(self.chunk(i) for i in range(self.count))

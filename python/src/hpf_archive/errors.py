@@ -1,11 +1,13 @@
 """The errors a reader raises: each names the file and offset and says what was expected."""
 
+from __future__ import annotations
+
 
 class HpfError(Exception):
     """Base of every error this package raises."""
 
 
-def _printable(text):
+def _printable(text: str) -> str:
     """A message with the bytes of stored names that are not UTF-8 (kept as U+DC80..U+DCFF, see
     names.ESCAPES) shown as \\xNN, so that printing it never fails."""
     try:
@@ -17,7 +19,7 @@ def _printable(text):
 class CorruptArchive(HpfError):
     """Bytes on disk that break the format: names the file, the offset and the rule broken."""
 
-    def __init__(self, path, offset, message):
+    def __init__(self, path: str, offset: int, message: str) -> None:
         super().__init__(_printable(f"{path} at offset {offset}: {message}"))
         self.path = path
         self.offset = offset
@@ -27,7 +29,7 @@ class CorruptArchive(HpfError):
 class UnsupportedVersion(HpfError):
     """A file of a newer format version than this package reads."""
 
-    def __init__(self, path, version):
+    def __init__(self, path: str, version: int) -> None:
         super().__init__(f"{path}: unsupported version {version} (this package reads 1 to 7)")
         self.path = path
         self.version = version
@@ -36,11 +38,12 @@ class UnsupportedVersion(HpfError):
 class NotFound(HpfError, KeyError):
     """No entry of that name."""
 
-    def __init__(self, archive, name):
+    def __init__(self, archive: str, name: str) -> None:
         super().__init__(_printable(f"{archive}: no entry '{name}'"))
         self.name = name
 
-    def __str__(self):
+    def __str__(self) -> str:
+        assert isinstance(self.args[0], str)
         return self.args[0]
 
 

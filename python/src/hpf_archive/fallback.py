@@ -1,12 +1,16 @@
 """Pure-Python CRC32C, XXH64 and LZ4 block decoding, used only where the package that does each
 in C is not installed. Slow (a few MB/s), but exact: tests compare them with the packages."""
 
+from __future__ import annotations
+
+from ._types import Buffer
+
 M64 = (1 << 64) - 1
 _P1, _P2, _P3 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _P4, _P5 = 0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5
 
 
-def _crc32c_table():
+def _crc32c_table() -> list[int]:
     table = []
     for i in range(256):
         c = i
@@ -19,7 +23,7 @@ def _crc32c_table():
 _CRC_TABLE = _crc32c_table()
 
 
-def crc32c(data, value=0):
+def crc32c(data: Buffer, value: int = 0) -> int:
     """CRC-32C (Castagnoli) of data, continuing from value as the crc32c package does."""
     c = value ^ 0xFFFFFFFF
     table = _CRC_TABLE
@@ -28,21 +32,21 @@ def crc32c(data, value=0):
     return c ^ 0xFFFFFFFF
 
 
-def _rotl(x, r):
+def _rotl(x: int, r: int) -> int:
     return ((x << r) | (x >> (64 - r))) & M64
 
 
-def _round(acc, lane):
+def _round(acc: int, lane: int) -> int:
     acc = (acc + lane * _P2) & M64
     return (_rotl(acc, 31) * _P1) & M64
 
 
-def _merge(acc, v):
+def _merge(acc: int, v: int) -> int:
     acc ^= _round(0, v)
     return (acc * _P1 + _P4) & M64
 
 
-def xxh64(data, seed=0):
+def xxh64(data: Buffer, seed: int = 0) -> int:
     """XXH64 of data with seed, as an unsigned integer (xxhash.xxh64_intdigest)."""
     data = bytes(data)
     n = len(data)
@@ -78,7 +82,7 @@ def xxh64(data, seed=0):
     return h ^ (h >> 32)
 
 
-def _length(src, i, nibble):
+def _length(src: bytes, i: int, nibble: int) -> tuple[int | None, int]:
     """A literal or match length: the token's nibble, extended by bytes while they are 255 when
     the nibble is 15. (length, next position), or (None, i) if the block ends first."""
     if nibble != 15:
@@ -93,7 +97,7 @@ def _length(src, i, nibble):
             return nibble, i
 
 
-def lz4_block(src, raw_length):
+def lz4_block(src: Buffer, raw_length: int) -> bytes | None:
     """The decoded LZ4 block, or None if it is malformed or does not decode to raw_length."""
     src = bytes(src)
     out = bytearray()

@@ -16,24 +16,32 @@ As the Java `hpf://` does, an archive in use is looked at again for a newer gene
 once a `refresh_interval` (1 s by default; one directory listing): later calls see later
 commits, while a stream already open keeps reading the generation it was opened in."""
 
+from __future__ import annotations
+
 import datetime
 import threading
 import time
+from typing import IO, Any, NoReturn, Union
 
 from fsspec import AbstractFileSystem
 
-from .archive import open as open_archive
+from .archive import Archive, open as open_archive
+from .catalog import EntryInfo
 from .errors import ReadOnly
+
+Info = dict[str, Any]
+"""What fsspec says of a path: name, size, type and more."""
 
 SUFFIX = ".hpf"
 
 
-class HpfFileSystem(AbstractFileSystem):
+class HpfFileSystem(AbstractFileSystem):  # type: ignore[misc]  # fsspec has no types
     protocol = "hpf"
     root_marker = ""
 
-    def __init__(self, fo=None, target_protocol=None, target_options=None, fs=None,
-                 refresh_interval=1.0, **kwargs):
+    def __init__(self, fo: str | None = None, target_protocol: str | None = None,
+                 target_options: dict[str, Any] | None = None, fs: Any = None,
+                 refresh_interval: float | None = 1.0, **kwargs: Any) -> None:
         """fo: the archive to bind to (a local path or an fsspec URL; a path on `fs`, or on
         `target_protocol`'s file system with `target_options`, when given). Without it, paths
         name their archive in the Java form. refresh_interval: seconds between looks for a newer
@@ -41,14 +49,15 @@ class HpfFileSystem(AbstractFileSystem):
         super().__init__(**kwargs)
         self._fo, self._target = fo, (target_protocol, target_options, fs)
         self._refresh = refresh_interval
-        self._archives = {}  # archive location -> (Archive, when it was last known current)
+        # archive location -> (Archive, when it was last known current)
+        self._archives: dict[str | None, tuple[Archive, float]] = {}
         self._lock = threading.Lock()
 
     # --- paths -----------------------------------------------------------------------------
 
-    def _resolve(self, path):
+    def _resolve(self, path: str) -> tuple[Archive, str, str]:
         """(archive, name inside it, prefix of the paths returned for its entries)."""
-        path = self._strip_protocol(path)
+        path = str(self._strip_protocol(path))
         if self._fo is not None:
             return self._archive(None), path.strip("/"), ""
         if path.startswith("/"):  # an empty authority: local disk
@@ -64,7 +73,7 @@ class HpfFileSystem(AbstractFileSystem):
                 return self._archive(_location(authority, archive_path, path)), inner, prefix
         raise FileNotFoundError(f"hpf://{path}: names no archive (no path component ends in {SUFFIX})")
 
-    def _archive(self, location):
+    def _archive(self, location: str | None) -> Archive:
         known = self._archives.get(location)
         if known is not None and not self._due(known):
             return known[0]
@@ -81,20 +90,21 @@ class HpfFileSystem(AbstractFileSystem):
             self._archives[location] = (archive, time.monotonic())
             return archive
 
-    def _due(self, known):
+    def _due(self, known: tuple[Archive, float]) -> bool:
         return self._refresh is not None and time.monotonic() - known[1] >= self._refresh
 
-    def _open_archive(self, location):
+    def _open_archive(self, location: str | None) -> Archive:
         if location is not None:
             return open_archive(location)
         protocol, options, fs = self._target
+        assert self._fo is not None  # a path names its archive, or this is bound to one
         if fs is None and protocol is not None:
             import fsspec
 
             fs = fsspec.filesystem(protocol, **(options or {}))
         return open_archive(self._fo, fs=fs, storage_options=None if fs else options)
 
-    def invalidate_cache(self, path=None):
+    def invalidate_cache(self, path: str | None = None) -> None:
         """Forgets the archives opened so far: the next use opens each at its newest generation.
         Streams already open go on reading theirs."""
         with self._lock:
@@ -103,16 +113,16 @@ class HpfFileSystem(AbstractFileSystem):
     # --- metadata --------------------------------------------------------------------------
 
     @staticmethod
-    def _file(prefix, e):
+    def _file(prefix: str, e: EntryInfo) -> Info:
         return {"name": prefix + e.name, "size": e.raw_length, "type": "file",
                 "mtime": e.mtime_millis / 1000.0, "mode": e.mode, "stored_size": e.stored_length,
                 "codec": ("none", "lz4", "zstd")[e.codec] if e.codec < 3 else e.codec}
 
     @staticmethod
-    def _directory(name):
+    def _directory(name: str) -> Info:
         return {"name": name, "size": 0, "type": "directory"}
 
-    def info(self, path, **kwargs):
+    def info(self, path: str, **kwargs: Any) -> Info:
         archive, inner, prefix = self._resolve(path)
         if inner:
             e = archive.stat(inner)
@@ -122,14 +132,14 @@ class HpfFileSystem(AbstractFileSystem):
                 raise FileNotFoundError(f"{path}: no such entry or directory")
         return self._directory((prefix + inner).rstrip("/"))
 
-    def ls(self, path, detail=True, **kwargs):
+    def ls(self, path: str, detail: bool = True, **kwargs: Any) -> list[Any]:
         archive, inner, prefix = self._resolve(path)
         if inner:
             e = archive.stat(inner)
             if e is not None:
-                out = [self._file(prefix, e)]
-                return out if detail else [out[0]["name"]]
-        out = []
+                one = [self._file(prefix, e)]
+                return one if detail else [one[0]["name"]]
+        out: list[Info] = []
         for child in archive.children(inner):
             if isinstance(child, str):
                 out.append(self._directory(prefix + child))
@@ -139,13 +149,14 @@ class HpfFileSystem(AbstractFileSystem):
             raise FileNotFoundError(f"{path}: no such entry or directory")
         return out if detail else [o["name"] for o in out]
 
-    def find(self, path, maxdepth=None, withdirs=False, detail=False, **kwargs):
+    def find(self, path: str, maxdepth: int | None = None, withdirs: bool = False,
+             detail: bool = False, **kwargs: Any) -> Union[dict[str, Info], list[str]]:
         """Every entry below path from one merged catalog listing (not a walk of ls calls), with
         the directories their names imply when withdirs."""
         if maxdepth is not None and maxdepth < 1:
             raise ValueError("maxdepth must be at least 1")
         archive, inner, prefix = self._resolve(path)
-        out = {}
+        out: dict[str, Info] = {}
         if inner:
             e = archive.stat(inner)
             if e is not None:
@@ -166,7 +177,7 @@ class HpfFileSystem(AbstractFileSystem):
         names = sorted(out)
         return {n: out[n] for n in names} if detail else names
 
-    def modified(self, path):
+    def modified(self, path: str) -> datetime.datetime:
         info = self.info(path)
         if info["type"] != "file":
             raise IsADirectoryError(f"{path}: a directory has no time of its own")
@@ -174,7 +185,7 @@ class HpfFileSystem(AbstractFileSystem):
 
     # --- content ---------------------------------------------------------------------------
 
-    def _entry(self, path):
+    def _entry(self, path: str) -> tuple[Archive, EntryInfo]:
         archive, inner, _ = self._resolve(path)
         e = archive.stat(inner) if inner else None
         if e is None:
@@ -183,33 +194,35 @@ class HpfFileSystem(AbstractFileSystem):
             raise FileNotFoundError(f"{path}: no such entry")
         return archive, e
 
-    def cat_file(self, path, start=None, end=None, **kwargs):
+    def cat_file(self, path: str, start: int | None = None, end: int | None = None,
+                 **kwargs: Any) -> bytes:
         """The entry's bytes [start, end) (negative: from its end), checked against its CRC32C
         (Archive.open_entry: small entries read whole, large ones streamed to the range)."""
         archive, e = self._entry(path)
         size = e.raw_length
-        start = 0 if start is None else (max(0, size + start) if start < 0 else min(start, size))
-        end = size if end is None else (max(0, size + end) if end < 0 else min(end, size))
-        if end <= start:
+        first = 0 if start is None else (max(0, size + start) if start < 0 else min(start, size))
+        last = size if end is None else (max(0, size + end) if end < 0 else min(end, size))
+        if last <= first:
             return b""
         with archive.open_entry(e) as f:
-            f.seek(start)
-            return f.read(end - start)
+            f.seek(first)
+            return f.read(last - first)
 
-    def _open(self, path, mode="rb", block_size=None, autocommit=True, cache_options=None,
-              **kwargs):
+    def _open(self, path: str, mode: str = "rb", block_size: int | None = None,
+              autocommit: bool = True, cache_options: dict[str, Any] | None = None,
+              **kwargs: Any) -> IO[bytes]:
         if mode != "rb":
             _refuse(self, path)
         archive, e = self._entry(path)
         return archive.open_entry(e)
 
 
-def _is_directory(archive, inner):
+def _is_directory(archive: Archive, inner: str) -> bool:
     """Whether a name inside an archive is a directory: the root, or a prefix of live names."""
     return not inner or next(iter(archive.list(inner + "/")), None) is not None
 
 
-def _location(authority, archive_path, path):
+def _location(authority: str, archive_path: str, path: str) -> str:
     """The archive's location for hpf_archive.open: a local path or an fsspec URL."""
     if authority in ("", "file-"):
         return archive_path
@@ -221,7 +234,7 @@ def _location(authority, archive_path, path):
     return f"{scheme}://{rest}{archive_path}"
 
 
-def _refuse(fs, path, *args, **kwargs):
+def _refuse(fs: HpfFileSystem, path: str, *args: Any, **kwargs: Any) -> NoReturn:
     raise ReadOnly(f"{path}: hpf archives are read-only through fsspec (use the hpf command to "
                    "add, replace or delete entries)")
 

@@ -2,37 +2,49 @@
 with their minimal perfect hash (PTHash) and 32-byte records (FORMAT.md "Bucket file",
 "Index record", "Perfect hash"). Warm, a lookup reads one record."""
 
+from __future__ import annotations
+
 import collections
 import struct
 import threading
+from typing import Dict, Literal, Sequence, Tuple, Union
 
 from . import files
-from .codecs import xxh64_intdigest
+from ._types import Buffer, Reads
+from .codecs import crc32c, xxh64_intdigest
 from .errors import CorruptArchive
-from .manifest import NO_BUCKET
-from .wire import Cursor, crc32c, check_header
+from .files import Section
+from .manifest import NO_BUCKET, Segment
+from .wire import Cursor, check_header
 
 M64 = (1 << 64) - 1
 RECORD_BYTES = 32
 TOMBSTONE_PART = 0xFFFFFFFF
-DELETED = "deleted"  # what find returns for a tombstone
+DELETED: Literal["deleted"] = "deleted"  # what find returns for a tombstone
 _RECORD = struct.Struct("<QQQII")
 
+Place = Tuple[int, int, int]
+"""(part id, offset, entry length) of an entry, as its index record gives it."""
+Found = Union[Place, Literal["deleted"], None]
+SlotTable = Dict[int, Union[Place, Literal["deleted"]]]
+Meta = Tuple["PerfectHash", int, bytes, Section, int]
+"""A bucket's perfect hash, seed, slot fingerprints, section and where its records start."""
 
-def packed(words, i, width):
+
+def packed(words: Sequence[int], i: int, width: int) -> int:
     """Value i of `width` bits in the little-endian bit stream of the u64 words."""
     if width == 0:
         return 0
     bit = i * width
     w, shift = divmod(bit, 64)
-    v = words[w] >> shift
+    v: int = words[w] >> shift
     if shift + width > 64:
         v |= words[w + 1] << (64 - shift)
     return v & ((1 << width) - 1)
 
 
 class PerfectHash:
-    def __init__(self, c, n):
+    def __init__(self, c: Cursor, n: int) -> None:
         start = c.pos
         self.path = c.path
         self.n, self.table, self.m = c.u32("n"), c.u32("T"), c.u32("m")
@@ -51,7 +63,7 @@ class PerfectHash:
         d = c.u32("dictionary size")
         if d > max(self.m, 0) or (self.encoding == 1 and d):
             raise CorruptArchive(c.path, c.base + c.pos - 4, f"pilot dictionary of {d} values")
-        self.dictionary = struct.unpack(f"<{d}I", c.raw(4 * d, "pilot dictionary"))
+        self.dictionary: tuple[int, ...] = struct.unpack(f"<{d}I", c.raw(4 * d, "pilot dictionary"))
         self.pilots = self._words(c, -(-self.m * self.w // 64), "pilot words")
         self.remap = self._words(c, -(-(self.table - self.n) * self.r // 64), "remap words")
         self.dense = self.m * 3 // 10
@@ -60,13 +72,14 @@ class PerfectHash:
                 raise CorruptArchive(c.path, c.base + start, "a remap value out of range")
 
     @staticmethod
-    def _words(c, expected, what):
+    def _words(c: Cursor, expected: int, what: str) -> tuple[int, ...]:
         count = c.u32(what)
         if count != expected:
             raise CorruptArchive(c.path, c.base + c.pos - 4, f"{what}: {count}, expected {expected}")
-        return struct.unpack(f"<{count}Q", c.raw(8 * count, what))
+        words: tuple[int, ...] = struct.unpack(f"<{count}Q", c.raw(8 * count, what))
+        return words
 
-    def slot(self, key):
+    def slot(self, key: int) -> int:
         # fmix64 written out four times: this runs on every lookup, and a call costs more than
         # the arithmetic in CPython.
         x = key ^ 0xC2B2AE3D27D4EB4F
@@ -114,25 +127,25 @@ class SlotTables:
     the damaged record when a lookup reaches it."""
 
     HOT_AFTER = 16  # lookups in a bucket before its table is built: one-off lookups stay cheap
-    PERFECT_HASH_ONLY = {}  # the table of a bucket that keeps the perfect-hash path
+    PERFECT_HASH_ONLY: SlotTable = {}  # the table of a bucket that keeps the perfect-hash path
 
-    def __init__(self, max_keys=1 << 18):
+    def __init__(self, max_keys: int = 1 << 18) -> None:
         self.max_keys = max_keys
-        self._tables = collections.OrderedDict()
+        self._tables: collections.OrderedDict[int, SlotTable] = collections.OrderedDict()
         self._keys = 0
-        self._hits = collections.Counter()
+        self._hits: collections.Counter[int] = collections.Counter()
         self._lock = threading.Lock()
 
-    def get(self, key):
+    def get(self, key: int) -> SlotTable | None:
         return self._tables.get(key)
 
-    def wanted(self, key):
+    def wanted(self, key: int) -> bool:
         """Counts a lookup in a bucket without a table; True when it should get one."""
         self._hits[key] += 1
         return self._hits[key] == self.HOT_AFTER
 
-    def build(self, key, records):
-        table = {}
+    def build(self, key: int, records: Buffer) -> None:
+        table: SlotTable = {}
         for i in range(len(records) // RECORD_BYTES):
             rec = records[RECORD_BYTES * i:RECORD_BYTES * (i + 1)]
             fingerprint, offset, length, part, crc = _RECORD.unpack(rec)
@@ -156,19 +169,19 @@ class SegmentIndex:
     slot (from the bucket's perfect hash, or its slot table when the bucket is hot), one record
     read."""
 
-    def __init__(self, storage, segment, slot_tables):
+    def __init__(self, storage: Reads, segment: Segment, slot_tables: SlotTables) -> None:
         self.storage = storage
         self.segment = segment
         g = segment.global_depth
-        self.pointers = []
+        self.pointers: list[int] = []
         for depth, bucket in segment.leaves:
             self.pointers.extend([bucket] * (1 << (g - depth)))
-        self._metas = {}
+        self._metas: dict[int, Meta] = {}
         self._tables = slot_tables
         self._table_base = segment.segment_id << 32
         self._lock = threading.Lock()
 
-    def find(self, name_utf8, h):
+    def find(self, name_utf8: bytes, h: int) -> Found:
         """(part id, offset, entry length) of the name's record, DELETED for a tombstone, or
         None if this segment does not hold the name."""
         g = self.segment.global_depth
@@ -199,15 +212,15 @@ class SegmentIndex:
             return None
         return DELETED if part == TOMBSTONE_PART else (part, offset, length)
 
-    def check_buckets(self):
+    def check_buckets(self) -> None:
         """Loads and checks every bucket's meta, empty ones included (verify)."""
         for b in range(len(self.segment.buckets)):
             self._meta(b, lookup=False)
 
-    def _meta(self, b, lookup=True):
-        meta = self._metas.get(b)
-        if meta is not None:
-            return meta
+    def _meta(self, b: int, lookup: bool = True) -> Meta | None:
+        cached = self._metas.get(b)
+        if cached is not None:
+            return cached
         bucket = self.segment.buckets[b]
         if bucket.key_count == 0 and lookup:
             return None  # a lookup in an empty bucket finds nothing without reading it
@@ -232,7 +245,7 @@ class SegmentIndex:
         (meta_crc,) = struct.unpack_from("<I", data, bucket.meta_length - 4)
         if crc32c(data[16:bucket.meta_length - 4]) != meta_crc or not c.done():
             raise CorruptArchive(path, 16, "bucket meta checksum mismatch")
-        meta = (ph, seed, fingerprints, section, bucket.meta_length)
+        meta: Meta = (ph, seed, fingerprints, section, bucket.meta_length)
         with self._lock:
             self._metas[b] = meta
         return meta

@@ -1,9 +1,13 @@
 """The manifest: the generation an archive is at, its parts, segments and dictionaries
 (FORMAT.md "Manifest", "Directory")."""
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from ._types import Buffer
 
 from .errors import CorruptArchive
 from .wire import Cursor, check_footer, check_header, FOOTER_BYTES, HEADER_BYTES
@@ -61,21 +65,21 @@ class Manifest:
     bucket_capacity: int
     live_entries: int
     live_bytes: int
-    dictionaries: dict = field(default_factory=dict)  # id -> Dictionary, oldest first
-    parts: dict = field(default_factory=dict)  # id -> committed length
+    dictionaries: Dict[int, Dictionary] = field(default_factory=dict)  # id -> it, oldest first
+    parts: Dict[int, int] = field(default_factory=dict)  # id -> committed length
     segments: List[Segment] = field(default_factory=list)  # oldest first
     # How writers store new entries (version 5): codec id, group size, largest grouped entry;
     # None in manifests of versions 1 to 4, which did not record them.
     writer_settings: Optional[ArchiveSettings] = None
     # The highest part and segment ids any committed manifest named (version 7); None before.
-    id_marks: Optional[tuple] = None
+    id_marks: Optional[Tuple[int, int]] = None
     # The last commits, oldest first and this one last: (generation, time, operation, entries).
     history: List[Tuple[int, int, str, int]] = field(default_factory=list)
 
 
-def newest_manifest_name(names):
+def newest_manifest_name(names: Iterable[str]) -> str | None:
     """The file name of the highest generation among a directory's names, or None."""
-    best = None
+    best: tuple[int, str] | None = None
     for n in names:
         m = MANIFEST_NAME.match(n)
         if m and (best is None or int(m.group(1)) > best[0]):
@@ -83,7 +87,7 @@ def newest_manifest_name(names):
     return None if best is None else best[1]
 
 
-def writer_settings(c, path, version):
+def writer_settings(c: Cursor, path: str, version: int) -> ArchiveSettings:
     """The writer settings of a manifest of version 5 (codec, groups) or later (and the zstd
     level), refused unless a writer could have made them."""
     at = c.pos
@@ -108,14 +112,14 @@ MAX_MANIFEST_BYTES = 16 << 20  # FORMAT.md "Limits": a manifest is read whole
 MAX_POINTERS = 1 << 24  # FORMAT.md "Directory": of all a manifest's directories together
 
 
-def check_size(length, path):
+def check_size(length: int, path: str) -> None:
     """A manifest over 16 MiB is refused before it is read."""
     if length > MAX_MANIFEST_BYTES:
         raise CorruptArchive(path, 0, f"manifest of {length} bytes is over the 16 MiB "
                                       f"({MAX_MANIFEST_BYTES} bytes) a manifest may have")
 
 
-def parse(data, path):
+def parse(data: Buffer, path: str) -> Manifest:
     check_size(len(data), path)
     version = check_header(data, path, b"MANI")
     placed = version >= 4  # segment files: each section's place is given
@@ -150,7 +154,7 @@ def parse(data, path):
         if committed < HEADER_BYTES:
             raise CorruptArchive(path, c.pos - 8, f"part {part_id} committed length {committed} < 16")
         m.parts[part_id] = committed
-    segment_ids = set()
+    segment_ids: set[int] = set()
     pointers = 0
     for _ in range(bounded(c, c.u32("segment count"), 41 if placed else 33, "segments")):
         s = segment(c, path, placed)
@@ -173,7 +177,7 @@ def parse(data, path):
     return m
 
 
-def _count(c, what):
+def _count(c: Cursor, what: str) -> int:
     at = c.pos
     value = c.u32(what)
     if value > 0x7FFFFFFF:
@@ -181,7 +185,7 @@ def _count(c, what):
     return value
 
 
-def _check_marks(m, path):
+def _check_marks(m: Manifest, path: str) -> None:
     """FORMAT.md "Manifest": no part or segment the manifest names is above its id mark."""
     if m.id_marks is None:
         return
@@ -195,10 +199,10 @@ def _check_marks(m, path):
                                  f"segment {s.segment_id} is above the segment id mark {segments}")
 
 
-def _check_places(m, path):
+def _check_places(m: Manifest, path: str) -> None:
     """Every section of a segment file lies between its header and footer, the catalog first
     (Java's ManifestCodec checks the same)."""
-    files = {}
+    files: dict[int, int] = {}
     for s in m.segments:
         if not s.file_length:
             if any(b.offset for b in s.buckets):
@@ -225,7 +229,7 @@ def _check_places(m, path):
                                           f"{d.segment_id} does not fit its file")
 
 
-def segment(c, path, placed):
+def segment(c: Cursor, path: str, placed: bool) -> Segment:
     sid = c.u32("segment id")
     entries = c.u64("entry count")
     tombstones = c.u64("tombstone count")
@@ -234,7 +238,7 @@ def segment(c, path, placed):
     g = c.u8("global depth")
     if g > 24:
         raise CorruptArchive(path, c.pos - 1, f"global depth {g} over 24")
-    buckets = []
+    buckets: list[Bucket] = []
     for i in range(bounded(c, c.u32("bucket count"), 29 if placed else 21, "buckets")):
         at = c.pos
         b = Bucket(c.u32("bucket number"), c.u8("local depth"), c.u32("key count"),
@@ -248,7 +252,7 @@ def segment(c, path, placed):
                                            f" (number {b.number}, key count {b.key_count},"
                                            f" meta length {b.meta_length})")
         buckets.append(b)
-    leaves = []
+    leaves: list[tuple[int, int]] = []
     covered = 0
     for _ in range(bounded(c, c.u32("leaf count"), 5, "leaves")):
         depth = c.u8("leaf depth")
@@ -268,7 +272,7 @@ def segment(c, path, placed):
     return Segment(sid, entries, tombstones, catalog_length, g, buckets, leaves, file_length)
 
 
-def bounded(c, count, min_bytes, what):
+def bounded(c: Cursor, count: int, min_bytes: int, what: str) -> int:
     """A count read from disk, checked against the bytes left before it sizes a loop."""
     if count * min_bytes > c.end - c.pos:
         raise CorruptArchive(c.path, c.pos, f"{count} {what} cannot fit in the manifest")

@@ -1,5 +1,7 @@
 """Entry names (FORMAT.md "Entry names"): the normal form a reader looks up."""
 
+from __future__ import annotations
+
 MAX_NAME_BYTES = 65535
 
 
@@ -10,12 +12,12 @@ MAX_NAME_BYTES = 65535
 ESCAPES = (0xDC80, 0xDCFF)
 
 
-def stored_bytes(text):
+def stored_bytes(text: str) -> bytes:
     """The bytes a name read from an archive was read from."""
     return text.encode("utf-8", "surrogateescape")
 
 
-def not_utf8(name):
+def not_utf8(name: str) -> str | None:
     """Why a name read from an archive is not valid UTF-8 (its first such byte), or None."""
     for i, c in enumerate(name):
         if ESCAPES[0] <= ord(c) <= ESCAPES[1]:
@@ -23,12 +25,12 @@ def not_utf8(name):
     return None
 
 
-def shown(name):
+def shown(name: str) -> str:
     """A name for a message: bytes that are not UTF-8 as \\xNN."""
     return stored_bytes(name).decode("utf-8", "backslashreplace")
 
 
-def lookup_key(raw):
+def lookup_key(raw: str) -> bytes | None:
     """The UTF-8 bytes of the normal form of a name asked for, or None if no entry can have it.
 
     Most names asked for are already normal; they are recognised with a few substring tests
@@ -39,10 +41,10 @@ def lookup_key(raw):
         key = raw.encode("utf-8")
     except UnicodeEncodeError:  # an unpaired surrogate: a listed name's bytes, or no name
         try:
-            key = stored_bytes(raw) if not_utf8(raw) else None
+            listed = stored_bytes(raw) if not_utf8(raw) else None
         except UnicodeEncodeError:
             return None
-        return key if key is not None and len(key) <= MAX_NAME_BYTES else None
+        return listed if listed is not None and len(listed) <= MAX_NAME_BYTES else None
     if (raw and "//" not in raw and "/." not in raw and "\0" not in raw and raw[0] not in "/."
             and raw[-1] != "/" and (len(raw) < 2 or raw[1] != ":")):
         return key if len(key) <= MAX_NAME_BYTES else None
@@ -50,7 +52,7 @@ def lookup_key(raw):
     return None if normal is None else normal.encode("utf-8")
 
 
-def normalize(raw):
+def normalize(raw: str) -> str | None:
     """The normal form of a name asked for (dropping '.' components, repeated and trailing '/'),
     or None if no entry can have it: absolute, a drive letter, NUL, '..', empty, not encodable
     as UTF-8, or too long."""

@@ -10,12 +10,23 @@ comes after an earlier read is found); then it is read again from its start (or,
 the offset asked for). A stream's position moves only by bytes handed out: after a failed read
 (a transient error of the storage) the next read starts again at the position."""
 
+from __future__ import annotations
+
 import io
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from . import codecs
+from ._types import Reads
+from .catalog import EntryInfo
 from .chunks import Chunks
+from .codecs import ByteSource
 from .entry import check_codec
 from .errors import CorruptArchive
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+_T = TypeVar("_T")
 
 CHUNK = 1 << 20
 
@@ -25,7 +36,7 @@ class CheckedReader(io.BufferedReader):
     bytes it took from its buffer when the raw read after them raises, and its position moves on
     past them; here a failed read puts the position back where the read began."""
 
-    def _undo_on_error(self, read, *args):
+    def _undo_on_error(self, read: Callable[..., _T], *args: Any) -> _T:
         at = self.tell()
         try:
             return read(*args)
@@ -36,39 +47,40 @@ class CheckedReader(io.BufferedReader):
                 pass
             raise
 
-    def read(self, size=-1):
+    def read(self, size: int | None = -1) -> bytes:
         return self._undo_on_error(super().read, size)
 
-    def read1(self, size=-1):
+    def read1(self, size: int = -1) -> bytes:
         return self._undo_on_error(super().read1, size)
 
-    def readinto(self, b):
+    def readinto(self, b: WriteableBuffer) -> int:
         return self._undo_on_error(super().readinto, b)
 
-    def readinto1(self, b):
+    def readinto1(self, b: WriteableBuffer) -> int:
         return self._undo_on_error(super().readinto1, b)
 
-    def readline(self, size=-1):
+    def readline(self, size: int | None = -1) -> bytes:
         return self._undo_on_error(super().readline, size)
 
-    def peek(self, size=0):
+    def peek(self, size: int = 0) -> bytes:
         return self._undo_on_error(super().peek, size)
 
 
 class _StoredBytes(io.RawIOBase):
     """The stored bytes of an entry, read from its part a chunk at a time."""
 
-    def __init__(self, storage, part, offset, length, pos=0):
+    def __init__(self, storage: Reads, part: str, offset: int, length: int, pos: int = 0) -> None:
         self.storage, self.part, self.offset, self.length, self.pos = storage, part, offset, length, pos
 
-    def readable(self):
+    def readable(self) -> bool:
         return True
 
-    def readinto(self, b):
-        n = min(len(b), self.length - self.pos)
+    def readinto(self, b: WriteableBuffer) -> int:
+        view = memoryview(b)
+        n = min(len(view), self.length - self.pos)
         if n <= 0:
             return 0
-        b[:n] = self.storage.read(self.part, self.offset + self.pos, n)
+        view[:n] = self.storage.read(self.part, self.offset + self.pos, n)
         self.pos += n
         return n
 
@@ -76,20 +88,20 @@ class _StoredBytes(io.RawIOBase):
 class _Seekable(io.RawIOBase):
     """Position bookkeeping shared by both streams: subclasses give _read_at(n) and _move(pos)."""
 
-    def __init__(self, raw_length):
+    def __init__(self, raw_length: int) -> None:
         self._length = raw_length
         self._pos = 0
 
-    def readable(self):
+    def readable(self) -> bool:
         return True
 
-    def seekable(self):
+    def seekable(self) -> bool:
         return True
 
-    def tell(self):
+    def tell(self) -> int:
         return self._pos
 
-    def seek(self, offset, whence=io.SEEK_SET):
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         target = {io.SEEK_SET: offset, io.SEEK_CUR: self._pos + offset,
                   io.SEEK_END: self._length + offset}[whence]
         if target < 0:
@@ -100,22 +112,29 @@ class _Seekable(io.RawIOBase):
             self._pos = target
         return self._pos
 
-    def readinto(self, b):
+    def readinto(self, b: WriteableBuffer) -> int:
+        view = memoryview(b)
         if self._pos >= self._length:
             self._at_end()
             return 0
-        data = self._read_at(min(len(b), self._length - self._pos))
+        data = self._read_at(min(len(view), self._length - self._pos))
         n = len(data)
-        b[:n] = data
+        view[:n] = data
         self._pos += n
         if self._pos == self._length:
             self._at_end()
         return n
 
-    def _at_end(self):
+    def _read_at(self, n: int) -> bytes:
+        raise NotImplementedError
+
+    def _move(self, pos: int) -> None:
+        raise NotImplementedError
+
+    def _at_end(self) -> None:
         pass
 
-    def check_to_end(self):
+    def check_to_end(self) -> None:
         """Reads the content from its start to its end: every checksum of it checked (verify)."""
         self.seek(0)
         while self.read(CHUNK):
@@ -125,17 +144,18 @@ class _Seekable(io.RawIOBase):
 class ChunkStream(_Seekable):
     """Chunked content: the chunk holding the position, decoded and checked, is kept."""
 
-    def __init__(self, chunks, read_crc):
+    def __init__(self, chunks: Chunks, read_crc: Callable[[], int]) -> None:
         super().__init__(chunks.raw_length)
         self._chunks = chunks
         self._read_crc = read_crc  # the entry's CRC32C of all its content, read when needed
-        self._index, self._data = -1, b""
+        self._index = -1
+        self._data = b""
         self._whole_crc, self._next_in_order = 0, 0  # the whole CRC, while chunks come in order
 
-    def _move(self, pos):
+    def _move(self, pos: int) -> None:
         pass  # the chunk is found from the position at the next read
 
-    def _read_at(self, n):
+    def _read_at(self, n: int) -> bytes:
         i = self._pos >> self._chunks.shift
         if i != self._index:
             self._data, self._index = self._chunks.chunk(i), i
@@ -145,7 +165,7 @@ class ChunkStream(_Seekable):
         at = self._pos - (i << self._chunks.shift)
         return self._data[at:at + n]
 
-    def _at_end(self):
+    def _at_end(self) -> None:
         if self._next_in_order == self._chunks.count:
             self._next_in_order += 1  # checked once
             if self._whole_crc != self._read_crc():
@@ -156,21 +176,24 @@ class ChunkStream(_Seekable):
 class EntryStream(_Seekable):
     """Content in one piece: checked whole first, then read from its start (or, raw, directly)."""
 
-    def __init__(self, storage, part, content_offset, info, stored_crc, dictionary):
+    def __init__(self, storage: Reads, part: str, content_offset: int, info: EntryInfo,
+                 stored_crc: int, dictionary: Any) -> None:
         super().__init__(info.raw_length)
         self._storage, self._part, self._at, self._info = storage, part, content_offset, info
         self._dictionary = dictionary
         self._path = storage.describe(part)
+        self._source: ByteSource | None = None
+        self._source_pos = 0
         # Before any allocation: an LZ4 block is decoded whole, so its raw length is bounded.
-        check_codec(storage, part, content_offset, f"entry '{info.name}'", info.codec,
+        check_codec(self._path, content_offset, f"entry '{info.name}'", info.codec,
                     info.raw_length, info.stored_length)
         self._check_whole(stored_crc)
         self._restart(0)
 
-    def check_to_end(self):
+    def check_to_end(self) -> None:
         pass  # checked whole when it opened
 
-    def _source_from(self, pos):
+    def _source_from(self, pos: int) -> ByteSource:
         info = self._info
         stored = _StoredBytes(self._storage, self._part, self._at, info.stored_length,
                               pos if info.codec == 0 else 0)
@@ -183,7 +206,7 @@ class EntryStream(_Seekable):
             return io.BytesIO(raw)
         return codecs.zstd_reader(stored, self._dictionary, CHUNK)
 
-    def _check_whole(self, expected):
+    def _check_whole(self, expected: int) -> None:
         source, crc, produced = self._source_from(0), 0, 0
         while True:
             data = self._read(source, CHUNK)
@@ -198,10 +221,10 @@ class EntryStream(_Seekable):
         if crc != expected:
             raise self._corrupt("content checksum mismatch")
 
-    def _restart(self, pos):
+    def _restart(self, pos: int) -> None:
         self._source, self._source_pos = self._source_from(pos), pos if self._info.codec == 0 else 0
 
-    def _move(self, pos):
+    def _move(self, pos: int) -> None:
         try:
             if self._source is None or pos < self._source_pos or self._info.codec == 0:
                 self._restart(pos)
@@ -214,7 +237,7 @@ class EntryStream(_Seekable):
             self._source = None  # where a failed source stands is unknown: opened again
             raise
 
-    def _read_at(self, n):
+    def _read_at(self, n: int) -> bytes:
         try:
             if self._source is None:  # a read failed before: start again at the position
                 self._move(self._pos)
@@ -227,11 +250,12 @@ class EntryStream(_Seekable):
         self._source_pos += len(data)
         return data
 
-    def _read(self, source, n):
+    def _read(self, source: ByteSource | None, n: int) -> bytes:
+        assert source is not None, "a stream's source is opened before it is read"
         try:
             return source.read(n)
         except codecs.ZstdStreamError:
             raise self._corrupt("content does not decompress")
 
-    def _corrupt(self, what):
+    def _corrupt(self, what: str) -> CorruptArchive:
         return CorruptArchive(self._path, self._at, f"entry '{self._info.name}': {what}")

@@ -1,11 +1,14 @@
 """verify: every byte an archive's newest generation names, every checksum, in bounded memory
 (FORMAT.md "Part file", "File footer", "Entry names")."""
 
+from __future__ import annotations
+
 import struct
+from typing import TYPE_CHECKING
 
 from . import codecs, files
 from .catalog import merged_ranked
-from .entry import ENTRY_MAGIC, GROUP_FLAG, MIN_HEADER, info_at, read_group
+from .entry import ENTRY_MAGIC, GROUP_FLAG, MIN_HEADER
 from .errors import CorruptArchive
 from .names import normalize, not_utf8, shown
 from .wire import check_footer, check_header, HEADER_BYTES
@@ -13,8 +16,11 @@ from .wire import check_footer, check_header, HEADER_BYTES
 PADDING_CHUNK = 64 << 10
 _FIXED_PREFIX = struct.Struct("<II16xQ")  # magic, header length, (codec..raw), stored length
 
+if TYPE_CHECKING:
+    from .archive import Archive
 
-def verify(archive, whole_bytes):
+
+def verify(archive: Archive, whole_bytes: int) -> int:
     """Raises CorruptArchive at the first problem; returns the number of live entries.
 
     1. The footers of the segment files (and of each catalog, bucket and dictionary in them),
@@ -31,7 +37,7 @@ def verify(archive, whole_bytes):
     for name, length, may_be_longer in files.expected(manifest):
         if not may_be_longer:  # not a part: a footer over the whole file
             check_footer(storage.read(name, 0, length), storage.describe(name))
-    sections = []  # each section of a segment file is a file of its kind, footer included
+    sections: list[tuple[files.Section, bytes]] = []  # each section of a segment file is a file of its kind, footer included
     for seg in manifest.segments:
         if seg.file_length:
             sections.append((files.catalog_section(seg), b"CATL"))
@@ -55,7 +61,7 @@ def verify(archive, whole_bytes):
     return _check_rows(archive)
 
 
-def _check_rows(archive):
+def _check_rows(archive: Archive) -> int:
     """Step 3, in time linear in the rows: each segment's index holds as many records as its
     catalog has rows (tombstones included); each live row is checked against the index of the
     segment it comes from (the newest row of a name wins), not by a lookup through every newer
@@ -74,10 +80,9 @@ def _check_rows(archive):
     for rank, key, row in merged_ranked(catalogs, b"", b""):
         # The entry at the row's place has its name, and the index of the row's own segment
         # places the name there too.
-        part, committed = archive._part(row.part_id, "catalog")
-        if info_at(storage, part, committed, row.part_id, row.offset, row.entry_length, key,
-                   archive._dictionary) is None:
-            raise CorruptArchive(storage.describe(part), row.offset,
+        part = archive._part(row.part_id, "catalog")
+        if part.info_at(row.offset, row.entry_length, key) is None:
+            raise CorruptArchive(part.path(), row.offset,
                                  f"the catalog places '{row.name}' here, the entry names another")
         found = archive._indexes[rank].find(key, codecs.xxh64_intdigest(key, 0))
         if found != (row.part_id, row.offset, row.entry_length):
@@ -87,12 +92,12 @@ def _check_rows(archive):
     return live
 
 
-def _check_no_name_is_a_directory(archive):
+def _check_no_name_is_a_directory(archive: Archive) -> None:
     """An entry d/x beside d/x/y is reported (FORMAT.md "Entry names"): writers refuse such a
     name, archives made before they did may hold one. Every live name is held once, as Java's
     verify holds them."""
-    names = set()
-    nested = []
+    names: set[str] = set()
+    nested: list[str] = []
     for row in archive.list():
         names.add(row.name)
         if "/" in row.name:
@@ -108,9 +113,10 @@ def _check_no_name_is_a_directory(archive):
             slash = name.find("/", slash + 1)
 
 
-def _walk_part(archive, part_id, committed, whole_bytes):
+def _walk_part(archive: Archive, part_id: int, committed: int, whole_bytes: int) -> None:
     storage = archive.storage
-    part = files.part(part_id)
+    reader = archive._part(part_id, "manifest")
+    part = reader.name
     path = storage.describe(part)
     check_header(storage.read(part, 0, HEADER_BYTES), path, b"PART")
     p = HEADER_BYTES
@@ -137,21 +143,24 @@ def _walk_part(archive, part_id, committed, whole_bytes):
         if p + length > committed:
             raise CorruptArchive(path, p, f"an entry of {length} bytes runs past the committed length")
         if head[9] == GROUP_FLAG:  # a group: decoded and checked whole, then each member's name
-            for m in read_group(storage, part, committed, p, length, archive._dictionary).members:
+            group = reader.read_group(p, length)
+            assert group is not None  # the flag says so; read_group checked the header
+            for m in group.members:
                 _check_name(m.name.decode("utf-8", "surrogateescape"), path, p)
             p += length
             continue
-        info = info_at(storage, part, committed, part_id, p, length, None, archive._dictionary)
+        info = reader.info_at(p, length, None)
+        assert info is not None  # with no name asked for, whatever entry is there
         _check_name(info.name, path, p)
         if info.raw_length <= whole_bytes and info.stored_length <= whole_bytes:
             archive.read(info)
         else:
             with archive.open_entry(info) as f:
-                f.raw.check_to_end()
+                f.raw.check_to_end()  # type: ignore[attr-defined]  # a CheckedReader's
         p += length
 
 
-def _check_name(name, path, at):
+def _check_name(name: str, path: str, at: int) -> None:
     """A stored name must be valid UTF-8 in normal form (FORMAT.md "Entry names")."""
     why = not_utf8(name)
     if why:

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from .. import files
 from ..archive import Archive
-from ..entry import info_at, read_group
+from ..entry import PartReader
 from ..errors import CorruptArchive, HpfError
 from ..manifest import MANIFEST_NAME, parse
 from ..wire import HEADER_BYTES, check_header
@@ -118,15 +118,18 @@ def _entry(archive: Archive, name: str, part_id: int, p: int, length: int,
     size = h + stored + 4
     if p + size > length:
         raise CorruptArchive(storage.describe(name), p, "an incomplete entry")
+    part = PartReader(storage, name, length, part_id, archive._dictionary)  # to the file's end
     if head[9] & 1:
-        group = read_group(storage, name, length, p, size, archive._dictionary)
+        group = part.read_group(p, size)
+        assert group is not None  # the flag says so; read_group checked the header
         k = len(group.members)
         for i, m in enumerate(group.members):
             rows.append(Row(bytes(m.name), False, m.raw_length, m.raw_length, head[8],
                             int.from_bytes(head[12:16], "little"), m.mtime_millis, m.mode,
                             part_id, p, size, i, k, sorted_attributes(m.attributes, True)))
         return p + size
-    info = info_at(storage, name, length, part_id, p, size, None, archive._dictionary)
+    info = part.info_at(p, size, None)
+    assert info is not None  # with no name asked for, whatever entry is there
     archive.read(info)  # every byte checked against its CRC32C
     rows.append(Row.of(info))
     return p + size

@@ -111,9 +111,10 @@ def _import(w: Writer, jobs: Target, tasks: dict[str, str], job: str, replace: b
                 moves.append((t, files.part(part_id), files.part(next_part)))
             rows += [Row.of(info, renumber[info.part_id]) for info in a.list()]
     rows.sort(key=lambda r: r.name)
-    for a, b in zip(rows, rows[1:]):
-        if a.name == b.name:
-            raise NameConflict(f"{target.describe('')}: '{a.name.decode()}' is added by two tasks")
+    for row, following in zip(rows, rows[1:]):
+        if row.name == following.name:
+            raise NameConflict(
+                f"{target.describe('')}: '{row.name.decode()}' is added by two tasks")
     for r in rows:  # as adds: no name twice, none both file and directory, replaced if asked
         w._claim(r.name.decode("utf-8", "surrogateescape"), replace, None)
     live_entries, live_bytes = w.live_after(rows)
