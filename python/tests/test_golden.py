@@ -40,7 +40,7 @@ def chunked_model():
 @pytest.mark.parametrize("path", ARCHIVES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_golden_archive_reads_as_its_model(path):
     expected = model()
-    if path.name == "chunked.hpf":
+    if path.name.startswith("chunked"):
         expected.update(chunked_model())
     with hpf.open(path) as a:
         assert len(a) == len(expected)
@@ -86,6 +86,21 @@ def test_version_5_and_6_manifests_record_the_writer_settings(name, settings):
             assert (got.codec, got.group_bytes, got.group_entry_max_bytes,
                     got.zstd_level) == settings
             assert a.manifest.bucket_capacity == 16
+
+
+@pytest.mark.parametrize("name,codec,shift", [
+    ("chunked.hpf", 2, 18), ("chunked-lz4-4k.hpf", 1, 12), ("chunked-zstd-1m.hpf", 2, 20)])
+def test_version_7_archives_hold_chunks_of_every_codec_and_the_sizes_at_both_ends(name, codec,
+                                                                                  shift):
+    """GoldenArchives' chunked archives: the compressed entry in chunks of its codec, the streamed
+    one raw, each in chunks of the archive's size (the chunk size field, FORMAT.md "Entry")."""
+    with hpf.open(GOLDEN / "v7" / name) as a:
+        for entry, want in (("big/compressed.log", codec), ("big/streamed.log", 0)):
+            info = a.stat(entry)
+            header = a._part(info.part_id, "test").header_at(info.offset, info.entry_length)
+            assert (header.codec, header.chunk_shift) == (want, shift), entry
+            chunks = ((info.raw_length - 1) >> shift) + 1
+            assert header.stored_length > 12 * chunks  # a slot per chunk
 
 
 def test_version_7_manifests_record_the_id_marks():

@@ -74,6 +74,10 @@ class Chunks:
             raise CorruptArchive(self.path, self.at + self.area + i * SLOT,
                                  f"{self.label}: chunk {i} stored at [{start}, {end}) does not fit "
                                  f"the {self.area} bytes of chunks ({raw} raw bytes)")
+        if i == self.count - 1 and end != self.area:  # no spare bytes go unchecked
+            raise CorruptArchive(self.path, self.at + self.area + i * SLOT,
+                                 f"{self.label}: the last chunk ({i}) ends at {end}, not at the "
+                                 f"end of the {self.area} bytes of chunks")
         data = self._read(start, stored)
         out = self._decode(i, bytes(data), raw)
         if codecs.crc32c(out) != crc:

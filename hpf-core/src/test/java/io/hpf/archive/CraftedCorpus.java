@@ -118,6 +118,7 @@ public final class CraftedCorpus {
         new io.hpf.internal.manifest.Manifest.IdMarks(1, 1));
     cases.add(new Case("segment-twice.hpf", "problem\tmanifest names segment 1 twice"));
     CraftedV7.write(dir, cases);
+    CraftedChunks.write(dir, cases);
     CraftedV7.writeBounds(dir, cases);
     CraftedV7.writeForbidden(dir, cases);
     CraftedV7.writeBucketClaim(dir, cases);

@@ -69,12 +69,14 @@ class GoldenArchiveTest {
         "v7/zstd-two-commits.hpf",
         "v7/zstd-level-10-solid.hpf",
         "v7/lz4-pilot-dictionary.hpf",
-        "v7/chunked.hpf"
+        "v7/chunked.hpf",
+        "v7/chunked-lz4-4k.hpf",
+        "v7/chunked-zstd-1m.hpf"
       })
   void goldenArchiveReads(String archive) throws Exception {
     LocalStorage storage = LocalStorage.open(GOLDEN.resolve(archive));
     Map<String, byte[]> model = new java.util.LinkedHashMap<>(GoldenArchives.model());
-    if (archive.endsWith("/chunked.hpf")) {
+    if (archive.startsWith("v7/chunked")) {
       model.putAll(GoldenArchives.chunkedModel());
     }
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
@@ -216,25 +218,29 @@ class GoldenArchiveTest {
   }
 
   /**
-   * Version 7 stores entries over 1 MiB in chunks (FORMAT.md "Chunked content"): {@code
-   * chunked.hpf}'s are, one compressed with the archive's dictionary, one raw, and every offset
-   * reads as the model; its manifest, as every version-7 manifest, records the id marks.
+   * Version 7 stores entries over 1 MiB in chunks (FORMAT.md "Chunked content"): the golden
+   * archives of chunked content hold one compressed (zstd with the archive's dictionary, lz4, zstd
+   * without one) and one raw, in chunks of 256 KiB, 4 KiB and 1 MiB, and every offset reads as the
+   * model; every version-7 manifest records the id marks.
    */
-  @Test
-  void versionSevenStoresLargeEntriesInChunksAndRecordsIdMarks() throws Exception {
-    LocalStorage storage = LocalStorage.open(GOLDEN.resolve("v7/chunked.hpf"));
+  @ParameterizedTest
+  @ValueSource(strings = {"chunked.hpf", "chunked-lz4-4k.hpf", "chunked-zstd-1m.hpf"})
+  void versionSevenStoresLargeEntriesInChunksAndRecordsIdMarks(String archive) throws Exception {
+    LocalStorage storage = LocalStorage.open(GOLDEN.resolve("v7").resolve(archive));
     Manifest m = ManifestStore.readNewest(storage, storage.list());
     assertEquals(new Manifest.IdMarks(1, 1), m.idMarks());
     LocalStorage v6 = LocalStorage.open(GOLDEN.resolve("v6/lz4.hpf"));
     assertEquals(null, ManifestStore.readNewest(v6, v6.list()).idMarks());
+    int shift = GoldenArchives.chunkShift(archive);
+    io.hpf.archive.model.Codec compressed =
+        archive.contains("lz4") ? io.hpf.archive.model.Codec.LZ4 : io.hpf.archive.model.Codec.ZSTD;
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       for (Map.Entry<String, byte[]> e : GoldenArchives.chunkedModel().entrySet()) {
         EntryInfo row = reader.stat(e.getKey());
         assertEquals(
-            e.getKey().contains("streamed")
-                ? io.hpf.archive.model.Codec.NONE
-                : io.hpf.archive.model.Codec.ZSTD,
+            e.getKey().contains("streamed") ? io.hpf.archive.model.Codec.NONE : compressed,
             row.codec());
+        assertEquals(shift, chunkShiftOf(storage, row), e.getKey());
         int n = e.getValue().length;
         for (long from : new long[] {65_535, 65_536 * 7 + 3, n - 100}) {
           try (java.io.InputStream in = reader.openStream(row, from)) {
@@ -243,9 +249,19 @@ class GoldenArchiveTest {
                 in.readNBytes(100));
           }
         }
-        assertTrue(row.storedLength() > (n >> 18) * 12L, "a chunk table of a slot per chunk");
+        long chunks = ((n - 1L) >> shift) + 1;
+        assertTrue(row.storedLength() > chunks * 12L, "a chunk table of a slot per chunk");
       }
     }
+  }
+
+  /** The chunk size field (u16 at offset 46) of the header of the entry a row places. */
+  private static int chunkShiftOf(LocalStorage storage, EntryInfo row) throws java.io.IOException {
+    byte[] header =
+        java.nio.file.Files.readAllBytes(
+            storage.directory().resolve(ArchiveFormat.partFileName(row.partId())));
+    int at = (int) row.offset() + 46;
+    return (header[at] & 0xFF) | (header[at + 1] & 0xFF) << 8;
   }
 
   /** Copies a golden archive to {@code target}, for a test that changes it. */

@@ -69,14 +69,27 @@ public final class GoldenArchives {
   };
 
   /**
-   * Version 7: the archives of version 6 (their manifests with id marks) and {@code chunked.hpf}:
-   * the model and {@link #chunkedModel()}'s entries of over 1 MiB, one compressed in chunks with
-   * zstd and the archive's dictionary, one streamed and stored raw in chunks.
+   * Version 7: the archives of version 6 (their manifests with id marks) and three of chunked
+   * content: the model and {@link #chunkedModel()}'s entries of over 1 MiB, one compressed in
+   * chunks, one streamed and stored raw in chunks. {@code chunked.hpf}: zstd with the archive's
+   * dictionary, chunks of 256 KiB (what writers choose); {@code chunked-lz4-4k.hpf}: lz4, chunks of
+   * 4 KiB; {@code chunked-zstd-1m.hpf}: zstd without a dictionary, chunks of 1 MiB (the format's
+   * smallest and largest).
    */
   static final String[] ARCHIVES =
       java.util.stream.Stream.concat(
-              java.util.stream.Stream.of("chunked.hpf"), java.util.Arrays.stream(ARCHIVES_V6))
+              java.util.stream.Stream.of(
+                  "chunked.hpf", "chunked-lz4-4k.hpf", "chunked-zstd-1m.hpf"),
+              java.util.Arrays.stream(ARCHIVES_V6))
           .toArray(String[]::new);
+
+  /** The chunk size (log2) each archive of chunked content was written with. */
+  static int chunkShift(String archive) {
+    if (archive.equals("chunked-lz4-4k.hpf")) {
+      return 12;
+    }
+    return archive.equals("chunked-zstd-1m.hpf") ? 20 : 18;
+  }
 
   private GoldenArchives() {}
 
@@ -128,7 +141,9 @@ public final class GoldenArchives {
     // Version 3's archives were made with groups of 32 KiB of entries up to 4 KiB: pinned here, so
     // that they stay what this code makes whatever the defaults become.
     WriterOptions.Builder b = WriterOptions.builder().bucketCapacity(16).groups(32 << 10, 4 << 10);
-    if (archive.equals("lz4.hpf") || archive.equals("lz4-pilot-dictionary.hpf")) {
+    if (archive.equals("lz4.hpf")
+        || archive.equals("lz4-pilot-dictionary.hpf")
+        || archive.equals("chunked-lz4-4k.hpf")) {
       return b.codec(Codec.LZ4).build();
     }
     if (archive.equals("lz4-small-groups.hpf")) {
@@ -139,6 +154,9 @@ public final class GoldenArchives {
     }
     if (archive.equals("none.hpf")) {
       return b.codec(Codec.NONE).build();
+    }
+    if (archive.equals("chunked-zstd-1m.hpf")) {
+      return b.codec(Codec.ZSTD).build();
     }
     if (archive.equals("zstd-level-10-solid.hpf")) {
       b.zstdLevel(10).groups(256 << 10, 64 << 10);
@@ -160,6 +178,9 @@ public final class GoldenArchives {
       System.setProperty(
           io.hpf.internal.index.PerfectHash.PILOT_DICTIONARY_PROPERTY,
           String.valueOf(archive.equals("lz4-pilot-dictionary.hpf")));
+      System.setProperty(
+          io.hpf.internal.format.ChunkedEncoder.GOLDEN_SHIFT_PROPERTY,
+          String.valueOf(chunkShift(archive)));
       LocalStorage storage = LocalStorage.createDirectories(dir);
       boolean twoCommits = archive.equals("zstd-two-commits.hpf");
       Map<String, byte[]> model = model();
@@ -171,7 +192,7 @@ public final class GoldenArchives {
             writer.commit();
           }
         }
-        if (archive.equals("chunked.hpf")) {
+        if (archive.startsWith("chunked")) {
           for (Map.Entry<String, byte[]> e : chunkedModel().entrySet()) {
             if (e.getKey().equals("big/streamed.log")) {
               writer.addStream(

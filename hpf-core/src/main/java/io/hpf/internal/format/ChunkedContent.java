@@ -15,8 +15,9 @@ import java.util.zip.CRC32C;
  * whole content never hands out a byte it has not checked.
  *
  * <p>Every slot is bounded before it is used: a chunk's stored bytes lie after the previous chunk's
- * and inside the chunk area, raw chunks are as long stored as raw, and compressed ones at most
- * twice the chunk size. A slot that is wrong in any other way makes its chunk fail its CRC32C.
+ * and inside the chunk area, the last chunk's end where the area ends, raw chunks are as long
+ * stored as raw, and compressed ones at most twice the chunk size. A slot that is wrong in any
+ * other way makes its chunk fail its CRC32C.
  */
 final class ChunkedContent {
   /** Slots read at once by a stream: 48 KiB of table. */
@@ -118,6 +119,17 @@ final class ChunkedContent {
               + " bytes of chunks ("
               + raw
               + " raw bytes)");
+    }
+    if (i == header.chunkCount() - 1 && end != area) { // no spare bytes go unchecked
+      throw corrupt(
+          slotAt,
+          "the last chunk ("
+              + i
+              + ") ends at "
+              + end
+              + ", not at the end of the "
+              + area
+              + " bytes of chunks");
     }
     long storedAt = header.headerLength() + start;
     byte[] content;

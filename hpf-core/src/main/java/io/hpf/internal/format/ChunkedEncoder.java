@@ -23,6 +23,12 @@ public final class ChunkedEncoder {
 
   private static final int MAX_CHUNKS_WANTED = 1 << 16;
 
+  /**
+   * The chunk size (log2) every entry gets, for the golden archives of other chunk sizes than a
+   * writer chooses (GoldenArchives); never set otherwise.
+   */
+  public static final String GOLDEN_SHIFT_PROPERTY = "hpf.golden.chunkShift";
+
   private ChunkedEncoder() {}
 
   /** Whether writers store content of {@code rawLength} bytes in chunks. */
@@ -32,6 +38,10 @@ public final class ChunkedEncoder {
 
   /** The chunk size (log2) writers use for content of {@code rawLength} bytes. */
   public static int chunkShift(long rawLength) {
+    Integer golden = Integer.getInteger(GOLDEN_SHIFT_PROPERTY);
+    if (golden != null) {
+      return golden;
+    }
     int shift = DEFAULT_SHIFT;
     while (shift < FormatConstants.MAX_CHUNK_SHIFT && (rawLength >>> shift) >= MAX_CHUNKS_WANTED) {
       shift++;
