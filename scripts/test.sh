@@ -3,9 +3,14 @@
 # then the Python tests: PySpark (pip's pyspark, the version hpf-spark builds against) reading and
 # writing archives with the built jar, the Python package (python/) reading archives without a
 # JVM, and hpf serve's S3 API read by boto3, s3fs and the AWS CLI.
-# Longer tests: ./scripts/test.sh -Plong
+# Longer tests: ./scripts/test.sh -Plong. One module's tests alone: ./scripts/test.sh --quick
+# [MODULE|python] [TEST] (scripts/test-quick.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --quick ]; then
+  shift
+  exec ./scripts/test-quick.sh "$@"
+fi
 command -v java >/dev/null && command -v mvn >/dev/null || ./scripts/install-build-tools.sh
 # hpf mount's tests mount FUSE file systems: fuse3 (libfuse 3, fusermount3), when missing and installable
 # (where this machine cannot mount, those tests say so and are skipped).
