@@ -45,9 +45,23 @@ class RingServersTest {
     return ids;
   }
 
+  /**
+   * A port free now, below Linux's ephemeral range (32768 and up): a ring's ports are chosen before
+   * its servers start, and an ephemeral port could meanwhile go to another process's connection
+   * (the suite runs two modules at once).
+   */
   static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    java.util.SplittableRandom random = new java.util.SplittableRandom();
+    for (int tries = 0; ; tries++) {
+      int port = 20_000 + random.nextInt(12_000);
+      try (ServerSocket s =
+          new ServerSocket(port, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        return s.getLocalPort();
+      } catch (java.io.IOException taken) {
+        if (tries == 100) {
+          throw taken;
+        }
+      }
     }
   }
 
