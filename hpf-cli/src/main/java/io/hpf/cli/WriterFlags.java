@@ -54,7 +54,7 @@ final class WriterFlags {
       paramLabel = "RECORDS",
       description =
           "Most records in one index bucket file of new segments (default: the archive's).")
-  int bucketCapacity = WriterOptions.ARCHIVE_SETTING;
+  Integer bucketCapacity; // null: the archive's
 
   /**
    * Opens the archive's one writer (it recovers what a writer that died left), tells the user what
@@ -71,9 +71,11 @@ final class WriterFlags {
 
   /** Options of these flags; codec and groups are the archive's unless set on the builder. */
   WriterOptions.Builder builder() {
-    return WriterOptions.builder()
-        .bucketCapacity(bucketCapacity)
-        .maxPartBytes(partSize.bytes())
+    WriterOptions.Builder b = WriterOptions.builder();
+    if (bucketCapacity != null) {
+      b.bucketCapacity(bucketCapacity);
+    }
+    return b.maxPartBytes(partSize.bytes())
         .breakLock(breakLock)
         .maxSegments(maxSegments)
         .reclaimRatio(reclaimRatio)

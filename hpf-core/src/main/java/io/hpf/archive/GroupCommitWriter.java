@@ -99,17 +99,7 @@ public final class GroupCommitWriter implements Closeable {
    */
   public static GroupCommitWriter open(Storage storage, WriterOptions options, Settings settings)
       throws IOException {
-    WriterOptions.Session s = options.session();
-    WriterOptions replacing =
-        new WriterOptions(
-            options.asked(),
-            new WriterOptions.Session(
-                s.maxPartBytes(),
-                s.streamThresholdBytes(),
-                true,
-                s.breakLock(),
-                s.blockAlignment()),
-            options.maintenance());
+    WriterOptions replacing = options.toBuilder().replace(true).build();
     return new GroupCommitWriter(storage, replacing, settings);
   }
 

@@ -282,7 +282,7 @@ final class WriterCommits implements Closeable {
         base,
         snapshot == null ? DictionarySource.NONE : snapshot::dictionary,
         dictionary,
-        options.bucketCapacity(),
+        options.bucketCapacity().orElseThrow(),
         options.settings());
   }
 

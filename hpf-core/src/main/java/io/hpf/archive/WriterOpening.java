@@ -88,7 +88,7 @@ final class WriterOpening {
   /** The archive's newest dictionary when new entries are zstd, else null. */
   private static Dictionary newestDictionary(Storage storage, Manifest base, WriterOptions options)
       throws IOException {
-    if (base.dictionaries().isEmpty() || options.codec() != Codec.ZSTD) {
+    if (base.dictionaries().isEmpty() || options.settings().codec() != Codec.ZSTD) {
       return null;
     }
     Manifest.DictionaryRef newest = base.dictionaries().get(base.dictionaries().size() - 1);

@@ -52,7 +52,7 @@ public final class Packer {
     // A new archive: the options as its writer will resolve them (a dictionary is for zstd).
     WriterOptions effective = writerOptions.resolveForNew(target);
     List<SourceFile> listed = null;
-    if (effective.codec() == Codec.ZSTD
+    if (effective.settings().codec() == Codec.ZSTD
         && effective.dictionary() == null
         && options.trainDictionary()) {
       // Training needs a sample of the whole tree before the first file is compressed.

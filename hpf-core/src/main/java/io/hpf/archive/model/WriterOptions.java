@@ -2,223 +2,187 @@ package io.hpf.archive.model;
 
 import io.hpf.store.Storage;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
- * How an {@link io.hpf.archive.ArchiveWriter} writes, validated once, in three parts, each with its
- * defaults beside its fields: {@link Asked} — what this writer asks of the settings the archive
- * records in its manifest (codec, groups, zstd level, bucket capacity; null keeps the archive's
- * own); {@link Session} — this writing session's (part size, streaming threshold, replacing, the
- * lock, block alignment); {@link Maintenance} — what the writer does after each commit (compaction
- * policy, grace period). Immutable; build with {@link #builder()}. A writer's {@link
- * ArchiveWriter#options()} are resolved against its archive ({@link #resolve}): no setting is left
- * to the archive in them.
+ * How an {@link io.hpf.archive.ArchiveWriter} writes: one flat set of settings, each default beside
+ * its field, validated once. Immutable; build with {@link #builder()}.
+ *
+ * <p>Four are settings the archive records in its manifest (FORMAT.md "Manifest"), which a writer
+ * keeps unless asked otherwise: for each, an empty value says so explicitly ("the archive's"), for
+ * a new archive the defaults below. A writer's {@link io.hpf.archive.ArchiveWriter#options()} are
+ * resolved against its archive ({@link #resolve}): all four are present in them.
  */
 public final class WriterOptions {
+  // What the archive records; empty: the archive's (a new archive's: the defaults).
+  /** How content is compressed; a new archive's: {@link #defaultCodec} of its storage. */
+  private final Optional<Codec> codec;
+
+  /** The zstd level of new entries, 1 to 19; a new archive's: 3 (zstd, if asked alone). */
+  private final OptionalInt zstdLevel;
+
+  /** Groups of small entries (FORMAT.md "Group"); a new archive's: 2 KiB of entries ≤ 512 B. */
+  private final Optional<Groups> groups;
+
+  /** The most records in a bucket of new segments; a new archive's: 65,536 (2 MiB). */
+  private final OptionalInt bucketCapacity;
+
+  // This writing session.
+  /** A zstd dictionary to store and use when creating; none by default. */
+  private final byte[] dictionary;
+
+  /** A part file is closed and another started past this size; 1 GiB. */
+  private final long maxPartBytes;
+
+  /** Larger sources are streamed and stored raw, not held in memory; 64 MiB (below 2 GiB). */
+  private final long streamThresholdBytes;
+
+  /** An added name that exists replaces its entry; off (an error). */
+  private final boolean replace;
+
+  /** Take over the lock of a writer that is gone; off (never automatic). */
+  private final boolean breakLock;
+
   /**
-   * What this writer asks of the settings the archive records (FORMAT.md "Manifest"); null keeps
-   * the archive's (for a new archive: {@link #defaultCodec} of its storage, zstd if a zstd level is
-   * asked; groups of {@value #DEFAULT_GROUP_BYTES} bytes of entries up to {@value
-   * #DEFAULT_GROUP_ENTRY_MAX_BYTES}; level {@value ArchiveSettings#DEFAULT_ZSTD_LEVEL}; {@value
-   * #DEFAULT_BUCKET_CAPACITY} records a bucket).
-   *
-   * @param codec how entry content is compressed (entries that do not shrink are stored raw)
-   * @param zstdLevel the zstd level of new entries, 1 to 19
-   * @param groupBytes small entries are stored together in groups (FORMAT.md "Group") of about this
-   *     many raw bytes, compressed as one; 0 stores every entry on its own. Only with a codec:
-   *     stored raw, a group would save nothing but headers and cost a lookup in the group
-   * @param groupEntryMaxBytes entries whose content is at most this long go into groups (given with
-   *     {@code groupBytes})
-   * @param bucketCapacity the most records in one bucket of new segments (65536 records are 2 MiB)
-   * @param dictionary a zstd dictionary to store and use when creating, or null for none
+   * Entries no larger than a block do not straddle a block boundary of their part (padding before
+   * them, FORMAT.md "Part file"); empty: the storage's block size (an HDFS block; local disk has
+   * none), 0: never, else the block size to align to.
    */
-  public record Asked(
-      Codec codec,
-      Integer zstdLevel,
-      Integer groupBytes,
-      Integer groupEntryMaxBytes,
-      Integer bucketCapacity,
-      byte[] dictionary) {
-    public Asked {
-      if (codec != null) {
-        checkDictionary(dictionary, codec);
-      }
-      if (bucketCapacity != null && bucketCapacity < 1) {
-        throw new IllegalArgumentException("bucket capacity must be at least 1: " + bucketCapacity);
-      }
-      if ((groupBytes == null) != (groupEntryMaxBytes == null)) {
-        throw new IllegalArgumentException("group size and group entry size go together");
-      }
-      if (groupBytes != null) {
-        ArchiveSettings.checkGroups(groupBytes, groupEntryMaxBytes);
-      }
-      if (zstdLevel != null) {
-        ArchiveSettings.checkZstdLevel(zstdLevel);
-      }
-      dictionary = dictionary == null ? null : dictionary.clone();
+  private final OptionalLong blockAlignment;
+
+  // After each commit.
+  /** Run the size-tiered compaction policy; on. */
+  private final boolean autoCompact;
+
+  /** The policy keeps at most this many segments; 8. */
+  private final int maxSegments;
+
+  /** Content is rewritten when dead bytes pass this share of part bytes (above 1: never); 0.5. */
+  private final double reclaimRatio;
+
+  /** Files a commit left unreferenced are deleted this long after, for older readers; 15 min. */
+  private final long gracePeriodMillis;
+
+  /** Codec, groups and level once all three are known (resolved options), else null. */
+  private final ArchiveSettings resolved;
+
+  /**
+   * Groups of about {@code bytes} raw bytes of entries of at most {@code entryMaxBytes}, compressed
+   * as one; {@link #NONE} stores every entry on its own. Only with a codec: stored raw, a group
+   * would save nothing but headers and cost a lookup in the group.
+   */
+  public record Groups(int bytes, int entryMaxBytes) {
+    /** Every entry on its own. */
+    public static final Groups NONE = new Groups(0, 0);
+
+    public Groups {
+      ArchiveSettings.checkGroups(bytes, entryMaxBytes);
     }
   }
 
-  /**
-   * This writing session's settings.
-   *
-   * @param maxPartBytes a part file is closed and another started once it passes this size (default
-   *     {@value #DEFAULT_MAX_PART_BYTES})
-   * @param streamThresholdBytes sources larger than this are streamed and stored uncompressed
-   *     instead of being held in memory (default {@value #DEFAULT_STREAM_THRESHOLD_BYTES}, less
-   *     than 2 GiB)
-   * @param replace an added name that exists replaces the entry; without it (the default) that is
-   *     an error
-   * @param breakLock take over the writer lock of a writer that is gone (never automatic)
-   * @param blockAlignment keep entries no larger than a block from straddling a block boundary of
-   *     their part file, by padding before them (FORMAT.md "Part file"): {@link
-   *     #ALIGN_TO_STORAGE_BLOCKS} (the default) uses the storage's block size (an HDFS block; local
-   *     disk has none), 0 never pads, a positive value is the block size to align to
-   */
-  public record Session(
-      long maxPartBytes,
-      long streamThresholdBytes,
-      boolean replace,
-      boolean breakLock,
-      long blockAlignment) {
-    public Session {
-      if (maxPartBytes < 1
-          || streamThresholdBytes < 0
-          || streamThresholdBytes > Integer.MAX_VALUE - 64) {
-        throw new IllegalArgumentException(
-            "part size and stream threshold must be positive, threshold < 2 GiB");
-      }
-      if (blockAlignment < ALIGN_TO_STORAGE_BLOCKS) {
-        throw new IllegalArgumentException(
-            "block alignment must be -1, 0 or a size: " + blockAlignment);
-      }
+  private WriterOptions(Builder b) {
+    this.codec = b.codec;
+    this.zstdLevel = b.zstdLevel;
+    this.groups = b.groups;
+    this.bucketCapacity = b.bucketCapacity;
+    this.dictionary = b.dictionary == null ? null : b.dictionary.clone();
+    this.maxPartBytes = b.maxPartBytes;
+    this.streamThresholdBytes = b.streamThresholdBytes;
+    this.replace = b.replace;
+    this.breakLock = b.breakLock;
+    this.blockAlignment = b.blockAlignment;
+    this.autoCompact = b.autoCompact;
+    this.maxSegments = b.maxSegments;
+    this.reclaimRatio = b.reclaimRatio;
+    this.gracePeriodMillis = b.gracePeriodMillis;
+    this.resolved =
+        codec.isPresent() && groups.isPresent() && zstdLevel.isPresent()
+            ? new ArchiveSettings(
+                codec.get(),
+                groups.get().bytes(),
+                groups.get().entryMaxBytes(),
+                zstdLevel.getAsInt())
+            : null;
+    codec.ifPresent(c -> checkDictionary(dictionary, c));
+    zstdLevel.ifPresent(ArchiveSettings::checkZstdLevel);
+    if (bucketCapacity.isPresent() && bucketCapacity.getAsInt() < 1) {
+      throw new IllegalArgumentException(
+          "bucket capacity must be at least 1: " + bucketCapacity.getAsInt());
+    }
+    if (maxPartBytes < 1
+        || streamThresholdBytes < 0
+        || streamThresholdBytes > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException(
+          "part size and stream threshold must be positive, threshold < 2 GiB");
+    }
+    if (blockAlignment.isPresent() && blockAlignment.getAsLong() < 0) {
+      throw new IllegalArgumentException(
+          "block alignment must be 0 or a size: " + blockAlignment.getAsLong());
+    }
+    if (maxSegments < 1 || reclaimRatio < 0 || gracePeriodMillis < 0) {
+      throw new IllegalArgumentException(
+          "max segments must be at least 1, reclaim ratio and grace period not negative");
     }
   }
 
-  /**
-   * What the writer does after each commit.
-   *
-   * @param autoCompact run the size-tiered compaction policy (default true)
-   * @param maxSegments the policy keeps at most this many segments (default {@value
-   *     #DEFAULT_MAX_SEGMENTS})
-   * @param reclaimRatio content is rewritten when dead bytes pass this share of the part bytes (0
-   *     to 1; above 1 never; default {@value #DEFAULT_RECLAIM_RATIO})
-   * @param gracePeriodMillis files a commit made unreferenced are deleted only this long after, so
-   *     that readers of older generations keep reading (default 15 minutes)
-   */
-  public record Maintenance(
-      boolean autoCompact, int maxSegments, double reclaimRatio, long gracePeriodMillis) {
-    public Maintenance {
-      if (maxSegments < 1 || reclaimRatio < 0 || gracePeriodMillis < 0) {
-        throw new IllegalArgumentException(
-            "max segments must be at least 1, reclaim ratio and grace period not negative");
-      }
-    }
+  public Optional<Codec> codec() {
+    return codec;
   }
 
-  private final Asked asked;
-  private final Session session;
-  private final Maintenance maintenance;
-
-  public WriterOptions(Asked asked, Session session, Maintenance maintenance) {
-    this.asked = java.util.Objects.requireNonNull(asked);
-    this.session = java.util.Objects.requireNonNull(session);
-    this.maintenance = java.util.Objects.requireNonNull(maintenance);
+  public OptionalInt zstdLevel() {
+    return zstdLevel;
   }
 
-  public Asked asked() {
-    return asked;
+  public Optional<Groups> groups() {
+    return groups;
   }
 
-  public Session session() {
-    return session;
+  public OptionalInt bucketCapacity() {
+    return bucketCapacity;
   }
 
-  public Maintenance maintenance() {
-    return maintenance;
-  }
-
-  // The settings one by one, as the write path reads them; the archive's (null in Asked) are known
-  // only once the options are resolved: before, their int accessors throw.
-
-  /** The codec; null (the archive's) only before resolution. */
-  public Codec codec() {
-    return asked.codec();
-  }
-
-  public int zstdLevel() {
-    return resolvedInt(asked.zstdLevel(), "zstd level");
-  }
-
-  public int groupBytes() {
-    return resolvedInt(asked.groupBytes(), "group size");
-  }
-
-  public int groupEntryMaxBytes() {
-    return resolvedInt(asked.groupEntryMaxBytes(), "group entry size");
-  }
-
-  public int bucketCapacity() {
-    return resolvedInt(asked.bucketCapacity(), "bucket capacity");
-  }
-
+  /** A copy of the dictionary, or null for none. */
   public byte[] dictionary() {
-    return asked.dictionary() == null ? null : asked.dictionary().clone();
+    return dictionary == null ? null : dictionary.clone();
   }
 
   public long maxPartBytes() {
-    return session.maxPartBytes();
+    return maxPartBytes;
   }
 
   public long streamThresholdBytes() {
-    return session.streamThresholdBytes();
+    return streamThresholdBytes;
   }
 
   public boolean replace() {
-    return session.replace();
+    return replace;
   }
 
   public boolean breakLock() {
-    return session.breakLock();
+    return breakLock;
   }
 
-  public long blockAlignment() {
-    return session.blockAlignment();
+  public OptionalLong blockAlignment() {
+    return blockAlignment;
   }
 
   public boolean autoCompact() {
-    return maintenance.autoCompact();
+    return autoCompact;
   }
 
   public int maxSegments() {
-    return maintenance.maxSegments();
+    return maxSegments;
   }
 
   public double reclaimRatio() {
-    return maintenance.reclaimRatio();
+    return reclaimRatio;
   }
 
   public long gracePeriodMillis() {
-    return maintenance.gracePeriodMillis();
+    return gracePeriodMillis;
   }
-
-  private static int resolvedInt(Integer value, String what) {
-    if (value == null) {
-      throw new IllegalStateException(what + " is the archive's until the options are resolved");
-    }
-    return value;
-  }
-
-  /** {@link Session#blockAlignment()}: align to the block size the storage reports for a part. */
-  public static final long ALIGN_TO_STORAGE_BLOCKS = -1;
-
-  /**
-   * For the builder's {@code int} setters ({@link Builder#bucketCapacity}, {@link
-   * Builder#zstdLevel}): keep the archive's own, as null does in {@link Asked}.
-   */
-  public static final int ARCHIVE_SETTING = 0;
-
-  /** For {@link Builder#groups}: keep the archive's groups. */
-  public static final int ARCHIVE_GROUPS = -1;
 
   /**
    * The codec of a new archive on local disk, chosen by measurement (docs/BENCHMARKS.md, "Codecs,
@@ -277,9 +241,22 @@ public final class WriterOptions {
   public static final int SOLID_GROUP_BYTES = 256 << 10;
   public static final int SOLID_GROUP_ENTRY_MAX_BYTES = 64 << 10;
 
-  /** Whether entries of {@code length} bytes go into groups. REQUIRES: resolved options. */
-  public boolean groups(int length) {
-    return groupBytes() > 0 && codec() != Codec.NONE && length <= groupEntryMaxBytes();
+  /** Whether an entry of {@code length} bytes goes into a group. REQUIRES: resolved options. */
+  public boolean inGroup(int length) {
+    ArchiveSettings s = settings();
+    return s.groupBytes() > 0 && s.codec() != Codec.NONE && length <= s.groupEntryMaxBytes();
+  }
+
+  /**
+   * The settings a manifest records of these options: codec, groups, level. REQUIRES: resolved
+   * options.
+   */
+  public ArchiveSettings settings() {
+    if (resolved == null) {
+      throw new IllegalStateException(
+          "an archive's setting is read before the options are resolved");
+    }
+    return resolved;
   }
 
   /**
@@ -293,14 +270,16 @@ public final class WriterOptions {
     ArchiveSettings archive = base == null ? null : base.writerSettings();
     ArchiveSettings from =
         base != null ? ArchiveSettings.recordedIn(base) : newArchiveSettings(storage);
+    Groups fromGroups = new Groups(from.groupBytes(), from.groupEntryMaxBytes());
+    Groups resolvedGroups = groups.orElse(fromGroups);
     ArchiveSettings resolved =
         new ArchiveSettings(
-            asked.codec() == null ? from.codec() : asked.codec(),
-            asked.groupBytes() == null ? from.groupBytes() : asked.groupBytes(),
-            asked.groupBytes() == null ? from.groupEntryMaxBytes() : asked.groupEntryMaxBytes(),
-            asked.zstdLevel() == null ? from.zstdLevel() : asked.zstdLevel());
-    checkDictionary(asked.dictionary(), resolved.codec());
-    if (asked.zstdLevel() != null && asked.codec() == null && resolved.codec() != Codec.ZSTD) {
+            codec.orElse(from.codec()),
+            resolvedGroups.bytes(),
+            resolvedGroups.entryMaxBytes(),
+            zstdLevel.orElse(from.zstdLevel()));
+    checkDictionary(dictionary, resolved.codec());
+    if (zstdLevel.isPresent() && codec.isEmpty() && resolved.codec() != Codec.ZSTD) {
       // A level asked of an archive whose writers use another codec would change nothing. (With
       // a codec given too, the level was checked with it: PackingRequest, or resolved options.)
       throw new IllegalArgumentException(
@@ -313,18 +292,16 @@ public final class WriterOptions {
       changes.add(archive.describe() + " -> " + resolved.describe() + " for new entries");
     }
     int archiveCapacity = base == null ? DEFAULT_BUCKET_CAPACITY : baseBucketCapacity;
-    int capacity = asked.bucketCapacity() == null ? archiveCapacity : asked.bucketCapacity();
+    int capacity = bucketCapacity.orElse(archiveCapacity);
     if (base != null && capacity != archiveCapacity) {
       changes.add("bucket capacity " + archiveCapacity + " -> " + capacity + " for new segments");
     }
-    return with(
-        new Asked(
-            resolved.codec(),
-            resolved.zstdLevel(),
-            resolved.groupBytes(),
-            resolved.groupEntryMaxBytes(),
-            capacity,
-            asked.dictionary()));
+    return toBuilder()
+        .codec(resolved.codec())
+        .zstdLevel(resolved.zstdLevel())
+        .groups(resolvedGroups.bytes(), resolvedGroups.entryMaxBytes())
+        .bucketCapacity(capacity)
+        .build();
   }
 
   /** These options as a writer of a new archive on {@code storage} resolves them. */
@@ -337,8 +314,7 @@ public final class WriterOptions {
    * asked, there being no codec of the archive's to keep), the default groups and level.
    */
   private ArchiveSettings newArchiveSettings(Storage storage) {
-    return ArchiveSettings.defaultsWith(
-        asked.zstdLevel() != null ? Codec.ZSTD : defaultCodec(storage));
+    return ArchiveSettings.defaultsWith(zstdLevel.isPresent() ? Codec.ZSTD : defaultCodec(storage));
   }
 
   private static void checkDictionary(byte[] dictionary, Codec codec) {
@@ -348,53 +324,61 @@ public final class WriterOptions {
     }
   }
 
-  /** The settings a manifest records of these options. REQUIRES: resolved options. */
-  public ArchiveSettings settings() {
-    return new ArchiveSettings(codec(), groupBytes(), groupEntryMaxBytes(), zstdLevel());
-  }
-
   /** The same options with another dictionary. */
   public WriterOptions withDictionary(byte[] value) {
-    return with(
-        new Asked(
-            asked.codec(),
-            asked.zstdLevel(),
-            asked.groupBytes(),
-            asked.groupEntryMaxBytes(),
-            asked.bucketCapacity(),
-            value));
+    return toBuilder().dictionary(value).build();
   }
 
-  private WriterOptions with(Asked changed) {
-    return new WriterOptions(changed, session, maintenance);
+  /** A builder holding these options, to change some. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.codec = codec;
+    b.zstdLevel = zstdLevel;
+    b.groups = groups;
+    b.bucketCapacity = bucketCapacity;
+    b.dictionary = dictionary;
+    b.maxPartBytes = maxPartBytes;
+    b.streamThresholdBytes = streamThresholdBytes;
+    b.replace = replace;
+    b.breakLock = breakLock;
+    b.blockAlignment = blockAlignment;
+    b.autoCompact = autoCompact;
+    b.maxSegments = maxSegments;
+    b.reclaimRatio = reclaimRatio;
+    b.gracePeriodMillis = gracePeriodMillis;
+    return b;
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /**
-   * Builder with the defaults: the archive's codec, groups, zstd level and bucket capacity (for a
-   * new archive: {@link #defaultCodec} of its storage, groups of 2 KiB of entries up to 512 bytes,
-   * zstd level 3, 65536 records a bucket), no dictionary, 1 GiB parts, no replacing, at most 8
-   * segments, reclaim at half dead, 15 minutes of grace.
-   */
+  /** The settings an archive records, for {@link Builder#keepArchive}. */
+  public enum ArchiveSetting {
+    CODEC,
+    ZSTD_LEVEL,
+    GROUPS,
+    BUCKET_CAPACITY
+  }
+
+  /** Starts from the defaults each field of {@link WriterOptions} gives. */
   public static final class Builder {
-    private Codec codec;
+    private Optional<Codec> codec = Optional.empty();
+    private OptionalInt zstdLevel = OptionalInt.empty();
+    private Optional<Groups> groups = Optional.empty();
+    private OptionalInt bucketCapacity = OptionalInt.empty();
     private byte[] dictionary;
-    private int bucketCapacity = ARCHIVE_SETTING;
     private long maxPartBytes = DEFAULT_MAX_PART_BYTES;
     private long streamThresholdBytes = DEFAULT_STREAM_THRESHOLD_BYTES;
     private boolean replace;
     private boolean breakLock;
+    private OptionalLong blockAlignment = OptionalLong.empty();
+    private boolean autoCompact = true;
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
     private double reclaimRatio = DEFAULT_RECLAIM_RATIO;
     private long gracePeriodMillis = DEFAULT_GRACE_PERIOD_MILLIS;
-    private boolean autoCompact = true;
-    private long blockAlignment = ALIGN_TO_STORAGE_BLOCKS;
-    private int groupBytes = ARCHIVE_GROUPS;
-    private int groupEntryMaxBytes = ARCHIVE_GROUPS;
-    private int zstdLevel = ARCHIVE_SETTING;
+
+    private Builder() {}
 
     /**
      * Packing for size: zstd at {@link #SOLID_ZSTD_LEVEL}, groups of {@link #SOLID_GROUP_BYTES} of
@@ -406,34 +390,42 @@ public final class WriterOptions {
           .groups(SOLID_GROUP_BYTES, SOLID_GROUP_ENTRY_MAX_BYTES);
     }
 
-    /** The zstd level of new entries, 1 to 19; {@link #ARCHIVE_SETTING}: the archive's. */
-    public Builder zstdLevel(int value) {
-      zstdLevel = value;
+    /** Keeps what the archive records for these settings, whatever was asked before. */
+    public Builder keepArchive(ArchiveSetting... settings) {
+      for (ArchiveSetting s : settings) {
+        switch (s) {
+          case CODEC -> codec = Optional.empty();
+          case ZSTD_LEVEL -> zstdLevel = OptionalInt.empty();
+          case GROUPS -> groups = Optional.empty();
+          case BUCKET_CAPACITY -> bucketCapacity = OptionalInt.empty();
+        }
+      }
       return this;
     }
 
-    /**
-     * Groups of about {@code bytes} raw bytes of entries of at most {@code entryMax}; 0, 0: none.
-     */
-    public Builder groups(int bytes, int entryMax) {
-      this.groupBytes = bytes;
-      this.groupEntryMaxBytes = entryMax;
-      return this;
-    }
-
-    /** The codec of new entries; null: the archive's. */
     public Builder codec(Codec value) {
-      codec = value;
+      codec = Optional.of(value);
+      return this;
+    }
+
+    public Builder zstdLevel(int value) {
+      zstdLevel = OptionalInt.of(value);
+      return this;
+    }
+
+    /** Groups of about {@code bytes} raw bytes of entries of at most {@code entryMax}. */
+    public Builder groups(int bytes, int entryMax) {
+      groups = Optional.of(new Groups(bytes, entryMax));
+      return this;
+    }
+
+    public Builder bucketCapacity(int value) {
+      bucketCapacity = OptionalInt.of(value);
       return this;
     }
 
     public Builder dictionary(byte[] value) {
       dictionary = value;
-      return this;
-    }
-
-    public Builder bucketCapacity(int value) {
-      bucketCapacity = value;
       return this;
     }
 
@@ -457,6 +449,17 @@ public final class WriterOptions {
       return this;
     }
 
+    /** Aligns to blocks of {@code bytes} (0: never pads); unset, to the storage's block size. */
+    public Builder blockAlignment(long bytes) {
+      blockAlignment = OptionalLong.of(bytes);
+      return this;
+    }
+
+    public Builder autoCompact(boolean value) {
+      autoCompact = value;
+      return this;
+    }
+
     public Builder maxSegments(int value) {
       maxSegments = value;
       return this;
@@ -472,28 +475,8 @@ public final class WriterOptions {
       return this;
     }
 
-    public Builder autoCompact(boolean value) {
-      autoCompact = value;
-      return this;
-    }
-
-    public Builder blockAlignment(long value) {
-      blockAlignment = value;
-      return this;
-    }
-
     public WriterOptions build() {
-      boolean archiveGroups = groupBytes == ARCHIVE_GROUPS && groupEntryMaxBytes == ARCHIVE_GROUPS;
-      return new WriterOptions(
-          new Asked(
-              codec,
-              zstdLevel == ARCHIVE_SETTING ? null : zstdLevel,
-              archiveGroups ? null : groupBytes,
-              archiveGroups ? null : groupEntryMaxBytes,
-              bucketCapacity == ARCHIVE_SETTING ? null : bucketCapacity,
-              dictionary),
-          new Session(maxPartBytes, streamThresholdBytes, replace, breakLock, blockAlignment),
-          new Maintenance(autoCompact, maxSegments, reclaimRatio, gracePeriodMillis));
+      return new WriterOptions(this);
     }
   }
 }

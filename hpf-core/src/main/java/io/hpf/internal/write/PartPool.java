@@ -61,7 +61,9 @@ public final class PartPool {
         new PartWriter(
             storage,
             nextPartId.getAndIncrement(),
-            () -> new ContentCompressor(options.codec(), dictionary, options.zstdLevel()),
+            () ->
+                new ContentCompressor(
+                    options.settings().codec(), dictionary, options.settings().zstdLevel()),
             options);
     all.add(part);
     return part;

@@ -58,14 +58,13 @@ public final class PartWriter {
   public PartWriter(
       Storage storage, int partId, Supplier<ContentCompressor> newCompressor, WriterOptions options)
       throws IOException {
-    long blockAlignment = options.blockAlignment();
+    java.util.OptionalLong blockAlignment = options.blockAlignment();
     this.options = options;
     this.partId = partId;
     this.fileName = FileNames.partFileName(partId);
     this.file = storage.create(fileName, FileUse.CONTENT);
     this.preparer = new EntryPreparer(newCompressor);
-    this.blockSize =
-        blockAlignment == WriterOptions.ALIGN_TO_STORAGE_BLOCKS ? file.blockSize() : blockAlignment;
+    this.blockSize = blockAlignment.isPresent() ? blockAlignment.getAsLong() : file.blockSize();
     file.write(FileFraming.header(FormatConstants.KIND_PART));
     committedLength = file.position();
   }
@@ -179,11 +178,11 @@ public final class PartWriter {
     if (broken) {
       throw new IllegalStateException("part " + partId + " failed earlier");
     }
-    if (options.groups(length) && GroupBuilder.fits(nameUtf8, meta)) {
+    if (options.inGroup(length) && GroupBuilder.fits(nameUtf8, meta)) {
       GroupBuilder full = null;
       synchronized (this) {
         group.add(name, nameUtf8, content, length, meta);
-        if (group.rawBytes() >= options.groupBytes()) {
+        if (group.rawBytes() >= options.settings().groupBytes()) {
           full = group;
           group = new GroupBuilder();
         }

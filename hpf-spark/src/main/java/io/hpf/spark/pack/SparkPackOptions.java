@@ -40,6 +40,11 @@ public record SparkPackOptions(
    * destination}.
    */
   public Codec codec(Storage destination) {
-    return packing.applyTo(WriterOptions.builder()).build().resolveForNew(destination).codec();
+    return packing
+        .applyTo(WriterOptions.builder())
+        .build()
+        .resolveForNew(destination)
+        .settings()
+        .codec();
   }
 }
