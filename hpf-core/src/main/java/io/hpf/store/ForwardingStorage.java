@@ -61,8 +61,8 @@ public abstract class ForwardingStorage implements Storage {
   }
 
   @Override
-  public boolean fileQuestionsCheaperThanListing() {
-    return inner.fileQuestionsCheaperThanListing();
+  public boolean statCheaperThanList() {
+    return inner.statCheaperThanList();
   }
 
   @Override

@@ -175,7 +175,7 @@ public final class LocalStorage implements Storage {
   }
 
   @Override
-  public boolean fileQuestionsCheaperThanListing() {
+  public boolean statCheaperThanList() {
     return true;
   }
 

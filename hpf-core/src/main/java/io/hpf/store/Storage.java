@@ -96,7 +96,7 @@ public interface Storage extends Closeable {
    * listing: true on local disk (a stat against a directory read), false where each is a round
    * trip, as a listing is (HDFS: one NameNode call either way).
    */
-  default boolean fileQuestionsCheaperThanListing() {
+  default boolean statCheaperThanList() {
     return false;
   }
 

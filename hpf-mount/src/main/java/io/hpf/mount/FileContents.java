@@ -45,7 +45,7 @@ final class FileContents {
   void read(
       long node, ArchiveReader reader, EntryInfo row, long offset, int length, ByteBuffer into)
       throws IOException {
-    if (offset == 0 && length == row.rawLength() && row.readWhole()) {
+    if (offset == 0 && length == row.rawLength() && row.isReadWhole()) {
       into.put(reader.get(row));
       return;
     }
@@ -92,7 +92,7 @@ final class FileContents {
         }
         return;
       }
-      if (whole == null && row.readWhole() && budget.take(row.rawLength())) {
+      if (whole == null && row.isReadWhole() && budget.take(row.rawLength())) {
         try {
           whole = reader.get(row);
         } finally {

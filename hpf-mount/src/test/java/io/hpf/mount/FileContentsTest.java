@@ -105,7 +105,7 @@ class FileContentsTest {
     MemoryBudget budget = new MemoryBudget(64 << 20);
     try (ArchiveReader reader = ArchiveReader.open(storage)) {
       EntryInfo row = reader.stat("small.log");
-      assertTrue(row.readWhole());
+      assertTrue(row.isReadWhole());
       FileContents contents = new FileContents(budget);
       storage.failPartReadAfter(0);
       assertThrows(IOException.class, () -> read(contents, 7, reader, row, 1000, 4096));

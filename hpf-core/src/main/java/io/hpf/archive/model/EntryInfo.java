@@ -37,7 +37,7 @@ public record EntryInfo(
     int member,
     int members) {
 
-  /** The largest content readers take whole ({@link #readWhole()}): 1 MiB. */
+  /** The largest content readers take whole ({@link #isReadWhole()}): 1 MiB. */
   public static final int READ_WHOLE_MAX_BYTES = 1 << 20;
 
   /** The part id of a tombstone's row, which names no part (FORMAT.md "Catalog"). */
@@ -58,7 +58,7 @@ public record EntryInfo(
    * of that chunk. The one rule hpf://, Spark and the mount follow to choose between {@code
    * ArchiveReader.get} and {@code ArchiveReader.openStream}.
    */
-  public boolean readWhole() {
+  public boolean isReadWhole() {
     return rawLength <= READ_WHOLE_MAX_BYTES;
   }
 

@@ -257,7 +257,7 @@ public final class OpenGeneration {
       // Where asking costs a round trip (HDFS: a NameNode call, as much as the open), asked only
       // when the file opened is not of the length listed; otherwise the entries' own checks (name,
       // length, CRC32C) are what tells another archive's file of the same length.
-      if (!storage.fileQuestionsCheaperThanListing() && file.length() == listed.lengthBytes()) {
+      if (!storage.statCheaperThanList() && file.length() == listed.lengthBytes()) {
         return file;
       }
       now = storage.version(name);

@@ -65,7 +65,7 @@ public final class SharedGenerations {
     OpenGeneration previous =
         kept == null || kept.generation().replaced() ? null : kept.generation().tryRetain();
     try {
-      boolean questions = storage.fileQuestionsCheaperThanListing();
+      boolean questions = storage.statCheaperThanList();
       if (previous != null && questions && isCurrent(storage, kept)) {
         return handOver(previous);
       }

@@ -55,7 +55,7 @@ final class EntryInputStream extends FSInputStream {
       return -1;
     }
     int n;
-    if (entry.readWhole()) {
+    if (entry.isReadWhole()) {
       if (whole == null) {
         whole = snapshot.reader().get(entry); // at its place: no second lookup
       }

@@ -80,7 +80,7 @@ final class EntryPartitionReader implements PartitionReader<InternalRow> {
     if (entry.rawLength() > maxEntryBytes) {
       throw EntryRows.tooLarge(partition.archive, name, entry.rawLength(), maxEntryBytes);
     }
-    if (entry.readWhole()) {
+    if (entry.isReadWhole()) {
       return cursor.content();
     }
     try (InputStream in = cursor.openContent()) {
