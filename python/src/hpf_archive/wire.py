@@ -15,6 +15,7 @@ FOOTER_MAGIC = b"HPF!"
 HEADER_BYTES = 16
 FOOTER_BYTES = 8
 VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+_U16, _U32, _U64, _I64 = (struct.Struct(f) for f in ("<H", "<I", "<Q", "<q"))
 
 
 class Cursor:
@@ -39,21 +40,21 @@ class Cursor:
     def u8(self, what: str = "u8") -> int:
         return self._take(1, what)[0]
 
-    def u16(self, what: str = "u16") -> int:
-        v: int = struct.unpack("<H", self._take(2, what))[0]
+    def _number(self, layout: struct.Struct, what: str) -> int:
+        v: int = layout.unpack(self._take(layout.size, what))[0]
         return v
+
+    def u16(self, what: str = "u16") -> int:
+        return self._number(_U16, what)
 
     def u32(self, what: str = "u32") -> int:
-        v: int = struct.unpack("<I", self._take(4, what))[0]
-        return v
+        return self._number(_U32, what)
 
     def u64(self, what: str = "u64") -> int:
-        v: int = struct.unpack("<Q", self._take(8, what))[0]
-        return v
+        return self._number(_U64, what)
 
     def i64(self, what: str = "i64") -> int:
-        v: int = struct.unpack("<q", self._take(8, what))[0]
-        return v
+        return self._number(_I64, what)
 
     def raw(self, n: int, what: str = "bytes") -> bytes:
         return bytes(self._take(n, what))
