@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Rules of the sources of every module: every package says what it holds, no class of the product
  * is over 500 lines, and the API's public types show no internal type. Which package may depend on
- * which is checked on the compiled classes of all modules by hpf-cli's ArchitectureTest.
+ * which is checked on the compiled classes of all modules by hpf-architecture's ArchitectureTest.
  */
 class PackageRulesTest {
   private static final Path REPO = Path.of(System.getProperty("user.dir")).getParent();

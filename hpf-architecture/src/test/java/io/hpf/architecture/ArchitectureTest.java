@@ -1,4 +1,4 @@
-package io.hpf.cli;
+package io.hpf.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The boundary between the API, the engines and the internals, checked on the compiled classes of
- * every module (hpf-cli is built last, so all of them are there): each package depends on exactly
- * the hpf packages its package-info lists, the internals never on the API's facade, nothing outside
+ * every module (this module is built after all of them): each package depends on exactly the hpf
+ * packages its package-info lists, the internals never on the API's facade, nothing outside
  * hpf-core on its internals, the model and the store on nothing above them, and no cycle between
  * the API packages and the internals. (Modules that require hpf-core as a Java module cannot even
  * compile against its internals: ModuleBoundaryTest.)

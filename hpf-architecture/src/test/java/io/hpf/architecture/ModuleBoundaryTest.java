@@ -1,4 +1,4 @@
-package io.hpf.cli;
+package io.hpf.architecture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
