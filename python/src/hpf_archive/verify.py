@@ -7,7 +7,7 @@ import struct
 from typing import TYPE_CHECKING
 
 from . import codecs, files
-from .catalog import merged_ranked
+from .catalog import EntryInfo, merged_ranked
 from .entry import ENTRY_MAGIC, GROUP_FLAG, MIN_HEADER
 from .errors import CorruptArchive
 from .names import normalize, not_utf8, shown
@@ -81,15 +81,24 @@ def _check_rows(archive: Archive) -> int:
         # The entry at the row's place has its name, and the index of the row's own segment
         # places the name there too.
         part = archive._part(row.part_id, "catalog")
-        if part.info_at(row.offset, row.entry_length, key) is None:
+        entry = part.info_at(row.offset, row.entry_length, key)
+        if entry is None:
             raise CorruptArchive(part.path(), row.offset,
                                  f"the catalog places '{row.name}' here, the entry names another")
+        if _described(entry) != _described(row):  # FORMAT.md "Catalog": the header's, as it is
+            raise CorruptArchive(part.path(), row.offset,
+                                 f"entry '{row.name}' differs from its catalog row")
         found = archive._indexes[rank].find(key, codecs.xxh64_intdigest(key, 0))
         if found != (row.part_id, row.offset, row.entry_length):
             raise CorruptArchive(storage.describe(""), 0,
                                  f"the index and the catalogs disagree on '{row.name}'")
         live += 1
     return live
+
+
+def _described(e: EntryInfo) -> tuple[int, int, int, int, int]:
+    """What a catalog row says of its entry that the entry's header (or group) says too."""
+    return e.raw_length, e.stored_length, e.codec, e.member, e.members
 
 
 def _check_no_name_is_a_directory(archive: Archive) -> None:

@@ -155,6 +155,13 @@ public final class CraftedArchive {
     return this;
   }
 
+  /** Changes the row of the entry added last: a row that says something else of its entry. */
+  public CraftedArchive patchLastRow(java.util.function.UnaryOperator<EntryInfo> change) {
+    int last = rows.size() - 1;
+    rows.set(last, SegmentBuilder.Row.of(change.apply(rows.get(last).info())));
+    return this;
+  }
+
   /** Indexes {@code row} as given, whatever its fields say (no content is written for it). */
   public CraftedArchive addRow(EntryInfo row) {
     rows.add(SegmentBuilder.Row.of(row));

@@ -2,6 +2,7 @@ package io.hpf.archive;
 
 import com.github.luben.zstd.ZstdCompressCtx;
 import io.hpf.archive.model.Codec;
+import io.hpf.archive.model.EntryInfo;
 import io.hpf.internal.format.ChunkedEncoder;
 import io.hpf.internal.format.EntryCodec;
 import io.hpf.internal.format.FormatConstants;
@@ -49,6 +50,34 @@ final class CraftedChunks {
     add(dir, "chunk-raw-in-lz4.hpf", raw, Codec.LZ4, rawInLz4, 0);
     cases.add(
         new CraftedCorpus.Case("chunk-raw-in-lz4.hpf", "problem\tchunk 1 does not decompress"));
+    // A row's stored length is the entry's S, table included (FORMAT.md "Catalog").
+    int table = 12 * lz4.size();
+    add(
+        dir,
+        "chunk-row-without-table.hpf",
+        raw,
+        Codec.LZ4,
+        lz4,
+        0,
+        row ->
+            new EntryInfo(
+                row.name(),
+                false,
+                row.rawLength(),
+                row.storedLength() - table,
+                row.codec(),
+                0,
+                row.mtimeMillis(),
+                row.mode(),
+                row.attributes(),
+                row.partId(),
+                row.offset(),
+                row.entryLength(),
+                0,
+                0));
+    cases.add(
+        new CraftedCorpus.Case(
+            "chunk-row-without-table.hpf", "problem\tentry 'big' differs from its catalog row"));
     List<byte[]> checksummed = compressed(raw, CraftedChunks::zstdWithChecksum);
     add(dir, "chunk-zstd-checksum.hpf", raw, Codec.ZSTD, checksummed, 0);
     cases.add(new CraftedCorpus.Case("chunk-zstd-checksum.hpf", "ok"));
@@ -90,6 +119,19 @@ final class CraftedChunks {
   private static void add(
       Path dir, String name, byte[] raw, Codec codec, List<byte[]> chunks, int spare)
       throws IOException {
+    add(dir, name, raw, codec, chunks, spare, UnaryOperator.identity());
+  }
+
+  /** As above, its row changed by {@code row}. */
+  private static void add(
+      Path dir,
+      String name,
+      byte[] raw,
+      Codec codec,
+      List<byte[]> chunks,
+      int spare,
+      UnaryOperator<EntryInfo> row)
+      throws IOException {
     ByteArrayOutputStream stored = new ByteArrayOutputStream();
     ChunkedEncoder.Table table = new ChunkedEncoder.Table(raw.length, SHIFT);
     for (int i = 0; i < chunks.size(); i++) {
@@ -111,6 +153,7 @@ final class CraftedChunks {
               h[9] = FormatConstants.ENTRY_FLAG_CHUNKED;
               h[46] = SHIFT;
             })
+        .patchLastRow(row)
         .commit();
   }
 }
