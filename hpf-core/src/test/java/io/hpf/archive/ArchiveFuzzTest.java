@@ -7,8 +7,8 @@ import io.hpf.archive.model.CorruptArchiveException;
 import io.hpf.archive.model.EntryNotFoundException;
 import io.hpf.archive.model.ProgressListener;
 import io.hpf.internal.catalog.CatalogReader;
-import io.hpf.internal.format.EntryReader;
 import io.hpf.internal.format.PartEntry;
+import io.hpf.internal.format.PartScanner;
 import io.hpf.internal.index.BucketDescriptor;
 import io.hpf.internal.index.IndexBucket;
 import io.hpf.internal.manifest.ManifestCodec;
@@ -78,20 +78,17 @@ class ArchiveFuzzTest {
   private static void walkPart(byte[] data) throws IOException {
     byte[] part = new byte[16 + data.length];
     System.arraycopy(data, 0, part, 16, data.length);
-    EntryReader reader =
-        new EntryReader(new CountingMemoryFile(part), "fuzz.hpfp", part.length, id -> null);
-    long at = 16;
-    for (int n = 0; n < 1000 && (at = reader.skipPadding(at)) < part.length; n++) {
-      PartEntry entry = reader.readAt(at);
-      if (entry.header().group()) {
-        reader.members(entry);
-      } else {
-        reader.check(entry);
-        try (InputStream in = reader.openContent(entry, entry.header().rawLength() / 2)) {
+    PartScanner scanner =
+        new PartScanner(
+            new CountingMemoryFile(part), "fuzz.hpfp", 16, part.length, part.length, id -> null);
+    PartEntry entry;
+    for (int n = 0; n < 1000 && (entry = scanner.next()) != null; n++) {
+      if (!entry.inGroup()) { // a group's members come decoded and checked with their group
+        scanner.reader().check(entry);
+        try (InputStream in = scanner.reader().openContent(entry, entry.header().rawLength() / 2)) {
           in.transferTo(OutputStream.nullOutputStream());
         }
       }
-      at = entry.end();
     }
   }
 

@@ -235,54 +235,6 @@ public final class EntryReader {
   }
 
   /**
-   * Where the next entry starts at or after {@code at}, skipping padding (zero bytes written so
-   * that an entry does not straddle a block boundary) and the file headers of joined part files
-   * (FORMAT.md "Part file"). An entry starts with its magic, whose first byte is neither zero nor a
-   * file header's. Returns the limit if only padding is left.
-   */
-  public long skipPadding(long at) throws IOException {
-    int step = 8; // usually there is no padding: the first byte is an entry's
-    while (at < limit) {
-      int n = (int) Math.min(limit - at, step);
-      byte[] bytes = file.readFully(at, n);
-      int i = 0;
-      while (i < n && bytes[i] == 0) {
-        i++;
-      }
-      if (i < n) {
-        at += i;
-        if ((bytes[i] & 0xFF) != JOINED_HEADER_FIRST_BYTE) {
-          return at;
-        }
-        skipJoinedHeader(at);
-        at += FormatConstants.FILE_HEADER_BYTES;
-        step = 8;
-        continue;
-      }
-      at += n;
-      step = 64 * 1024;
-    }
-    return limit;
-  }
-
-  /** The first byte of a file header's magic ({@code 0x89}), never an entry's or padding's. */
-  private static final int JOINED_HEADER_FIRST_BYTE = FormatConstants.FILE_MAGIC & 0xFF;
-
-  /** Checks the part file header at {@code at} that a join left inside the part. */
-  private void skipJoinedHeader(long at) throws IOException {
-    if (limit - at < FormatConstants.FILE_HEADER_BYTES) {
-      throw new CorruptArchiveException(path, at, "a partial file header inside the part");
-    }
-    byte[] header = file.readFully(at, FormatConstants.FILE_HEADER_BYTES);
-    try {
-      FileFraming.checkHeader(path, header, 0, header.length, FormatConstants.KIND_PART);
-    } catch (CorruptArchiveException e) {
-      throw new CorruptArchiveException(
-          path, at, "no entry here, nor the file header of a joined part: " + e.problem(), e);
-    }
-  }
-
-  /**
    * The checked content of an entry, whole.
    *
    * @throws IllegalStateException if it is over {@link #MAX_WHOLE_BYTES} (stream it instead)

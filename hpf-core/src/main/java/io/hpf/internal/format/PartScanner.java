@@ -13,6 +13,9 @@ import java.io.IOException;
  * read through {@link #reader()}, which shares the window. Not thread-safe.
  */
 public final class PartScanner {
+  private final ReadAheadFile file;
+  private final String path;
+  private final long limit;
   private final EntryReader reader;
   private final long to;
   private long position;
@@ -27,7 +30,10 @@ public final class PartScanner {
   public PartScanner(
       ReadableFile part, String path, long from, long to, long limit, DictionarySource dictionaries)
       throws IOException {
-    this.reader = new EntryReader(new ReadAheadFile(part), path, limit, dictionaries);
+    this.file = new ReadAheadFile(part);
+    this.path = path;
+    this.limit = limit;
+    this.reader = new EntryReader(file, path, limit, dictionaries);
     this.position = from;
     this.to = Math.min(to, limit);
   }
@@ -46,7 +52,7 @@ public final class PartScanner {
       }
       return member;
     }
-    long at = reader.skipPadding(position);
+    long at = skipPadding(position);
     if (at >= to) {
       position = Math.max(position, Math.min(at, to));
       return null;
@@ -65,6 +71,54 @@ public final class PartScanner {
   public void seek(long offset) {
     position = offset;
     group = null;
+  }
+
+  /**
+   * Where the next entry starts at or after {@code at}, skipping padding (zero bytes written so
+   * that an entry does not straddle a block boundary) and the file headers of joined part files
+   * (FORMAT.md "Part file"). An entry starts with its magic, whose first byte is neither zero nor a
+   * file header's. Returns the limit if only padding is left.
+   */
+  private long skipPadding(long at) throws IOException {
+    int step = 8; // usually there is no padding: the first byte is an entry's
+    while (at < limit) {
+      int n = (int) Math.min(limit - at, step);
+      byte[] bytes = file.readFully(at, n);
+      int i = 0;
+      while (i < n && bytes[i] == 0) {
+        i++;
+      }
+      if (i < n) {
+        at += i;
+        if ((bytes[i] & 0xFF) != JOINED_HEADER_FIRST_BYTE) {
+          return at;
+        }
+        skipJoinedHeader(at);
+        at += FormatConstants.FILE_HEADER_BYTES;
+        step = 8;
+        continue;
+      }
+      at += n;
+      step = 64 * 1024;
+    }
+    return limit;
+  }
+
+  /** The first byte of a file header's magic ({@code 0x89}), never an entry's or padding's. */
+  private static final int JOINED_HEADER_FIRST_BYTE = FormatConstants.FILE_MAGIC & 0xFF;
+
+  /** Checks the part file header at {@code at} that a join left inside the part. */
+  private void skipJoinedHeader(long at) throws IOException {
+    if (limit - at < FormatConstants.FILE_HEADER_BYTES) {
+      throw new CorruptArchiveException(path, at, "a partial file header inside the part");
+    }
+    byte[] header = file.readFully(at, FormatConstants.FILE_HEADER_BYTES);
+    try {
+      FileFraming.checkHeader(path, header, 0, header.length, FormatConstants.KIND_PART);
+    } catch (CorruptArchiveException e) {
+      throw new CorruptArchiveException(
+          path, at, "no entry here, nor the file header of a joined part: " + e.problem(), e);
+    }
   }
 
   /** Reads the content of the entries this scanner returns. */
