@@ -18,6 +18,8 @@
  *       damage ({@link io.hpf.archive.model.CorruptArchiveException}, with file and offset), an
  *       unknown version, a lock, a replaced archive, conflicting names; and {@link
  *       io.hpf.archive.model.EntryNotFoundException}</td></tr>
+ *   <tr><td>serve an archive for days, each commit in turn</td><td>{@link
+ *       io.hpf.archive.LiveArchive}</td></tr>
  *   <tr><td>engines (Spark, MapReduce, the server)</td><td>{@link
  *       io.hpf.archive.ArchiveSnapshot}, {@link io.hpf.archive.PartCursor}, {@link
  *       io.hpf.archive.FetchedEntry}, {@link io.hpf.archive.PackingRequest}</td></tr>
