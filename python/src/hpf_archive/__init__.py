@@ -20,7 +20,7 @@ from .write import ArchiveLocked, NameConflict, Stage, Writer, append, create, s
 
 __all__ = ["Archive", "open", "create", "append", "stage", "Stage", "Writer", "Dataset",
            "StreamingDataset", "EntryInfo", "ArchiveLocked", "CorruptArchive", "HpfError",
-           "NameConflict", "NotFound", "ReadOnly", "UnsupportedVersion"]
+           "NameConflict", "NotFound", "ReadOnly", "UnsupportedVersion", "ArchiveReplaced"]
 
 
 def __getattr__(name: str) -> type:  # StreamingDataset is a torch IterableDataset: torch loads when it is asked

@@ -4,7 +4,7 @@ archive is opened). zstd has no fallback: without `zstandard`, a zstd entry is a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from . import fallback
 from ._types import Buffer

@@ -7,7 +7,6 @@ import os
 from typing import Any, Callable, Optional, Union
 
 from .archive import Archive, open as open_archive
-from .catalog import EntryInfo
 
 Transform = Callable[[str, bytes], Any]
 

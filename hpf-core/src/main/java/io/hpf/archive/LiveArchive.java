@@ -81,6 +81,11 @@ public final class LiveArchive implements Closeable {
     return !closed && swap(current.reader().refresh(), change);
   }
 
+  /** As {@link #refresh(Change)}, telling no one. */
+  public boolean refresh() throws IOException {
+    return refresh((before, now) -> {});
+  }
+
   /**
    * Serves at least {@code committed}, a generation a writer of this process just committed,
    * without a listing (see {@link ArchiveReader#followedBy}); true if it was newer than the one

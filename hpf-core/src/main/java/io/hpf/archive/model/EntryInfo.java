@@ -43,7 +43,9 @@ public record EntryInfo(
   /** The part id of a tombstone's row, which names no part (FORMAT.md "Catalog"). */
   public static final int TOMBSTONE_PART_ID = -1;
 
-  /** An entry header's fixed part and its CRC32C (FORMAT.md "Entry"); a test holds it to it. */
+  /**
+   * An entry header's fixed part (FORMAT.md "Entry"), as FormatConstants says (FormatUnitsTest).
+   */
   private static final int ENTRY_FIXED_HEADER_BYTES = 48;
 
   public EntryInfo {

@@ -14,6 +14,23 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FormatUnitsTest {
+  /**
+   * A group's members share its stored content exactly (EntryInfo.storedShare): its entry less the
+   * header of a group (the fixed part and its CRC32C) and the content's CRC32C.
+   */
+  @Test
+  void aGroupsMembersShareItsStoredContentExactly() {
+    long stored = 1000;
+    long entryLength = FormatConstants.ENTRY_FIXED_HEADER_BYTES + 4 + stored + 4;
+    long shares = 0;
+    for (int i = 0; i < 3; i++) {
+      shares +=
+          new io.hpf.archive.model.EntryInfo(
+                  "m" + i, false, 10, 10, Codec.LZ4, 0, 0, 0, Map.of(), 1, 16, entryLength, i, 3)
+              .storedShare();
+    }
+    assertEquals(stored, shares);
+  }
 
   @Test
   void nameHashIsStandardXxh64() {

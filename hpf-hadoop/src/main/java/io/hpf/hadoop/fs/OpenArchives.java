@@ -69,7 +69,7 @@ final class OpenArchives implements Closeable {
       }
       open.put(archive, o);
     } else if (now - o.checkedNanos >= refreshNanos) {
-      o.live.refresh((before, newer) -> {});
+      o.live.refresh();
       o.checkedNanos = now;
     }
     return o.live.acquire();

@@ -228,10 +228,7 @@ public final class ReaderPool implements Closeable {
         return;
       }
       try {
-        boolean newer =
-            committed == null
-                ? slot.live.refresh((before, now) -> {})
-                : slot.live.advanceTo(committed);
+        boolean newer = committed == null ? slot.live.refresh() : slot.live.advanceTo(committed);
         if (newer) {
           slot.memory = memoryOf(slot.live.peek());
           metrics.refreshes.increment();
